@@ -1,0 +1,57 @@
+package dev.fanin.core.config;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * One pipeline: which messages it takes, how it groups them into windows, when a window closes and what it emits.
+ *
+ * <p>Invariants guaranteed by {@link ConfigLoader}: {@code triggers.maxLifetime} is positive and finite, so every
+ * window closes by processing time at the latest; the watermark advances on an idle pipeline
+ * ({@code watermark.idleAfter} is finite); bounds are positive.
+ *
+ * @param name            unique, [a-z0-9-]{1,40}
+ * @param match           which messages belong to this pipeline (first matching pipeline wins)
+ * @param envelope        where the payload is inside the SQS message body
+ * @param key             one or more paths whose values, joined, form the group key
+ * @param eventId         path of the event id used for dedupe; absent means the SQS message id (per record for S3)
+ * @param eventTime       where event time comes from, and the fallback
+ * @param window          tumbling, sliding or session
+ * @param triggers        close triggers besides the window's own event-time end
+ * @param watermark       bounded out-of-orderness and idle advance
+ * @param allowedLateness how long after a window's end (in event time) late events still correct it
+ * @param late            what happens to late and too-late events
+ * @param incomplete      what happens when a time-based trigger fires before the window is complete
+ * @param aggregations    what each emitted aggregate carries
+ * @param bounds          state bounds and admission control
+ * @param emit            where aggregates go
+ * @param retention       how long a closed window's item is kept (for dedupe and audit) before TTL deletes it
+ */
+public record PipelineConfig(
+        String name,
+        MatchRule match,
+        Envelope envelope,
+        List<FieldPath> key,
+        FieldPath eventId,
+        EventTimeSpec eventTime,
+        WindowSpec window,
+        TriggerSpec triggers,
+        WatermarkSpec watermark,
+        Duration allowedLateness,
+        LatePolicy late,
+        IncompletePolicy incomplete,
+        List<AggregationSpec> aggregations,
+        Bounds bounds,
+        EmitTarget emit,
+        Duration retention) {
+
+    public PipelineConfig {
+        key = List.copyOf(key);
+        aggregations = List.copyOf(aggregations);
+    }
+
+    /** True when the pipeline can tell whether a window is complete (an expected count or a sentinel). */
+    public boolean knowsCompleteness() {
+        return triggers.expected() != null || triggers.sentinel() != null;
+    }
+}

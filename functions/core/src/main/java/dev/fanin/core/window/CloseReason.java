@@ -1,0 +1,25 @@
+package dev.fanin.core.window;
+
+/**
+ * Why a window revision closed. When several triggers hold at the same decision, the reason is the first in this
+ * declaration order (completeness beats count beats event time beats processing time); only one close is ever
+ * committed per window revision.
+ */
+public enum CloseReason {
+    /** Every expected event (or member) has arrived. */
+    EXPECTED_COMPLETE,
+    /** The sentinel arrived and carried no expected count. */
+    SENTINEL,
+    /** The count threshold was reached. */
+    COUNT,
+    /** The watermark passed the window end (tumbling, sliding). */
+    WATERMARK,
+    /** The watermark passed the session's last event time plus the gap. */
+    SESSION_GAP,
+    /** The hard maximum lifetime in processing time ended. */
+    HARD_LIFETIME,
+    /** The revision reached the events-per-window bound (overflow policy SPLIT). */
+    SIZE_LIMIT,
+    /** A revision that corrects the previous one with late events. */
+    LATE_CORRECTION
+}

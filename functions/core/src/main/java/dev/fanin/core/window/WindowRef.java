@@ -1,0 +1,41 @@
+package dev.fanin.core.window;
+
+import java.util.Objects;
+
+/**
+ * The identity of one window: pipeline, group key and window id. Stable for the window's whole life; sessions keep
+ * the id they were created with even when they extend or absorb others.
+ *
+ * <p>Window ids: {@code T<start>} for tumbling and sliding windows ({@code start} in epoch milliseconds, the size is
+ * the pipeline's), {@code S<start>} for sessions (the event time of the event that opened the session). Ids are
+ * zero-padded to 15 digits so that they sort by start time.
+ */
+public record WindowRef(String pipeline, String key, String windowId) {
+
+    public WindowRef {
+        Objects.requireNonNull(pipeline, "pipeline");
+        Objects.requireNonNull(key, "key");
+        Objects.requireNonNull(windowId, "windowId");
+    }
+
+    public static String timeWindowId(long startMillis) {
+        return "T" + pad(startMillis);
+    }
+
+    public static String sessionId(long openedByEventTimeMillis) {
+        return "S" + pad(openedByEventTimeMillis);
+    }
+
+    private static String pad(long millis) {
+        // Event times before 1970 are rejected at intake, so millis >= 0 here.
+        return String.format("%015d", millis);
+    }
+
+    /**
+     * The aggregate id of a revision: stable across re-emissions, so consumers recognise a repeat. Contains no
+     * separator ambiguity because each part is length-prefixed.
+     */
+    public String aggregateId(int revision) {
+        return pipeline.length() + ":" + pipeline + "/" + key.length() + ":" + key + "/" + windowId + "/r" + revision;
+    }
+}
