@@ -13,7 +13,7 @@ import java.util.List;
  * @param name            unique, [a-z0-9-]{1,40}
  * @param match           which messages belong to this pipeline (first matching pipeline wins)
  * @param envelope        where the payload is inside the SQS message body
- * @param key             one or more paths whose values, joined, form the group key
+ * @param key             one or more values (paths, optionally with an extract regex) which, joined, form the group key
  * @param eventId         path of the event id used for dedupe; absent means the SQS message id (per record for S3)
  * @param eventTime       where event time comes from, and the fallback
  * @param window          tumbling, sliding or session
@@ -31,7 +31,7 @@ public record PipelineConfig(
         String name,
         MatchRule match,
         Envelope envelope,
-        List<FieldPath> key,
+        List<ValueRef> key,
         FieldPath eventId,
         EventTimeSpec eventTime,
         WindowSpec window,
