@@ -28,17 +28,19 @@ public interface WindowStore {
     WriteOutcome create(StoredWindow window, int maxOpenWindows);
 
     /**
-     * Replaces a window if its stored version is still {@code expectedVersion}, storing {@code expectedVersion + 1}.
-     * When the window leaves the open set (see {@link dev.fanin.core.window.WindowStatus#isOpen()}) the pipeline's
-     * open-window count is decremented in the same atomic step.
+     * Replaces {@code previous} (as loaded) by {@code next} if the stored version is still
+     * {@code previous.version()}, storing {@code previous.version() + 1}. When the window leaves the open set
+     * ({@code previous.status().isOpen() && !next.status().isOpen()}, see
+     * {@link dev.fanin.core.window.WindowStatus#isOpen()}) the pipeline's open-window count is decremented in the
+     * same atomic step.
      */
-    WriteOutcome replace(StoredWindow next, long expectedVersion);
+    WriteOutcome replace(StoredWindow previous, StoredWindow next);
 
     /**
-     * Replaces several windows of one key atomically (a session absorbing its neighbours), each conditional on
-     * its own expected version; all or nothing.
+     * Replaces several windows of one key atomically (a session absorbing its neighbours), each conditional on its
+     * own loaded version; all or nothing. {@code previous.get(i)} pairs with {@code next.get(i)}.
      */
-    WriteOutcome replaceAll(List<StoredWindow> next, List<Long> expectedVersions);
+    WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next);
 
     /** Up to {@code limit} windows of one due-index shard whose due time is at or before {@code dueBy}, earliest first. */
     DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor);
