@@ -1,0 +1,19 @@
+package dev.fanin.testkit;
+
+import java.net.URI;
+
+/** One running (or externally provided) AWS-compatible endpoint. Implementations own what they started. */
+interface Backend extends AutoCloseable {
+
+    URI endpoint();
+
+    /** "env", "localstack" or "moto". */
+    String kind();
+
+    /** Wipes all state if the backend can; returns whether it did. */
+    boolean reset();
+
+    /** Stops what this backend started; idempotent; never throws. */
+    @Override
+    void close();
+}
