@@ -2,6 +2,7 @@ package dev.fanin.core.intake;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonLocation;
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
@@ -11,6 +12,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 
 /**
  * A JSON parser that refuses anything ambiguous or oversized: trailing data, duplicate fields, nesting deeper than
@@ -52,24 +55,34 @@ final class StrictJson {
         if (text == null || text.isBlank()) {
             throw new IntakeFailure(RejectionReason.MALFORMED_JSON, where + " is empty: expected a JSON object");
         }
-        try {
-            return reader.readTree(text);
-        } catch (StreamConstraintsException e) {
-            throw new IntakeFailure(RejectionReason.JSON_TOO_COMPLEX, where + " exceeds a parser limit" + at(e) + ": "
-                    + message(e) + " (limits: nesting depth " + MAX_NESTING_DEPTH + ", number length " + MAX_NUMBER_LENGTH + ")");
-        } catch (JsonProcessingException e) {
-            throw new IntakeFailure(RejectionReason.MALFORMED_JSON, where + " is not valid JSON" + at(e) + ": " + message(e)
-                    + "; it starts with " + Details.quote(text));
+        try (JsonParser parser = reader.createParser(text)) {
+            try {
+                JsonNode tree = reader.readTree(parser);
+                if (parser.nextToken() != null) {
+                    throw new IntakeFailure(RejectionReason.MALFORMED_JSON, where + " is not valid JSON" + at(parser.currentTokenLocation())
+                            + ": unexpected data after the JSON value; it starts with " + Details.quote(text));
+                }
+                return tree;
+            } catch (StreamConstraintsException e) {
+                throw new IntakeFailure(RejectionReason.JSON_TOO_COMPLEX, where + " exceeds a parser limit" + at(parser.currentLocation())
+                        + ": " + message(e) + " (limits: nesting depth " + MAX_NESTING_DEPTH + ", number length " + MAX_NUMBER_LENGTH + ")");
+            } catch (JsonProcessingException e) {
+                JsonLocation location = e.getLocation() != null ? e.getLocation() : parser.currentLocation();
+                throw new IntakeFailure(RejectionReason.MALFORMED_JSON, where + " is not valid JSON" + at(location) + ": " + message(e)
+                        + "; it starts with " + Details.quote(text));
+            }
+        } catch (IOException e) {
+            // Reading a String does no I/O; closing the parser cannot fail either.
+            throw new UncheckedIOException(e);
         }
     }
 
-    private static String at(JsonProcessingException e) {
-        JsonLocation location = e.getLocation();
+    private static String at(JsonLocation location) {
         return location == null ? "" : " at line " + location.getLineNr() + ", column " + location.getColumnNr();
     }
 
     private static String message(JsonProcessingException e) {
         String message = String.valueOf(e.getOriginalMessage()).replaceAll("\\s+", " ");
-        return message.length() > MAX_MESSAGE_CHARS ? message.substring(0, MAX_MESSAGE_CHARS) + "..." : message;
+        return Details.escape(message.length() > MAX_MESSAGE_CHARS ? message.substring(0, MAX_MESSAGE_CHARS) + "..." : message);
     }
 }
