@@ -36,8 +36,9 @@ final class Details {
         if (node.isTextual()) {
             return quote(node.textValue());
         }
+        // Compact JSON already escapes control characters inside strings, and has none outside them.
         String json = node.toString();
-        return json.length() > MAX_CHARS ? escape(json.substring(0, MAX_CHARS)) + "...(" + json.length() + " chars)" : escape(json);
+        return json.length() > MAX_CHARS ? json.substring(0, MAX_CHARS) + "...(" + json.length() + " chars)" : json;
     }
 
     /** "an object", "a number"...: the JSON type of a value, for messages such as "is an object, expected a string". */

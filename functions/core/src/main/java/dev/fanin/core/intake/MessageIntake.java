@@ -154,6 +154,8 @@ public final class MessageIntake {
             return IntakeResult.rejectedWhole(problem.reason(), problem.detail(), null);
         }
         Map<Envelope, Unwrapping> readings = new EnumMap<>(Envelope.class);
+        List<String> mismatches = new ArrayList<>();
+        String firstMismatched = null;
         for (PipelineConfig pipeline : pipelines) {
             for (Envelope other : MISMATCH_PROBE_ORDER) {
                 if (other == pipeline.envelope()) {
@@ -162,12 +164,17 @@ public final class MessageIntake {
                 Unwrapping reading = readings.computeIfAbsent(other, kind -> envelopes.unwrap(root, kind));
                 if (reading instanceof Unwrapping.Payloads payloads && payloads.units().stream()
                         .anyMatch(unit -> MatchRules.holds(pipeline.match(), unit.payload(), unit.envelope()))) {
-                    return IntakeResult.rejectedWhole(RejectionReason.ENVELOPE_MISMATCH, "pipeline '" + pipeline.name()
-                            + "' is configured with envelope " + pipeline.envelope() + " but its match rule holds only when the body is read as "
-                            + other + "; the message is " + envelopes.describe(root) + ". Change the pipeline's envelope to "
-                            + other.name().toLowerCase(java.util.Locale.ROOT) + " or fix how the producer delivers to the queue", pipeline.name());
+                    mismatches.add("pipeline '" + pipeline.name() + "' is configured with envelope " + pipeline.envelope()
+                            + " but its match rule holds when the body is read as " + other);
+                    firstMismatched = firstMismatched == null ? pipeline.name() : firstMismatched;
+                    break;
                 }
             }
+        }
+        if (!mismatches.isEmpty()) {
+            return IntakeResult.rejectedWhole(RejectionReason.ENVELOPE_MISMATCH, String.join("; ", mismatches)
+                    + ". The message is " + envelopes.describe(root) + ". Change the pipeline's envelope, or how the producer"
+                    + " delivers to the queue (e.g. SNS raw message delivery)", firstMismatched);
         }
         return IntakeResult.rejectedWhole(RejectionReason.NO_MATCHING_PIPELINE, "no pipeline matches " + envelopes.describe(root)
                 + "; pipelines tried in order: " + pipelineSummary(), null);

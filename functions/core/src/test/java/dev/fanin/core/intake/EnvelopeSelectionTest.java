@@ -189,7 +189,7 @@ class EnvelopeSelectionTest {
         assertThat(result.rejected()).singleElement().satisfies(r -> {
             assertThat(r.reason()).isEqualTo(RejectionReason.ENVELOPE_MISMATCH);
             assertThat(r.pipeline()).isEqualTo("sns");
-            assertThat(r.detail()).contains("configured with envelope SNS").contains("read as RAW").contains("plain JSON");
+            assertThat(r.detail()).contains("configured with envelope SNS").contains("holds when the body is read as RAW").contains("plain JSON");
         });
     }
 
@@ -201,7 +201,7 @@ class EnvelopeSelectionTest {
         Rejected r = rawOnly.parse(message(eventBridge("custom.alerts", ALERT))).rejected().get(0);
 
         assertThat(r.reason()).isEqualTo(RejectionReason.ENVELOPE_MISMATCH);
-        assertThat(r.detail()).contains("configured with envelope RAW").contains("read as EVENTBRIDGE").contains("an EventBridge event");
+        assertThat(r.detail()).contains("configured with envelope RAW").contains("holds when the body is read as EVENTBRIDGE").contains("an EventBridge event");
     }
 
     @Test
