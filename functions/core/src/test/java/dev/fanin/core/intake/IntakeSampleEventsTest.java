@@ -42,9 +42,7 @@ class IntakeSampleEventsTest {
     /** One SQS record as the ingest handler will hand it to intake; received one second after it was sent. */
     static InboundMessage inbound(JsonNode record) {
         Map<String, String> attributes = new HashMap<>();
-        Iterator<Map.Entry<String, JsonNode>> fields = record.path("attributes").fields();
-        while (fields.hasNext()) {
-            Map.Entry<String, JsonNode> field = fields.next();
+        for (Map.Entry<String, JsonNode> field : record.path("attributes").properties()) {
             attributes.put(field.getKey(), field.getValue().asText());
         }
         Instant sent = Instant.ofEpochMilli(Long.parseLong(attributes.get(InboundMessage.SENT_TIMESTAMP)));
