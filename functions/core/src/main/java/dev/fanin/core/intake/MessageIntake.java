@@ -7,6 +7,7 @@ import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.event.Event;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
@@ -127,7 +128,7 @@ public final class MessageIntake {
             }
             if (selection.kind == null) {
                 selection.units = payloads.units();
-                selection.chosen = new ArrayList<>(java.util.Collections.nCopies(payloads.units().size(), (PipelineConfig) null));
+                selection.chosen = new ArrayList<>(Collections.nCopies(payloads.units().size(), (PipelineConfig) null));
             }
             boolean matchedAny = false;
             boolean allChosen = true;
