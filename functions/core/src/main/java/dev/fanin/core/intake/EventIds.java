@@ -1,0 +1,53 @@
+package dev.fanin.core.intake;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fanin.core.config.Envelope;
+import dev.fanin.core.config.FieldPath;
+
+/**
+ * Reads an event's dedupe identity: the configured path's scalar text, or else the SQS message id, or for an S3
+ * record {@code <bucket>/<object key>@<sequencer>} (one message carries several records, and S3's sequencer orders
+ * the events of one object key, so a re-upload of the same key is a new event).
+ */
+final class EventIds {
+
+    static final int MAX_EVENT_ID_BYTES = 1024;
+
+    private EventIds() {
+    }
+
+    /** @throws IntakeFailure MISSING_EVENT_ID, EVENT_ID_NOT_SCALAR or EVENT_ID_TOO_LONG */
+    static String resolve(FieldPath path, Unwrapping.Unit unit, String messageId) {
+        String id;
+        if (path != null) {
+            id = text(path.read(unit.payload(), unit.envelope()), path.toString());
+        } else if (unit.kind() == Envelope.S3) {
+            JsonNode s3 = unit.payload().path("s3");
+            id = text(s3.path("bucket").path("name"), "$.s3.bucket.name") + "/" + text(s3.path("object").path("key"), "$.s3.object.key")
+                    + "@" + text(s3.path("object").path("sequencer"), "$.s3.object.sequencer");
+        } else {
+            id = messageId;
+        }
+        int bytes = Scalars.utf8Length(id);
+        if (bytes > MAX_EVENT_ID_BYTES) {
+            throw new IntakeFailure(RejectionReason.EVENT_ID_TOO_LONG, "event id " + (path == null ? "(default)" : path)
+                    + " is " + bytes + " UTF-8 bytes, over " + MAX_EVENT_ID_BYTES + ": " + Details.quote(id));
+        }
+        return id;
+    }
+
+    private static String text(JsonNode node, String path) {
+        if (Scalars.isAbsent(node)) {
+            throw new IntakeFailure(RejectionReason.MISSING_EVENT_ID, "event id " + path + " is " + (node.isNull() ? "null" : "absent"));
+        }
+        if (!Scalars.isScalar(node)) {
+            throw new IntakeFailure(RejectionReason.EVENT_ID_NOT_SCALAR, "event id " + path + " is " + Details.kind(node) + " "
+                    + Details.value(node) + "; an event id must be a string, number or boolean");
+        }
+        String text = Scalars.text(node);
+        if (text.isEmpty()) {
+            throw new IntakeFailure(RejectionReason.MISSING_EVENT_ID, "event id " + path + " is the empty string");
+        }
+        return text;
+    }
+}

@@ -1,0 +1,133 @@
+package dev.fanin.core.intake;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fanin.core.config.EventTimeSpec;
+import dev.fanin.core.config.EventTimeSpec.TimeFallback;
+import dev.fanin.core.config.EventTimeSpec.TimeFormat;
+import java.math.BigDecimal;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeParseException;
+
+/**
+ * Reads an event's event time. Pure: the reference clock is the message's SQS sent time (or its receipt time when
+ * the attribute is missing), passed in.
+ *
+ * <p>Formats: ISO_8601 is a string with a {@code Z} or {@code ±hh:mm} offset (a time without offset is ambiguous and
+ * refused); EPOCH_MILLIS and EPOCH_SECONDS are numbers (or strings of digits), seconds may be fractional; AUTO reads
+ * a number as milliseconds when it is greater than 1e11 (that is, after 1973-03-03 in milliseconds, or after year
+ * 5138 in seconds) and as seconds otherwise, and a string as ISO-8601. Accepted times lie in
+ * [1970-01-01T00:00:00Z, 10000-01-01T00:00:00Z) and in [sent - maxPast, sent + maxFuture], both bounds inclusive.
+ */
+final class EventTimes {
+
+    /** Event time and whether it came from the fallback rather than the payload. */
+    record EventTime(Instant at, boolean fallback) { }
+
+    static final Instant EARLIEST = Instant.EPOCH;
+    /** Exclusive: the first instant of year 10000. */
+    static final Instant END_OF_YEAR_9999 = Instant.parse("+10000-01-01T00:00:00Z");
+    private static final BigDecimal AUTO_MILLIS_ABOVE = new BigDecimal("1e11");
+    private static final BigDecimal END_SECONDS = BigDecimal.valueOf(END_OF_YEAR_9999.getEpochSecond());
+
+    private EventTimes() {
+    }
+
+    /**
+     * @param reference the SQS sent time (or receipt time), from which maxFuture and maxPast are measured, and the
+     *                  fallback event time
+     * @throws IntakeFailure MISSING_EVENT_TIME, UNPARSABLE_EVENT_TIME or EVENT_TIME_OUT_OF_RANGE
+     */
+    static EventTime resolve(EventTimeSpec spec, JsonNode payload, JsonNode envelope, Instant reference) {
+        JsonNode value = spec.path() == null ? null : spec.path().read(payload, envelope);
+        if (value == null || Scalars.isAbsent(value)) {
+            if (spec.fallback() == TimeFallback.REJECT) {
+                throw new IntakeFailure(RejectionReason.MISSING_EVENT_TIME, "event time " + spec.path() + " is "
+                        + (value != null && value.isNull() ? "null" : "absent") + " and the fallback is REJECT");
+            }
+            return new EventTime(reference, true);
+        }
+        String path = spec.path().toString();
+        Instant at = parse(value, spec.format(), path);
+        checkRange(at, path, value, reference, spec.maxFuture(), spec.maxPast());
+        return new EventTime(at, false);
+    }
+
+    static Instant parse(JsonNode value, TimeFormat format, String path) {
+        return switch (format) {
+            case ISO_8601 -> iso(value, path);
+            case EPOCH_MILLIS -> epoch(number(value, path, "epoch milliseconds"), true, path, value);
+            case EPOCH_SECONDS -> epoch(number(value, path, "epoch seconds"), false, path, value);
+            case AUTO -> {
+                if (value.isNumber()) {
+                    BigDecimal n = value.decimalValue();
+                    yield epoch(n, n.compareTo(AUTO_MILLIS_ABOVE) > 0, path, value);
+                }
+                yield iso(value, path);
+            }
+        };
+    }
+
+    private static Instant iso(JsonNode value, String path) {
+        if (!value.isTextual()) {
+            throw unparsable(path, value, "expected an ISO-8601 string such as \"2026-11-29T10:15:30Z\"");
+        }
+        try {
+            return OffsetDateTime.parse(value.textValue(), DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
+        } catch (DateTimeParseException e) {
+            throw unparsable(path, value, "expected ISO-8601 with a Z or +hh:mm offset, such as \"2026-11-29T10:15:30Z\"");
+        }
+    }
+
+    private static BigDecimal number(JsonNode value, String path, String format) {
+        if (value.isNumber()) {
+            return value.decimalValue();
+        }
+        if (value.isTextual() && value.textValue().matches("-?\\d{1,20}(\\.\\d{1,9})?")) {
+            return new BigDecimal(value.textValue());
+        }
+        throw unparsable(path, value, "expected " + format + " (a number)");
+    }
+
+    private static Instant epoch(BigDecimal amount, boolean millis, String path, JsonNode value) {
+        BigDecimal seconds = millis ? amount.movePointLeft(3) : amount;
+        String unit = millis ? " read as epoch milliseconds" : " read as epoch seconds";
+        if (seconds.signum() < 0) {
+            throw outOfRange(path, value, unit + " is before " + EARLIEST);
+        }
+        if (seconds.compareTo(END_SECONDS) >= 0) {
+            throw outOfRange(path, value, unit + " is after year 9999");
+        }
+        long whole = seconds.longValue();
+        int nanos = seconds.subtract(BigDecimal.valueOf(whole)).movePointRight(9).intValue();
+        return Instant.ofEpochSecond(whole, nanos);
+    }
+
+    private static void checkRange(Instant at, String path, JsonNode value, Instant reference, Duration maxFuture, Duration maxPast) {
+        if (at.isBefore(EARLIEST)) {
+            throw outOfRange(path, value, " is before " + EARLIEST);
+        }
+        if (!at.isBefore(END_OF_YEAR_9999)) {
+            throw outOfRange(path, value, " is after year 9999");
+        }
+        if (maxFuture != null && at.isAfter(reference.plus(maxFuture))) {
+            throw outOfRange(path, value, " is " + Duration.between(reference, at) + " after the SQS sent time " + reference
+                    + "; maxFuture is " + maxFuture);
+        }
+        if (maxPast != null && at.isBefore(reference.minus(maxPast))) {
+            throw outOfRange(path, value, " is " + Duration.between(at, reference) + " before the SQS sent time " + reference
+                    + "; maxPast is " + maxPast);
+        }
+    }
+
+    private static IntakeFailure unparsable(String path, JsonNode value, String expected) {
+        return new IntakeFailure(RejectionReason.UNPARSABLE_EVENT_TIME, "event time " + path + " is " + Details.kind(value) + " "
+                + Details.value(value) + "; " + expected);
+    }
+
+    private static IntakeFailure outOfRange(String path, JsonNode value, String why) {
+        return new IntakeFailure(RejectionReason.EVENT_TIME_OUT_OF_RANGE, "event time " + path + " = " + Details.value(value) + why);
+    }
+}

@@ -1,0 +1,59 @@
+package dev.fanin.core.intake;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.charset.StandardCharsets;
+
+/**
+ * The text of a JSON scalar, as match conditions and key parts see it: a string is its value, a number its decimal
+ * text ({@code 1200}, {@code 1.50}; exponents are written out), a boolean {@code true}/{@code false}.
+ */
+final class Scalars {
+
+    private Scalars() {
+    }
+
+    /** True for a string, number or boolean; false for absent, null, objects and arrays. */
+    static boolean isScalar(JsonNode node) {
+        return node != null && (node.isTextual() || node.isNumber() || node.isBoolean());
+    }
+
+    static boolean isAbsent(JsonNode node) {
+        return node == null || node.isMissingNode() || node.isNull();
+    }
+
+    /** The text of a scalar; call only when {@link #isScalar} holds. */
+    static String text(JsonNode node) {
+        if (node.isTextual()) {
+            return node.textValue();
+        }
+        if (node.isBigDecimal()) {
+            return node.decimalValue().toPlainString();
+        }
+        return node.asText();
+    }
+
+    static int utf8Length(String s) {
+        // Exact without allocating for ASCII-only text, the common case.
+        int bytes = 0;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x80) {
+                bytes++;
+            } else {
+                return bytes + s.substring(i).getBytes(StandardCharsets.UTF_8).length;
+            }
+        }
+        return bytes;
+    }
+
+    /** The first control character (U+0000-U+001F, U+007F) in {@code s}, or -1. */
+    static int firstControlCharacter(String s) {
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (c < 0x20 || c == 0x7F) {
+                return i;
+            }
+        }
+        return -1;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.fanin.core.intake;
+
+import static dev.fanin.core.intake.Messages.json;
+import static dev.fanin.core.intake.Messages.message;
+import static dev.fanin.core.intake.PipelineFixture.pipeline;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.config.Envelope;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+class EventIdTest {
+
+    private final MessageIntake withPath = new MessageIntake(PipelineFixture.config(pipeline("p").eventId("$.eid")));
+    private final MessageIntake withoutPath = new MessageIntake(PipelineFixture.config(pipeline("p")));
+
+    @Test
+    void eventIdIsTheScalarTextAtThePath() {
+        assertThat(withPath.parse(message(json("{'id':'k','eid':'evt-9'}"))).accepted().get(0).eventId()).isEqualTo("evt-9");
+        assertThat(withPath.parse(message(json("{'id':'k','eid':3}"))).accepted().get(0).eventId()).isEqualTo("3");
+    }
+
+    @Test
+    void withoutAPathTheSqsMessageIdIsTheEventId() {
+        assertThat(withoutPath.parse(message(json("{'id':'k'}"))).accepted().get(0).eventId()).isEqualTo("msg-1");
+    }
+
+    @Test
+    void s3RecordsWithoutAPathUseBucketKeyAndSequencer() {
+        MessageIntake s3 = new MessageIntake(PipelineFixture.config(pipeline("u").envelope(Envelope.S3).key("$.s3.bucket.name")));
+        String noSequencer = EnvelopeSelectionTest.s3Record("b", "k", "01").replace("\"sequencer\":\"01\"", "\"etag\":\"x\"");
+
+        IntakeResult result = s3.parse(message(EnvelopeSelectionTest.s3(EnvelopeSelectionTest.s3Record("b", "k", "01"), noSequencer)));
+
+        assertThat(result.accepted()).singleElement().extracting(e -> e.eventId()).isEqualTo("b/k@01");
+        assertThat(result.rejected()).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo(RejectionReason.MISSING_EVENT_ID);
+            assertThat(r.detail()).isEqualTo("event id $.s3.object.sequencer is absent");
+            assertThat(r.recordIndex()).isEqualTo(1);
+        });
+    }
+
+    static Stream<Arguments> badIds() {
+        return Stream.of(
+                Arguments.of("{'id':'k'}", RejectionReason.MISSING_EVENT_ID, "event id $.eid is absent"),
+                Arguments.of("{'id':'k','eid':null}", RejectionReason.MISSING_EVENT_ID, "event id $.eid is null"),
+                Arguments.of("{'id':'k','eid':''}", RejectionReason.MISSING_EVENT_ID, "event id $.eid is the empty string"),
+                Arguments.of("{'id':'k','eid':{'v':1}}", RejectionReason.EVENT_ID_NOT_SCALAR, "event id $.eid is an object {\"v\":1}"),
+                Arguments.of("{'id':'k','eid':'" + "x".repeat(1025) + "'}", RejectionReason.EVENT_ID_TOO_LONG,
+                        "event id $.eid is 1025 UTF-8 bytes, over 1024"));
+    }
+
+    @ParameterizedTest(name = "{1}: {2}")
+    @MethodSource("badIds")
+    void rejectsUnusableEventIds(String body, RejectionReason reason, String detail) {
+        IntakeResult result = withPath.parse(message(json(body)));
+
+        assertThat(result.rejected()).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo(reason);
+            assertThat(r.detail()).contains(detail);
+        });
+    }
+
+    @Test
+    void eventIdOfExactly1024BytesIsAccepted() {
+        String id = "x".repeat(1024);
+
+        assertThat(withPath.parse(message(json("{'id':'k','eid':'" + id + "'}"))).accepted().get(0).eventId()).isEqualTo(id);
+    }
+}
