@@ -9,6 +9,7 @@ import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.config.SentinelSpec;
 import dev.fanin.core.config.ValueRef;
 import dev.fanin.core.event.Event;
+import dev.fanin.core.window.CloseReason;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -163,6 +164,22 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
     /** Complete by expected count or by a count-less sentinel. Always false when {@code rules().known()} is false. */
     public boolean isComplete() {
         return expectedReached() || sentinelCompleted();
+    }
+
+    /**
+     * The {@code complete} flag of an aggregate closed for {@code reason}. A pipeline that knows completeness reports
+     * {@link #isComplete()}. One that does not (no expected count, no sentinel) has nothing to miss: its aggregate is
+     * complete when closed by count, by event time (WATERMARK, SESSION_GAP) or as a correction of such a close, and
+     * incomplete when cut short by HARD_LIFETIME or SIZE_LIMIT.
+     */
+    public boolean completeOnClose(CloseReason reason) {
+        if (rules.known()) {
+            return isComplete();
+        }
+        return switch (reason) {
+            case COUNT, WATERMARK, SESSION_GAP, LATE_CORRECTION -> true;
+            case EXPECTED_COMPLETE, SENTINEL, HARD_LIFETIME, SIZE_LIMIT -> false;
+        };
     }
 
     /** How many expected events (or members) are missing; 0 when complete; empty while the expected count is unknown. */

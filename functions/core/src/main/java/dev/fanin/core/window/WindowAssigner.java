@@ -43,6 +43,9 @@ public final class WindowAssigner {
         // the distance from the start is (t - offset) mod size, and that equals (t mod size - offset mod size) mod size.
         long sinceStart = Math.floorMod(Math.floorMod(t, size) - Math.floorMod(offset, size), size);
         long start = t - sinceStart;
+        if (start > t) {
+            throw new IllegalArgumentException("event time " + t + " is too early: its window would start before the smallest time");
+        }
         return window(start, size, t);
     }
 
@@ -54,6 +57,9 @@ public final class WindowAssigner {
         }
         long count = size / slide;
         long latestStart = t - Math.floorMod(t, slide);
+        if (latestStart > t) {
+            throw new IllegalArgumentException("event time " + t + " is too early for sliding windows of " + spec.size());
+        }
         List<Interval> windows = new ArrayList<>((int) Math.min(count, 1024));
         for (long k = count - 1; k >= 0; k--) {
             long start = latestStart - k * slide;
