@@ -1,0 +1,254 @@
+package dev.fanin.core.emit;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fanin.core.aggregate.Aggregates;
+import dev.fanin.core.trigger.Completeness;
+import dev.fanin.core.window.CloseReason;
+import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowKind;
+import dev.fanin.core.window.WindowRef;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * The aggregate event of one window revision (schema version "1", {@code schemas/aggregate-v1.json}).
+ *
+ * <p>Frozen when the revision is claimed: every field is identical across re-emissions of the same revision, except
+ * {@code emittedAt}, which {@link #toJson(Instant)} sets at each emission. Times are ISO-8601 UTC with milliseconds;
+ * window bounds are event time, {@code openedAt}/{@code closedAt}/{@code emittedAt} processing time.
+ *
+ * @param ref              the window
+ * @param kind             its type
+ * @param bounds           its half-open event-time bounds
+ * @param revision         0 for the first close; +1 for each correction or size-limit continuation
+ * @param corrects         the aggregate id this revision corrects (LATE_CORRECTION), else null
+ * @param closeReason      why the revision closed
+ * @param complete         see {@link Completeness#completeOnClose(CloseReason)}
+ * @param expected         the expected count, null when unknown
+ * @param seen             distinct events counted towards completeness
+ * @param missing          missing members (ascending, capped), null when members are not tracked or not known
+ * @param missingTruncated more members are missing than listed
+ * @param missingCount     events or members missing, null when the expected count is unknown
+ * @param aggregations     the {@code aggregations} object
+ * @param firstEventTime   earliest event time in the window, null if it holds no event
+ * @param lastEventTime    latest event time in the window, null if it holds no event
+ * @param openedAt         processing time the window was created
+ * @param closedAt         processing time the revision was claimed
+ */
+public record AggregateEvent(
+        WindowRef ref,
+        WindowKind kind,
+        Interval bounds,
+        int revision,
+        String corrects,
+        CloseReason closeReason,
+        boolean complete,
+        Integer expected,
+        long seen,
+        List<Integer> missing,
+        boolean missingTruncated,
+        Long missingCount,
+        ObjectNode aggregations,
+        Instant firstEventTime,
+        Instant lastEventTime,
+        Instant openedAt,
+        Instant closedAt) {
+
+    public static final String SCHEMA_VERSION = "1";
+
+    public AggregateEvent {
+        Objects.requireNonNull(ref, "ref");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(bounds, "bounds");
+        Objects.requireNonNull(closeReason, "closeReason");
+        Objects.requireNonNull(aggregations, "aggregations");
+        Objects.requireNonNull(openedAt, "openedAt");
+        Objects.requireNonNull(closedAt, "closedAt");
+        if (revision < 0) {
+            throw new IllegalArgumentException("revision must be >= 0, got " + revision);
+        }
+        if (corrects != null && revision == 0) {
+            throw new IllegalArgumentException("revision 0 cannot correct " + corrects);
+        }
+        missing = missing == null ? null : List.copyOf(missing);
+        aggregations = aggregations.deepCopy();
+    }
+
+    /** {@link WindowRef#aggregateId(int)} of this revision: stable across re-emissions. */
+    public String aggregateId() {
+        return ref.aggregateId(revision);
+    }
+
+    public static Builder builder(WindowRef ref, WindowKind kind, Interval bounds) {
+        return new Builder(ref, kind, bounds);
+    }
+
+    /** The event as emitted at {@code emittedAt}. */
+    public ObjectNode toJson(Instant emittedAt) {
+        JsonNodeFactory f = JsonNodeFactory.instance;
+        ObjectNode json = f.objectNode();
+        json.put("schemaVersion", SCHEMA_VERSION);
+        json.put("aggregateId", aggregateId());
+        json.put("corrects", corrects);
+        json.put("pipeline", ref.pipeline());
+        json.put("key", ref.key());
+        json.putObject("window")
+                .put("id", ref.windowId())
+                .put("type", kind.wireName())
+                .put("start", IsoMillis.format(bounds.startMillis()))
+                .put("end", IsoMillis.format(bounds.endMillis()));
+        json.put("revision", revision);
+        json.put("closeReason", closeReason.name());
+        json.put("complete", complete);
+        if (expected == null) {
+            json.putNull("expected");
+        } else {
+            json.put("expected", expected);
+        }
+        json.put("seen", seen);
+        if (missing == null) {
+            json.putNull("missing");
+        } else {
+            ArrayNode list = json.putArray("missing");
+            missing.forEach(list::add);
+        }
+        json.put("missingTruncated", missingTruncated);
+        if (missingCount == null) {
+            json.putNull("missingCount");
+        } else {
+            json.put("missingCount", missingCount);
+        }
+        json.set("aggregations", aggregations.deepCopy());
+        json.put("firstEventTime", firstEventTime == null ? null : IsoMillis.format(firstEventTime));
+        json.put("lastEventTime", lastEventTime == null ? null : IsoMillis.format(lastEventTime));
+        json.put("openedAt", IsoMillis.format(openedAt));
+        json.put("closedAt", IsoMillis.format(closedAt));
+        json.put("emittedAt", IsoMillis.format(emittedAt));
+        return json;
+    }
+
+    /** Decodes {@link #toJson(Instant)} (ignoring {@code emittedAt}), e.g. the frozen emission kept in window state. */
+    public static AggregateEvent fromJson(JsonNode json) {
+        JsonNode window = json.path("window");
+        WindowRef ref = new WindowRef(json.path("pipeline").textValue(), json.path("key").textValue(), window.path("id").textValue());
+        List<Integer> missing = null;
+        if (json.path("missing").isArray()) {
+            missing = new ArrayList<>();
+            for (JsonNode m : json.path("missing")) {
+                missing.add(m.intValue());
+            }
+        }
+        return new AggregateEvent(
+                ref,
+                WindowKind.valueOf(window.path("type").textValue().toUpperCase(java.util.Locale.ROOT)),
+                new Interval(IsoMillis.parse(window.path("start").textValue()).toEpochMilli(), IsoMillis.parse(window.path("end").textValue()).toEpochMilli()),
+                json.path("revision").intValue(),
+                json.path("corrects").textValue(),
+                CloseReason.valueOf(json.path("closeReason").textValue()),
+                json.path("complete").booleanValue(),
+                json.path("expected").isNumber() ? json.path("expected").intValue() : null,
+                json.path("seen").longValue(),
+                missing,
+                json.path("missingTruncated").booleanValue(),
+                json.path("missingCount").isNumber() ? json.path("missingCount").longValue() : null,
+                (ObjectNode) json.path("aggregations"),
+                instantOrNull(json.path("firstEventTime")),
+                instantOrNull(json.path("lastEventTime")),
+                IsoMillis.parse(json.path("openedAt").textValue()),
+                IsoMillis.parse(json.path("closedAt").textValue()));
+    }
+
+    private static Instant instantOrNull(JsonNode node) {
+        return node.isTextual() ? IsoMillis.parse(node.textValue()) : null;
+    }
+
+    /** Assembles an {@link AggregateEvent} from the window's parts. */
+    public static final class Builder {
+
+        private final WindowRef ref;
+        private final WindowKind kind;
+        private final Interval bounds;
+        private int revision;
+        private String corrects;
+        private CloseReason closeReason;
+        private Boolean complete;
+        private Completeness completeness;
+        private ObjectNode aggregations = JsonNodeFactory.instance.objectNode();
+        private Instant firstEventTime;
+        private Instant lastEventTime;
+        private Instant openedAt;
+        private Instant closedAt;
+
+        private Builder(WindowRef ref, WindowKind kind, Interval bounds) {
+            this.ref = ref;
+            this.kind = kind;
+            this.bounds = bounds;
+        }
+
+        public Builder revision(int revision) {
+            this.revision = revision;
+            return this;
+        }
+
+        /** The aggregate id of the revision this one corrects (a LATE_CORRECTION), or null. */
+        public Builder corrects(String previousAggregateId) {
+            this.corrects = previousAggregateId;
+            return this;
+        }
+
+        public Builder closeReason(CloseReason closeReason) {
+            this.closeReason = closeReason;
+            return this;
+        }
+
+        /** Supplies expected, seen and missing; {@code complete} defaults to {@link Completeness#completeOnClose}. */
+        public Builder completeness(Completeness completeness) {
+            this.completeness = completeness;
+            return this;
+        }
+
+        /** Overrides the default {@code complete} flag (e.g. a HOLD policy deciding otherwise). */
+        public Builder complete(boolean complete) {
+            this.complete = complete;
+            return this;
+        }
+
+        public Builder aggregations(Aggregates aggregates) {
+            this.aggregations = aggregates.toOutput();
+            return this;
+        }
+
+        public Builder eventTimes(Instant first, Instant last) {
+            this.firstEventTime = first;
+            this.lastEventTime = last;
+            return this;
+        }
+
+        public Builder openedAt(Instant openedAt) {
+            this.openedAt = openedAt;
+            return this;
+        }
+
+        public Builder closedAt(Instant closedAt) {
+            this.closedAt = closedAt;
+            return this;
+        }
+
+        /** @throws NullPointerException when the close reason, completeness, openedAt or closedAt is missing */
+        public AggregateEvent build() {
+            Objects.requireNonNull(closeReason, "closeReason");
+            Objects.requireNonNull(completeness, "completeness");
+            List<Integer> missing = completeness.missingMembers().map(Completeness.MissingMembers::members).orElse(null);
+            boolean truncated = completeness.missingMembers().map(Completeness.MissingMembers::truncated).orElse(false);
+            Long missingCount = completeness.missingCount().isPresent() ? completeness.missingCount().getAsLong() : null;
+            boolean isComplete = complete != null ? complete : completeness.completeOnClose(closeReason);
+            return new AggregateEvent(ref, kind, bounds, revision, corrects, closeReason, isComplete, completeness.expected(),
+                    completeness.seen(), missing, truncated, missingCount, aggregations, firstEventTime, lastEventTime, openedAt, closedAt);
+        }
+    }
+}

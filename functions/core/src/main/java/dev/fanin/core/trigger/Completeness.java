@@ -1,0 +1,266 @@
+package dev.fanin.core.trigger;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fanin.core.config.ExpectedSpec;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.SentinelSpec;
+import dev.fanin.core.config.ValueRef;
+import dev.fanin.core.event.Event;
+import dev.fanin.core.window.CloseReason;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.TreeSet;
+
+/**
+ * What a window revision knows about its own completeness. Immutable; {@link #observe} returns a new value.
+ *
+ * <p>The expected count comes from the static configuration, from an event's {@code countPath}, or from the
+ * sentinel's {@code expectedCount}, whichever is known first; a later event that disagrees (or carries an unusable
+ * count) does not change it and is counted in {@link #conflicts()}.
+ *
+ * <p>Members (with {@code memberPath}) are kept as a sorted set bounded by {@link #MAX_MEMBERS}: a member outside
+ * {@code [firstMember, firstMember + min(expected, MAX_MEMBERS))}, or an event whose member is absent or not an
+ * integer, is ignored and counted in {@link #ignoredMembers()}. When the expected count exceeds {@link #MAX_MEMBERS},
+ * completeness falls back to the seen count and missing members are not listed.
+ *
+ * <p>A pipeline with neither an expected count nor a sentinel has {@code known() == false}: its windows are never
+ * "complete" here; the aggregate then reports {@code complete=true} for every close by an event-time trigger or count
+ * (docs/SEMANTICS.md, "Completeness").
+ *
+ * <p>{@code observe} counts every call in {@link #seen()}: callers observe each distinct event (new digest) once.
+ *
+ * @param rules          what the pipeline's configuration says about completeness
+ * @param expected       the expected count, or null while unknown
+ * @param members        distinct member numbers seen, ascending, within the bound above
+ * @param ignoredMembers events whose member was out of range, absent or not an integer
+ * @param sentinelSeen   whether the sentinel event has arrived
+ * @param seen           distinct events observed that count as events (a sentinel may not count)
+ * @param conflicts      events carrying an expected count that disagreed with the known one or was unusable
+ */
+public record Completeness(Rules rules, Integer expected, List<Integer> members, long ignoredMembers, boolean sentinelSeen,
+                           long seen, long conflicts) {
+
+    /** The most members one window tracks. */
+    public static final int MAX_MEMBERS = 10_000;
+
+    /** The most missing members an aggregate lists. */
+    public static final int MAX_MISSING_LISTED = 1_000;
+
+    public Completeness {
+        Objects.requireNonNull(rules, "rules");
+        members = List.copyOf(members);
+    }
+
+    /**
+     * The pipeline's completeness rules, derived from its configuration (never stored).
+     *
+     * @param known             the pipeline has an expected count or a sentinel
+     * @param staticCount       the configured expected count, or null
+     * @param tracksMembers     a {@code memberPath} is configured
+     * @param firstMember       the lowest member number
+     * @param sentinelCompletes a sentinel is configured and carries no expected count, so its arrival completes
+     */
+    public record Rules(boolean known, Integer staticCount, boolean tracksMembers, int firstMember, boolean sentinelCompletes) {
+
+        public static Rules of(PipelineConfig config) {
+            ExpectedSpec expected = config.triggers().expected();
+            SentinelSpec sentinel = config.triggers().sentinel();
+            return new Rules(
+                    config.knowsCompleteness(),
+                    expected == null ? null : expected.count(),
+                    expected != null && expected.memberPath() != null,
+                    expected == null ? 0 : expected.firstMember(),
+                    sentinel != null && sentinel.expectedCount() == null);
+        }
+    }
+
+    /** A window that has observed nothing: the expected count is the static one, if configured. */
+    public static Completeness initial(PipelineConfig config) {
+        Rules rules = Rules.of(config);
+        return new Completeness(rules, rules.staticCount(), List.of(), 0, false, 0, 0);
+    }
+
+    /** The completeness after one more distinct event. */
+    public Completeness observe(PipelineConfig config, Event event) {
+        SentinelSpec sentinelSpec = config.triggers().sentinel();
+        ExpectedSpec expectedSpec = config.triggers().expected();
+        boolean isSentinel = sentinelSpec != null && EventValues.matches(sentinelSpec.when(), event);
+
+        Integer nextExpected = expected;
+        long nextConflicts = conflicts;
+        List<OptionalLong> offeredCounts = new ArrayList<>(2);
+        if (isSentinel && sentinelSpec.expectedCount() != null) {
+            // The sentinel is configured to carry the count: missing it is a conflict, so the gap is visible.
+            offeredCounts.add(EventValues.integer(sentinelSpec.expectedCount(), event));
+        }
+        if (expectedSpec != null && expectedSpec.countPath() != null) {
+            // Events may or may not carry the count; only a present but unusable value is a conflict.
+            ValueRef countRef = ValueRef.of(expectedSpec.countPath());
+            if (EventValues.text(countRef, event).isPresent()) {
+                offeredCounts.add(EventValues.integer(countRef, event));
+            }
+        }
+        for (OptionalLong offered : offeredCounts) {
+            if (offered.isEmpty() || offered.getAsLong() < 0 || offered.getAsLong() > Integer.MAX_VALUE) {
+                nextConflicts++;
+            } else if (nextExpected == null) {
+                nextExpected = (int) offered.getAsLong();
+            } else if (nextExpected != offered.getAsLong()) {
+                nextConflicts++;
+            }
+        }
+        Integer learnedExpected = nextExpected;
+
+        boolean countsAsEvent = !isSentinel || sentinelSpec.countsAsEvent();
+        long nextSeen = countsAsEvent ? seen + 1 : seen;
+        TreeSet<Integer> nextMembers = new TreeSet<>(members);
+        long nextIgnored = ignoredMembers;
+        if (countsAsEvent && rules.tracksMembers()) {
+            OptionalLong member = EventValues.integer(ValueRef.of(expectedSpec.memberPath()), event);
+            if (member.isPresent() && inRange(member.getAsLong(), learnedExpected)) {
+                nextMembers.add((int) member.getAsLong());
+            } else {
+                nextIgnored++;
+            }
+        }
+        if (!Objects.equals(learnedExpected, expected)) {
+            int before = nextMembers.size();
+            nextMembers.removeIf(m -> !inRange(m, learnedExpected));
+            nextIgnored += before - nextMembers.size();
+        }
+        return new Completeness(rules, learnedExpected, new ArrayList<>(nextMembers), nextIgnored,
+                sentinelSeen || isSentinel, nextSeen, nextConflicts);
+    }
+
+    private boolean inRange(long member, Integer expectedCount) {
+        long limit = expectedCount == null ? MAX_MEMBERS : Math.min(expectedCount, MAX_MEMBERS);
+        return member >= rules.firstMember() && member < (long) rules.firstMember() + limit;
+    }
+
+    /** Whether the members are what decides completeness: tracked, and few enough to track. */
+    private boolean decidesByMembers() {
+        return rules.tracksMembers() && expected != null && expected <= MAX_MEMBERS;
+    }
+
+    /** The expected count is known and reached (all members seen, with {@code memberPath}). */
+    public boolean expectedReached() {
+        if (expected == null) {
+            return false;
+        }
+        return decidesByMembers() ? members.size() >= expected : seen >= expected;
+    }
+
+    /** A sentinel without an expected count has arrived, which alone completes the window. */
+    public boolean sentinelCompleted() {
+        return rules.sentinelCompletes() && sentinelSeen;
+    }
+
+    /** Complete by expected count or by a count-less sentinel. Always false when {@code rules().known()} is false. */
+    public boolean isComplete() {
+        return expectedReached() || sentinelCompleted();
+    }
+
+    /**
+     * The {@code complete} flag of an aggregate closed for {@code reason}. A pipeline that knows completeness reports
+     * {@link #isComplete()}. One that does not (no expected count, no sentinel) has nothing to miss: its aggregate is
+     * complete when closed by count, by event time (WATERMARK, SESSION_GAP) or as a correction of such a close, and
+     * incomplete when cut short by HARD_LIFETIME or SIZE_LIMIT.
+     */
+    public boolean completeOnClose(CloseReason reason) {
+        if (rules.known()) {
+            return isComplete();
+        }
+        return switch (reason) {
+            case COUNT, WATERMARK, SESSION_GAP, LATE_CORRECTION -> true;
+            case EXPECTED_COMPLETE, SENTINEL, HARD_LIFETIME, SIZE_LIMIT -> false;
+        };
+    }
+
+    /** How many expected events (or members) are missing; 0 when complete; empty while the expected count is unknown. */
+    public OptionalLong missingCount() {
+        if (isComplete()) {
+            return OptionalLong.of(0);
+        }
+        if (expected == null) {
+            return OptionalLong.empty();
+        }
+        long have = decidesByMembers() ? members.size() : seen;
+        return OptionalLong.of(Math.max(0, expected - have));
+    }
+
+    /** The missing members, ascending, at most {@link #MAX_MISSING_LISTED}; empty when members are not known. */
+    public Optional<MissingMembers> missingMembers() {
+        if (!decidesByMembers()) {
+            return Optional.empty();
+        }
+        List<Integer> missing = new ArrayList<>();
+        int next = 0;
+        boolean truncated = false;
+        for (int m = rules.firstMember(); m < rules.firstMember() + expected; m++) {
+            while (next < members.size() && members.get(next) < m) {
+                next++;
+            }
+            if (next < members.size() && members.get(next) == m) {
+                continue;
+            }
+            if (missing.size() == MAX_MISSING_LISTED) {
+                truncated = true;
+                break;
+            }
+            missing.add(m);
+        }
+        return Optional.of(new MissingMembers(missing, truncated));
+    }
+
+    /** @param members ascending, at most {@link #MAX_MISSING_LISTED}; @param truncated more are missing than listed */
+    public record MissingMembers(List<Integer> members, boolean truncated) {
+
+        public MissingMembers {
+            members = List.copyOf(members);
+        }
+    }
+
+    /** The stored form: {@code {"e":64,"m":[[0,12],[14,14]],"im":0,"s":false,"n":13,"c":0}} (members as ranges). */
+    public ObjectNode toJson() {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        if (expected == null) {
+            json.putNull("e");
+        } else {
+            json.put("e", expected);
+        }
+        ArrayNode ranges = json.putArray("m");
+        int i = 0;
+        while (i < members.size()) {
+            int j = i;
+            while (j + 1 < members.size() && members.get(j + 1) == members.get(j) + 1) {
+                j++;
+            }
+            ranges.addArray().add(members.get(i)).add(members.get(j));
+            i = j + 1;
+        }
+        json.put("im", ignoredMembers);
+        json.put("s", sentinelSeen);
+        json.put("n", seen);
+        json.put("c", conflicts);
+        return json;
+    }
+
+    /** Decodes {@link #toJson()}; the rules come from the current configuration. */
+    public static Completeness fromJson(PipelineConfig config, JsonNode json) {
+        JsonNode e = json.path("e");
+        List<Integer> members = new ArrayList<>();
+        for (JsonNode range : json.path("m")) {
+            for (int m = range.get(0).intValue(); m <= range.get(1).intValue(); m++) {
+                members.add(m);
+            }
+        }
+        return new Completeness(Rules.of(config), e.isNull() || e.isMissingNode() ? null : e.intValue(), members,
+                json.path("im").longValue(), json.path("s").booleanValue(), json.path("n").longValue(), json.path("c").longValue());
+    }
+}

@@ -1,0 +1,82 @@
+package dev.fanin.core.trigger;
+
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.window.CloseReason;
+import dev.fanin.core.window.EventTimeMath;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.Optional;
+
+/**
+ * The close triggers as pure functions: which hold now, which one wins, and when to look again. A decision is a
+ * value; nothing here keeps state.
+ *
+ * <p>Two clocks: {@code watermarkMillis} is event time (see {@code Watermarks}); {@code now} and the hard deadline are
+ * processing time.
+ */
+public final class Triggers {
+
+    private Triggers() {
+    }
+
+    /**
+     * Every trigger that holds for the window now:
+     * <ul>
+     *   <li>EXPECTED_COMPLETE: the expected count is known and reached (every member, with {@code memberPath});</li>
+     *   <li>SENTINEL: the sentinel arrived and the pipeline's sentinel carries no expected count;</li>
+     *   <li>COUNT: {@code distinctEvents >= triggers.count};</li>
+     *   <li>WATERMARK (tumbling, sliding) and SESSION_GAP (session): {@code watermark >= bounds.end};</li>
+     *   <li>HARD_LIFETIME: {@code now >= hardDeadline};</li>
+     *   <li>SIZE_LIMIT: the size bound is reached.</li>
+     * </ul>
+     * LATE_CORRECTION is not a trigger; the state machine assigns it to correction revisions.
+     */
+    public static EnumSet<CloseReason> holding(PipelineConfig config, WindowFacts facts, long watermarkMillis, Instant now) {
+        EnumSet<CloseReason> holding = EnumSet.noneOf(CloseReason.class);
+        if (facts.completeness().expectedReached()) {
+            holding.add(CloseReason.EXPECTED_COMPLETE);
+        }
+        if (facts.completeness().sentinelCompleted()) {
+            holding.add(CloseReason.SENTINEL);
+        }
+        Integer count = config.triggers().count();
+        if (count != null && facts.distinctEvents() >= count) {
+            holding.add(CloseReason.COUNT);
+        }
+        if (watermarkMillis >= facts.bounds().endMillis()) {
+            holding.add(facts.kind().isSession() ? CloseReason.SESSION_GAP : CloseReason.WATERMARK);
+        }
+        if (!now.isBefore(facts.hardDeadline())) {
+            holding.add(CloseReason.HARD_LIFETIME);
+        }
+        if (facts.sizeBoundReached()) {
+            holding.add(CloseReason.SIZE_LIMIT);
+        }
+        return holding;
+    }
+
+    /**
+     * The reason recorded when several triggers hold at once: the first in {@link CloseReason} declaration order
+     * (completeness, sentinel, count, watermark, session gap, hard lifetime, size limit).
+     */
+    public static Optional<CloseReason> winner(EnumSet<CloseReason> holding) {
+        // EnumSet iterates in declaration order.
+        return holding.stream().findFirst();
+    }
+
+    /**
+     * The earliest processing time at which a time-based trigger (event-time end or hard lifetime) could hold,
+     * assuming the watermark advances at least as fast as processing time from now on:
+     * {@code min(hardDeadline, now + max(0, end - watermark))}. Never after the hard deadline; {@code now} when the
+     * event-time end has already passed. Used to arm timers and to set the due index.
+     */
+    public static Instant nextCheck(PipelineConfig config, WindowFacts facts, long watermarkMillis, Instant now) {
+        long untilEnd = Math.max(0, EventTimeMath.minus(facts.bounds().endMillis(), watermarkMillis));
+        Instant deadline = facts.hardDeadline();
+        long untilDeadline = EventTimeMath.minus(deadline.toEpochMilli(), now.toEpochMilli());
+        if (untilEnd >= untilDeadline) {
+            return deadline;
+        }
+        return now.plusMillis(untilEnd);
+    }
+}

@@ -1,0 +1,42 @@
+package dev.fanin.core.watermark;
+
+import dev.fanin.core.config.WatermarkSpec;
+import dev.fanin.core.window.EventTimeMath;
+
+/**
+ * The pipeline's event-time watermark: a claim that every on-time event with event time below it has arrived.
+ *
+ * <pre>
+ *   watermark = maxEventTime - outOfOrderness + max(0, now - lastArrival - idleAfter)
+ * </pre>
+ *
+ * The first two terms are bounded out-of-orderness over event time. The last term is the idle advance: once no
+ * event has arrived for longer than {@code idleAfter} (processing time), the watermark moves forward with processing
+ * time, so an idle key or an idle pipeline still closes its windows. All arithmetic saturates (no wrap-around).
+ *
+ * <p>The value is not monotone across arrivals: an event that ends an idle period resets the idle term. Callers
+ * that need monotonicity keep the maximum they have acted on; a window once closed stays closed either way.
+ */
+public final class Watermarks {
+
+    /** The watermark of a pipeline that has never seen an event: before every window. */
+    public static final long NO_WATERMARK = Long.MIN_VALUE;
+
+    private Watermarks() {
+    }
+
+    /**
+     * @param maxEventTimeMillis the newest event time seen by the pipeline, or {@link Long#MIN_VALUE} if none
+     * @param lastArrivalMillis  processing time of the latest arrival
+     * @param nowMillis          the current processing time
+     * @return the watermark in event-time epoch ms; {@link #NO_WATERMARK} when no event was ever seen
+     */
+    public static long watermarkMillis(WatermarkSpec spec, long maxEventTimeMillis, long lastArrivalMillis, long nowMillis) {
+        if (maxEventTimeMillis == Long.MIN_VALUE) {
+            return NO_WATERMARK;
+        }
+        long bounded = EventTimeMath.minus(maxEventTimeMillis, spec.outOfOrderness().toMillis());
+        long idleFor = EventTimeMath.minus(EventTimeMath.minus(nowMillis, lastArrivalMillis), spec.idleAfter().toMillis());
+        return EventTimeMath.plus(bounded, Math.max(0, idleFor));
+    }
+}

@@ -1,0 +1,97 @@
+package dev.fanin.core.aggregate;
+
+import static dev.fanin.core.trigger.EventFixture.event;
+import static dev.fanin.core.trigger.EventFixture.json;
+import static dev.fanin.core.trigger.PipelineFixture.path;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fanin.core.config.AggregationSpec;
+import dev.fanin.core.event.Event;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class AggregatesTest {
+
+    /** JSON text without insignificant whitespace, to compare with an aggregate's output text. */
+    private static String compact(String jsonText) {
+        return json(jsonText).toString();
+    }
+
+    private static Aggregates addAll(List<AggregationSpec> specs, Event... events) {
+        Aggregates aggregates = Aggregates.empty(specs);
+        for (Event e : events) {
+            aggregates = aggregates.add(e);
+        }
+        return aggregates;
+    }
+
+    @Test
+    void countAndDistinctIds() {
+        List<AggregationSpec> specs = List.of(new AggregationSpec.Count("n"), new AggregationSpec.DistinctIds("ids", 2));
+
+        Aggregates a = addAll(specs, event("c", 1), event("a", 2), event("b", 3));
+
+        assertThat(a.toOutput().toString()).isEqualTo(compact("{\"n\":3,\"ids\":{\"count\":3,\"ids\":[\"a\",\"b\"]}}"));
+    }
+
+    @Test
+    void sumMinMaxAreExactAndSkipNonNumbers() {
+        List<AggregationSpec> specs = List.of(new AggregationSpec.Sum("sum", path("$.v")), new AggregationSpec.Min("min", path("$.v")),
+                new AggregationSpec.Max("max", path("$.v")));
+
+        Aggregates a = addAll(specs, event("1", 1, "{\"v\":0.1}"), event("2", 2, "{\"v\":0.2}"), event("3", 3, "{\"v\":\"7\"}"),
+                event("4", 4, "{}"), event("5", 5, "{\"v\":-3}"));
+
+        assertThat(a.toOutput().toString())
+                .isEqualTo("{\"sum\":{\"value\":-2.7,\"skipped\":2},\"min\":{\"value\":-3,\"skipped\":2},\"max\":{\"value\":0.2,\"skipped\":2}}");
+    }
+
+    @Test
+    void numericWithoutAnyNumberIsNull() {
+        Aggregates a = addAll(List.of(new AggregationSpec.Sum("sum", path("$.v"))), event("1", 1, "{\"v\":null}"));
+
+        assertThat(a.toOutput().toString()).isEqualTo(compact("{\"sum\":{\"value\":null,\"skipped\":1}}"));
+    }
+
+    @Test
+    void firstAndLastNByEventTimeThenId() {
+        List<AggregationSpec> specs = List.of(new AggregationSpec.FirstN("first", 2, path("$.r")), new AggregationSpec.LastN("last", 1, null));
+
+        Aggregates a = addAll(specs, event("b", 5_000, "{\"r\":\"x\"}"), event("a", 5_000, "{\"r\":\"y\"}"), event("z", 1_000, "{}"),
+                event("late", 9_000, "{\"r\":1}"));
+
+        assertThat(a.toOutput().toString()).isEqualTo(compact("""
+                {"first":[{"eventId":"z","eventTime":"1970-01-01T00:00:01.000Z","value":null},
+                          {"eventId":"a","eventTime":"1970-01-01T00:00:05.000Z","value":"y"}],
+                 "last":[{"eventId":"late","eventTime":"1970-01-01T00:00:09.000Z","value":{"r":1}}]}"""));
+    }
+
+    @Test
+    void distinctValuesSortedAndTruncated() {
+        List<AggregationSpec> specs = List.of(new AggregationSpec.DistinctValues("regions", path("$.region"), 2));
+
+        Aggregates a = addAll(specs, event("1", 1, "{\"region\":\"us-east-1\"}"), event("2", 2, "{\"region\":\"eu-west-1\"}"),
+                event("3", 3, "{\"region\":\"us-east-1\"}"), event("4", 4, "{}"), event("5", 5, "{\"region\":\"ap-south-1\"}"));
+
+        assertThat(a.toOutput().toString()).isEqualTo(compact("{\"regions\":{\"values\":[\"ap-south-1\",\"eu-west-1\"],\"truncated\":true}}"));
+    }
+
+    @Test
+    void stateStartsEmptyForAnAggregationAddedOrRetyped() {
+        List<AggregationSpec> before = List.of(new AggregationSpec.Count("n"));
+        List<AggregationSpec> after = List.of(new AggregationSpec.DistinctIds("n", 5), new AggregationSpec.Count("m"));
+
+        Aggregates restored = Aggregates.fromState(after, addAll(before, event("a", 1)).toState());
+
+        assertThat(restored).isEqualTo(Aggregates.empty(after));
+    }
+
+    @Test
+    void mergeRequiresTheSameAggregations() {
+        Aggregates a = Aggregates.empty(List.of(new AggregationSpec.Count("n")));
+        Aggregates b = Aggregates.empty(List.of(new AggregationSpec.Count("m")));
+
+        assertThatThrownBy(() -> a.merge(b)).isInstanceOf(IllegalArgumentException.class);
+    }
+}

@@ -1,0 +1,27 @@
+package dev.fanin.core.aggregate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class EventIdDigestTest {
+
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({
+            // First 12 bytes of SHA-256, URL-safe base64 without padding (computed independently).
+            "abc, ungWv48Bz-pBQUDe",
+            "évènement-1, kDl8e8nmkwUq36ck",
+    })
+    void knownVectors(String eventId, String digest) {
+        assertThat(EventIdDigest.of(eventId)).isEqualTo(digest);
+    }
+
+    @Test
+    void fixedLengthUrlSafeWhateverTheInput() {
+        assertThat(EventIdDigest.of("")).hasSize(EventIdDigest.LENGTH).matches("[A-Za-z0-9_-]{16}");
+        assertThat(EventIdDigest.of("x".repeat(10_000))).hasSize(EventIdDigest.LENGTH).matches("[A-Za-z0-9_-]{16}");
+        assertThat(EventIdDigest.of("a")).isNotEqualTo(EventIdDigest.of("b"));
+    }
+}
