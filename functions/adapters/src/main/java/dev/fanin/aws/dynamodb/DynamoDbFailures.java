@@ -1,9 +1,8 @@
 package dev.fanin.aws.dynamodb;
 
+import dev.fanin.aws.TransientFailures;
 import dev.fanin.core.port.StoreUnavailableException;
-import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
-import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 
@@ -24,13 +23,7 @@ final class DynamoDbFailures {
     }
 
     static boolean isTransient(SdkException failure) {
-        if (failure instanceof SdkClientException) {
-            return true;
-        }
-        if (failure instanceof AwsServiceException service) {
-            return service.isThrottlingException() || service.statusCode() >= 500;
-        }
-        return false;
+        return TransientFailures.isTransient(failure);
     }
 
     /** A cancellation reason that is the other side of a race rather than an outage. */
