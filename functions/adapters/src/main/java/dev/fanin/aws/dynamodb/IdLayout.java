@@ -10,6 +10,10 @@ import java.util.Set;
  * <p>A head write stores {@code eventIds} minus {@link #sealedIds()}: ids this layout knows to be sealed need not
  * be repeated on the head, and any id it does not know about stays on the head. So an id can be in both places,
  * never in neither.
+ *
+ * <p>A caller that writes twice from one load (claim, then commit) passes the pre-spill layout the second time:
+ * that write repeats on the head the ids the first write's spill sealed, and its own spill finds the slice number
+ * taken and skips. Both are harmless; the next load's layout drops the repeats from the head again.
  */
 public record IdLayout(Set<String> sealedIds, int nextSlice) {
 

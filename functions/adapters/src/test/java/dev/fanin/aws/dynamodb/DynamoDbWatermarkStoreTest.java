@@ -128,8 +128,9 @@ class DynamoDbWatermarkStoreTest {
                     DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(dynamo, table, FINE, 0);
                     Random random = new Random(seed);
                     for (int i = 0; i < advances; i++) {
-                        long t = random.nextInt(100_000);
-                        long a = random.nextInt(100_000);
+                        // Rising with jitter, so advances often raise one value and would lower the other.
+                        long t = i * 1_000L + random.nextInt(5_000);
+                        long a = i * 1_000L + random.nextInt(5_000);
                         highestT.accumulateAndGet(t, Math::max);
                         highestA.accumulateAndGet(a, Math::max);
                         store.advance("alerts", T0.plusMillis(t), T0.plusMillis(a));

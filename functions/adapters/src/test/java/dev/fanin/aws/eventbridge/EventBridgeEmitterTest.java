@@ -29,6 +29,7 @@ import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsRequest;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsResponse;
 import software.amazon.awssdk.services.eventbridge.model.PutEventsResultEntry;
+import software.amazon.awssdk.services.eventbridge.model.Target;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
@@ -54,7 +55,7 @@ class EventBridgeEmitterTest {
                 .attributes().get(QueueAttributeName.QUEUE_ARN);
         try (EventBridgeClient events = MotoServer.get().eventBridge(new Recorder(Set.of(), 0))) {
             events.putRule(b -> b.name("to-queue").eventBusName(bus).eventPattern("{\"source\":[\"fanin.test\"]}"));
-            events.putTargets(b -> b.rule("to-queue").eventBusName(bus).targets(t -> t.id("q").arn(queueArn)));
+            events.putTargets(b -> b.rule("to-queue").eventBusName(bus).targets(Target.builder().id("q").arn(queueArn).build()));
 
             List<Request> requests = IntStream.range(0, 12)
                     .mapToObj(i -> new Request("agg-" + i, "alerts", i == 5 ? "not json" : "{\"n\":" + i + "}"))
