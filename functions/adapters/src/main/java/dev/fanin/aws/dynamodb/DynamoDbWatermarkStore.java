@@ -1,0 +1,224 @@
+package dev.fanin.aws.dynamodb;
+
+import static dev.fanin.aws.dynamodb.WindowItemCodec.PK;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.SK;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.TTL;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
+
+import dev.fanin.core.port.WatermarkStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/**
+ * {@link WatermarkStore} on the window table: items {@code pk=M#<pipeline>}, {@code sk=<shard>} holding
+ * {@code maxEt} (newest event time, epoch ms) and {@code lastArr} (latest arrival, epoch ms).
+ *
+ * <p>Invariant: neither value of a shard is ever lowered, whatever writers race. An advance first tries one
+ * update that sets both under the condition that neither would go down ({@code <=} against each); when that fails
+ * (one value would go down), it reads the shard's values from the failed condition ({@code ALL_OLD}) and raises
+ * each value that is still behind with its own strictly-raising conditional update. A raising update that then
+ * fails means another writer got there first with a higher value, which is the goal anyway.
+ *
+ * <p>Each instance writes one shard, drawn at random at construction, so concurrent ingest invocations rarely
+ * contend on an item; it skips, in memory, advances where neither value moved by at least the granularity since
+ * its last write. The core's watermark formula tolerates that lag. {@code ttl} follows {@code lastArr} plus the
+ * retention, so an abandoned pipeline's shards expire.
+ */
+public final class DynamoDbWatermarkStore implements WatermarkStore {
+
+    /**
+     * @param shards      watermark items per pipeline
+     * @param granularity smallest advance worth a write
+     * @param retention   how long after the latest arrival a shard item is kept
+     */
+    public record Settings(int shards, Duration granularity, Duration retention) {
+
+        public Settings {
+            if (shards < 1) {
+                throw new IllegalArgumentException("shards must be at least 1, was " + shards);
+            }
+            Objects.requireNonNull(granularity, "granularity");
+            Objects.requireNonNull(retention, "retention");
+        }
+
+        public static Settings defaults() {
+            return new Settings(8, Duration.ofSeconds(1), Duration.ofDays(7));
+        }
+    }
+
+    static final String MAX_EVENT_TIME = "maxEt";
+    static final String LAST_ARRIVAL = "lastArr";
+    static final String RAISE_BOTH_UPDATE = "SET #maxEt = :t, #lastArr = :a, #ttl = :ttl";
+    static final String RAISE_BOTH_CONDITION =
+            "(attribute_not_exists(#maxEt) OR #maxEt <= :t) AND (attribute_not_exists(#lastArr) OR #lastArr <= :a)";
+    static final String RAISE_ONE_CONDITION = "attribute_not_exists(#v) OR #v < :v";
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final Settings settings;
+    private final int shard;
+    /** Per pipeline, values this instance knows its shard holds at least. */
+    private final Map<String, Reading> known = new ConcurrentHashMap<>();
+
+    /** Writes a shard drawn at random. */
+    public DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings) {
+        this(dynamo, table, settings, ThreadLocalRandom.current().nextInt(settings.shards()));
+    }
+
+    /** Writes the given shard (tests, and callers that derive the shard themselves). */
+    public DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings, int shard) {
+        this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
+        this.table = Objects.requireNonNull(table, "table");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        if (shard < 0 || shard >= settings.shards()) {
+            throw new IllegalArgumentException("shard " + shard + " outside [0, " + settings.shards() + ")");
+        }
+        this.shard = shard;
+    }
+
+    public int shard() {
+        return shard;
+    }
+
+    @Override
+    public Reading read(String pipeline) {
+        QueryRequest request = QueryRequest.builder()
+                .tableName(table)
+                .keyConditionExpression("#pk = :pk")
+                .expressionAttributeNames(Map.of("#pk", PK))
+                .expressionAttributeValues(Map.of(":pk", s(WindowKeys.watermarkPk(pipeline))))
+                .consistentRead(true)
+                .build();
+        long maxEventTime = 0;
+        long lastArrival = 0;
+        Map<String, AttributeValue> start = null;
+        do {
+            QueryResponse page;
+            try {
+                page = dynamo.query(request.toBuilder().exclusiveStartKey(start).build());
+            } catch (SdkException e) {
+                throw DynamoDbFailures.translate("watermark read", e);
+            }
+            for (Map<String, AttributeValue> item : page.items()) {
+                maxEventTime = Math.max(maxEventTime, millis(item, MAX_EVENT_TIME));
+                lastArrival = Math.max(lastArrival, millis(item, LAST_ARRIVAL));
+            }
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return new Reading(Instant.ofEpochMilli(maxEventTime), Instant.ofEpochMilli(lastArrival));
+    }
+
+    @Override
+    public void advance(String pipeline, Instant maxEventTime, Instant lastArrival) {
+        Reading before = known.get(pipeline);
+        long t = maxEventTime.toEpochMilli();
+        long a = lastArrival.toEpochMilli();
+        if (before != null) {
+            long granularity = settings.granularity().toMillis();
+            long knownT = before.maxEventTime().toEpochMilli();
+            long knownA = before.lastArrival().toEpochMilli();
+            if (t < knownT + granularity && a < knownA + granularity) {
+                return;
+            }
+            t = Math.max(t, knownT);
+            a = Math.max(a, knownA);
+        }
+        try {
+            raise(pipeline, t, a);
+        } catch (SdkException e) {
+            throw DynamoDbFailures.translate("watermark advance", e);
+        }
+    }
+
+    private void raise(String pipeline, long t, long a) {
+        try {
+            dynamo.updateItem(raiseBothRequest(pipeline, t, a));
+            remember(pipeline, t, a);
+            return;
+        } catch (ConditionalCheckFailedException oneWouldGoDown) {
+            Map<String, AttributeValue> current = oneWouldGoDown.hasItem() ? oneWouldGoDown.item() : Map.of();
+            long currentT = current.containsKey(MAX_EVENT_TIME) ? millis(current, MAX_EVENT_TIME) : Long.MIN_VALUE;
+            long currentA = current.containsKey(LAST_ARRIVAL) ? millis(current, LAST_ARRIVAL) : Long.MIN_VALUE;
+            if (t > currentT) {
+                raiseOne(pipeline, MAX_EVENT_TIME, t);
+            }
+            if (a > currentA) {
+                raiseOne(pipeline, LAST_ARRIVAL, a);
+            }
+            remember(pipeline, Math.max(t, currentT), Math.max(a, currentA));
+        }
+    }
+
+    private void raiseOne(String pipeline, String attribute, long value) {
+        try {
+            dynamo.updateItem(raiseOneRequest(pipeline, attribute, value));
+        } catch (ConditionalCheckFailedException alreadyHigher) {
+            // Another writer raised it at least as far: the invariant holds and there is nothing left to do.
+        }
+    }
+
+    private void remember(String pipeline, long t, long a) {
+        known.merge(pipeline, new Reading(Instant.ofEpochMilli(t), Instant.ofEpochMilli(a)), (old, fresh) -> new Reading(
+                later(old.maxEventTime(), fresh.maxEventTime()), later(old.lastArrival(), fresh.lastArrival())));
+    }
+
+    UpdateItemRequest raiseBothRequest(String pipeline, long t, long a) {
+        return UpdateItemRequest.builder()
+                .tableName(table)
+                .key(shardKey(pipeline))
+                .updateExpression(RAISE_BOTH_UPDATE)
+                .conditionExpression(RAISE_BOTH_CONDITION)
+                .expressionAttributeNames(Map.of("#maxEt", MAX_EVENT_TIME, "#lastArr", LAST_ARRIVAL, "#ttl", TTL))
+                .expressionAttributeValues(Map.of(":t", n(t), ":a", n(a), ":ttl", n(ttlSeconds(a))))
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
+                .build();
+    }
+
+    /** Raises one value; raising {@code lastArr} also moves {@code ttl}, which follows it. */
+    UpdateItemRequest raiseOneRequest(String pipeline, String attribute, long value) {
+        UpdateItemRequest.Builder request = UpdateItemRequest.builder()
+                .tableName(table)
+                .key(shardKey(pipeline))
+                .conditionExpression(RAISE_ONE_CONDITION);
+        if (!LAST_ARRIVAL.equals(attribute)) {
+            request.updateExpression("SET #v = :v")
+                    .expressionAttributeNames(Map.of("#v", attribute))
+                    .expressionAttributeValues(Map.of(":v", n(value)));
+        } else {
+            request.updateExpression("SET #v = :v, #ttl = :ttl")
+                    .expressionAttributeNames(Map.of("#v", attribute, "#ttl", TTL))
+                    .expressionAttributeValues(Map.of(":v", n(value), ":ttl", n(ttlSeconds(value))));
+        }
+        return request.build();
+    }
+
+    private long ttlSeconds(long arrivalMillis) {
+        return WindowItemCodec.ttlSeconds(Instant.ofEpochMilli(arrivalMillis).plus(settings.retention()));
+    }
+
+    private Map<String, AttributeValue> shardKey(String pipeline) {
+        return Map.of(PK, s(WindowKeys.watermarkPk(pipeline)), SK, s(Integer.toString(shard)));
+    }
+
+    private static long millis(Map<String, AttributeValue> item, String attribute) {
+        AttributeValue value = item.get(attribute);
+        return value == null ? 0 : Long.parseLong(value.n());
+    }
+
+    private static Instant later(Instant x, Instant y) {
+        return x.isAfter(y) ? x : y;
+    }
+}

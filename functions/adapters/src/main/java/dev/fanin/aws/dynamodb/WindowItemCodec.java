@@ -1,0 +1,118 @@
+package dev.fanin.aws.dynamodb;
+
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * Maps a {@link StoredWindow} to its head item and back (docs/ARCHITECTURE.md, "Data model"). {@code due} and
+ * {@code dsh} are written together and only when the window is due, which keeps the due index sparse; {@code ttl}
+ * is {@code expiresAt} in epoch seconds, rounded up so that TTL never deletes a window before its expiry.
+ */
+final class WindowItemCodec {
+
+    static final String PK = "pk";
+    static final String SK = "sk";
+    static final String VERSION = "ver";
+    static final String STATUS = "st";
+    static final String DUE = "due";
+    static final String DUE_SHARD = "dsh";
+    static final String FENCE = "fence";
+    static final String LEASE = "lease";
+    static final String IDS = "ids";
+    static final String STATE = "state";
+    static final String TTL = "ttl";
+
+    private WindowItemCodec() { }
+
+    /** The head item of {@code window} with {@code headIds} as its id tail and {@code version} as its version. */
+    static Map<String, AttributeValue> head(StoredWindow window, long version, Set<String> headIds, int dueShards) {
+        WindowRef ref = window.ref();
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())));
+        item.put(SK, s(WindowKeys.headSk(ref.windowId())));
+        item.put(VERSION, n(version));
+        item.put(STATUS, s(window.status().name()));
+        if (window.dueAt() != null) {
+            item.put(DUE, n(window.dueAt().toEpochMilli()));
+            item.put(DUE_SHARD, s(WindowKeys.dueShardKey(ref.pipeline(), WindowKeys.shardOf(ref, dueShards))));
+        }
+        item.put(FENCE, n(window.fence()));
+        if (window.leaseUntil() != null) {
+            item.put(LEASE, n(window.leaseUntil().toEpochMilli()));
+        }
+        if (!headIds.isEmpty()) {
+            item.put(IDS, AttributeValue.fromSs(List.copyOf(headIds)));
+        }
+        item.put(STATE, s(window.state()));
+        item.put(TTL, n(ttlSeconds(window.expiresAt())));
+        return item;
+    }
+
+    /** A sealed slice of ids, expiring with its window. */
+    static Map<String, AttributeValue> slice(WindowRef ref, int slice, Set<String> ids, Instant expiresAt) {
+        Map<String, AttributeValue> item = new HashMap<>();
+        item.put(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())));
+        item.put(SK, s(WindowKeys.sliceSk(ref.windowId(), slice)));
+        item.put(IDS, AttributeValue.fromSs(List.copyOf(ids)));
+        item.put(TTL, n(ttlSeconds(expiresAt)));
+        return item;
+    }
+
+    static long ttlSeconds(Instant expiresAt) {
+        long seconds = expiresAt.getEpochSecond();
+        return expiresAt.getNano() == 0 ? seconds : seconds + 1;
+    }
+
+    /**
+     * Reads one window from its head and its slice items (in any order). Ids are the union of the head's tail and
+     * every slice; the layout records what the slices hold.
+     */
+    static StoredWindow window(String pipeline, Map<String, AttributeValue> head, List<Map<String, AttributeValue>> slices) {
+        String sk = head.get(SK).s();
+        WindowRef ref = new WindowRef(pipeline, WindowKeys.keyOf(pipeline, head.get(PK).s()), WindowKeys.windowIdOf(sk));
+        Set<String> sealed = new HashSet<>();
+        int nextSlice = 0;
+        for (Map<String, AttributeValue> slice : slices) {
+            sealed.addAll(ids(slice));
+            nextSlice = Math.max(nextSlice, WindowKeys.sliceOf(slice.get(SK).s()) + 1);
+        }
+        Set<String> eventIds = new HashSet<>(sealed);
+        eventIds.addAll(ids(head));
+        return new StoredWindow(
+                ref,
+                Long.parseLong(head.get(VERSION).n()),
+                WindowStatus.valueOf(head.get(STATUS).s()),
+                instantMillis(head.get(DUE)),
+                Instant.ofEpochSecond(Long.parseLong(head.get(TTL).n())),
+                head.containsKey(FENCE) ? Long.parseLong(head.get(FENCE).n()) : 0,
+                instantMillis(head.get(LEASE)),
+                eventIds,
+                head.get(STATE).s(),
+                new IdLayout(sealed, nextSlice));
+    }
+
+    static Set<String> ids(Map<String, AttributeValue> item) {
+        AttributeValue ids = item.get(IDS);
+        return ids == null || !ids.hasSs() ? Set.of() : Set.copyOf(ids.ss());
+    }
+
+    private static Instant instantMillis(AttributeValue value) {
+        return value == null ? null : Instant.ofEpochMilli(Long.parseLong(value.n()));
+    }
+
+    static AttributeValue s(String value) {
+        return AttributeValue.fromS(value);
+    }
+
+    static AttributeValue n(long value) {
+        return AttributeValue.fromN(Long.toString(value));
+    }
+}

@@ -1,0 +1,112 @@
+package dev.fanin.aws.dynamodb;
+
+import dev.fanin.aws.StableHash;
+import dev.fanin.core.window.WindowRef;
+import java.util.regex.Pattern;
+
+/**
+ * The table's key scheme (docs/ARCHITECTURE.md, "Data model"). Group keys may contain any character, {@code #}
+ * included; window ids and pipeline names never contain {@code #}. So a key is read back by stripping the fixed
+ * {@code W#<pipeline>#} prefix (the pipeline is known to the reader), and a window id is everything before the
+ * first {@code #} of a sort key.
+ */
+public final class WindowKeys {
+
+    static final String HEAD_SUFFIX = "#H";
+    static final String SLICE_INFIX = "#S#";
+    private static final Pattern PIPELINE = Pattern.compile("[a-z0-9-]+");
+
+    private WindowKeys() { }
+
+    public static String windowPk(String pipeline, String key) {
+        return windowPkPrefix(pipeline) + key;
+    }
+
+    static String windowPkPrefix(String pipeline) {
+        requirePipeline(pipeline);
+        return "W#" + pipeline + "#";
+    }
+
+    public static String headSk(String windowId) {
+        requireWindowId(windowId);
+        return windowId + HEAD_SUFFIX;
+    }
+
+    public static String sliceSk(String windowId, int slice) {
+        requireWindowId(windowId);
+        return windowId + SLICE_INFIX + slice;
+    }
+
+    /** The sort-key prefix shared by a window's head and slices and by no other window's items. */
+    static String windowSkPrefix(String windowId) {
+        requireWindowId(windowId);
+        return windowId + "#";
+    }
+
+    public static String counterPk(String pipeline) {
+        requirePipeline(pipeline);
+        return "C#" + pipeline;
+    }
+
+    public static String watermarkPk(String pipeline) {
+        requirePipeline(pipeline);
+        return "M#" + pipeline;
+    }
+
+    /** The due-index partition value {@code <pipeline>#<shard>}. */
+    public static String dueShardKey(String pipeline, int shard) {
+        requirePipeline(pipeline);
+        return pipeline + "#" + shard;
+    }
+
+    /** Stable across JVMs: SHA-256 of key and window id (length-prefixed so that no two pairs collide as text). */
+    public static int shardOf(WindowRef ref, int shards) {
+        return StableHash.shard(ref.key().length() + ":" + ref.key() + ref.windowId(), shards);
+    }
+
+    /** The group key of a window partition key, knowing its pipeline. */
+    static String keyOf(String pipeline, String pk) {
+        String prefix = windowPkPrefix(pipeline);
+        if (!pk.startsWith(prefix)) {
+            throw new IllegalArgumentException("partition key " + pk + " is not a window of pipeline " + pipeline);
+        }
+        return pk.substring(prefix.length());
+    }
+
+    static String windowIdOf(String sk) {
+        int separator = sk.indexOf('#');
+        if (separator <= 0) {
+            throw new IllegalArgumentException("sort key " + sk + " is not a window item");
+        }
+        return sk.substring(0, separator);
+    }
+
+    static boolean isHead(String sk) {
+        return sk.endsWith(HEAD_SUFFIX) && sk.indexOf('#') == sk.length() - HEAD_SUFFIX.length();
+    }
+
+    /** The slice number of a slice sort key, or -1 when {@code sk} is not a slice. */
+    static int sliceOf(String sk) {
+        int infix = sk.indexOf(SLICE_INFIX);
+        if (infix <= 0 || sk.indexOf('#') != infix) {
+            return -1;
+        }
+        try {
+            return Integer.parseInt(sk.substring(sk.lastIndexOf('#') + 1));
+        } catch (NumberFormatException e) {
+            return -1;
+        }
+    }
+
+    private static void requirePipeline(String pipeline) {
+        if (pipeline == null || !PIPELINE.matcher(pipeline).matches()) {
+            throw new IllegalArgumentException("pipeline name must match [a-z0-9-]+, was " + pipeline);
+        }
+    }
+
+    private static void requireWindowId(String windowId) {
+        if (windowId == null || windowId.isEmpty() || windowId.indexOf('#') >= 0) {
+            throw new IllegalArgumentException("window id must be non-empty and free of '#', was " + windowId);
+        }
+    }
+}

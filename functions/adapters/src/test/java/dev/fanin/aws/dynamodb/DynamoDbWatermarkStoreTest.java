@@ -1,0 +1,153 @@
+package dev.fanin.aws.dynamodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.aws.support.MotoServer;
+import dev.fanin.core.port.WatermarkStore.Reading;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+class DynamoDbWatermarkStoreTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    private static final DynamoDbWatermarkStore.Settings FINE = new DynamoDbWatermarkStore.Settings(4, Duration.ofMillis(1), Duration.ofDays(7));
+    private static DynamoDbClient dynamo;
+    private String table;
+
+    @BeforeAll
+    static void client() {
+        dynamo = MotoServer.get().dynamoDb();
+    }
+
+    @AfterAll
+    static void close() {
+        dynamo.close();
+    }
+
+    @BeforeEach
+    void freshTable() {
+        table = "watermarks-" + UUID.randomUUID();
+        dynamo.createTable(WindowTableSchema.createTableRequest(table, WindowTableSchema.DEFAULT_DUE_INDEX));
+    }
+
+    @Test
+    void theCombinedRaiseOnlyPassesWhenNeitherValueGoesDown() {
+        UpdateItemRequest both = new DynamoDbWatermarkStore(dynamo, table, FINE, 2).raiseBothRequest("alerts", 5, 6);
+        assertThat(both.key()).isEqualTo(Map.of("pk", AttributeValue.fromS("M#alerts"), "sk", AttributeValue.fromS("2")));
+        assertThat(both.updateExpression()).isEqualTo("SET #maxEt = :t, #lastArr = :a, #ttl = :ttl");
+        assertThat(both.conditionExpression())
+                .isEqualTo("(attribute_not_exists(#maxEt) OR #maxEt <= :t) AND (attribute_not_exists(#lastArr) OR #lastArr <= :a)");
+        assertThat(both.expressionAttributeNames()).isEqualTo(Map.of("#maxEt", "maxEt", "#lastArr", "lastArr", "#ttl", "ttl"));
+        assertThat(both.returnValuesOnConditionCheckFailure()).isEqualTo(ReturnValuesOnConditionCheckFailure.ALL_OLD);
+        UpdateItemRequest one = new DynamoDbWatermarkStore(dynamo, table, FINE, 2).raiseOneRequest("alerts", "maxEt", 9);
+        assertThat(one.updateExpression()).isEqualTo("SET #v = :v");
+        assertThat(one.conditionExpression()).isEqualTo("attribute_not_exists(#v) OR #v < :v");
+    }
+
+    @Test
+    void aPipelineThatSawNothingReadsEpoch() {
+        Reading reading = new DynamoDbWatermarkStore(dynamo, table, FINE, 0).read("alerts");
+        assertThat(reading).isEqualTo(new Reading(Instant.EPOCH, Instant.EPOCH));
+    }
+
+    @Test
+    void readTakesTheMaximumOfEachValueOverShards() {
+        new DynamoDbWatermarkStore(dynamo, table, FINE, 0).advance("alerts", T0.plusSeconds(50), T0.plusSeconds(10));
+        new DynamoDbWatermarkStore(dynamo, table, FINE, 1).advance("alerts", T0.plusSeconds(20), T0.plusSeconds(90));
+        new DynamoDbWatermarkStore(dynamo, table, FINE, 2).advance("other", T0.plusSeconds(999), T0.plusSeconds(999));
+        assertThat(new DynamoDbWatermarkStore(dynamo, table, FINE, 3).read("alerts"))
+                .isEqualTo(new Reading(T0.plusSeconds(50), T0.plusSeconds(90)));
+    }
+
+    @Test
+    void anAdvanceThatWouldLowerOneValueRaisesOnlyTheOther() {
+        DynamoDbWatermarkStore first = new DynamoDbWatermarkStore(dynamo, table, FINE, 0);
+        DynamoDbWatermarkStore second = new DynamoDbWatermarkStore(dynamo, table, FINE, 0);
+        first.advance("alerts", T0.plusSeconds(100), T0.plusSeconds(10));
+        second.advance("alerts", T0.plusSeconds(40), T0.plusSeconds(20));
+        assertThat(first.read("alerts")).isEqualTo(new Reading(T0.plusSeconds(100), T0.plusSeconds(20)));
+        second.advance("alerts", T0.plusSeconds(200), T0.plusSeconds(5));
+        assertThat(first.read("alerts")).isEqualTo(new Reading(T0.plusSeconds(200), T0.plusSeconds(20)));
+    }
+
+    @Test
+    void advancesSmallerThanTheGranularityAreSkippedInMemory() {
+        DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(dynamo, table,
+                new DynamoDbWatermarkStore.Settings(1, Duration.ofSeconds(1), Duration.ofDays(7)), 0);
+        store.advance("alerts", T0, T0);
+        store.advance("alerts", T0.plusMillis(999), T0.plusMillis(999));
+        assertThat(store.read("alerts")).as("999 ms is below the granularity").isEqualTo(new Reading(T0, T0));
+        store.advance("alerts", T0.plusMillis(500), T0.plusMillis(1000));
+        assertThat(store.read("alerts")).as("one value moved a full second: both written")
+                .isEqualTo(new Reading(T0.plusMillis(500), T0.plusMillis(1000)));
+    }
+
+    @Test
+    void concurrentWritersOnOneShardNeverLowerEitherValue() throws Exception {
+        int writers = 3;
+        int advances = 25;
+        AtomicLong highestT = new AtomicLong();
+        AtomicLong highestA = new AtomicLong();
+        AtomicBoolean running = new AtomicBoolean(true);
+        List<String> regressions = new ArrayList<>();
+        ExecutorService pool = Executors.newFixedThreadPool(writers + 1);
+        try {
+            Future<?> reader = pool.submit(() -> {
+                DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(dynamo, table, FINE, 0);
+                Reading previous = store.read("alerts");
+                while (running.get()) {
+                    Reading now = store.read("alerts");
+                    if (now.maxEventTime().isBefore(previous.maxEventTime()) || now.lastArrival().isBefore(previous.lastArrival())) {
+                        regressions.add(previous + " -> " + now);
+                    }
+                    previous = now;
+                }
+            });
+            List<Future<?>> done = new ArrayList<>();
+            for (int w = 0; w < writers; w++) {
+                long seed = w;
+                done.add(pool.submit(() -> {
+                    DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(dynamo, table, FINE, 0);
+                    Random random = new Random(seed);
+                    for (int i = 0; i < advances; i++) {
+                        // Rising with jitter, so advances often raise one value and would lower the other.
+                        long t = i * 1_000L + random.nextInt(5_000);
+                        long a = i * 1_000L + random.nextInt(5_000);
+                        highestT.accumulateAndGet(t, Math::max);
+                        highestA.accumulateAndGet(a, Math::max);
+                        store.advance("alerts", T0.plusMillis(t), T0.plusMillis(a));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> writer : done) {
+                writer.get();
+            }
+            running.set(false);
+            reader.get();
+        } finally {
+            pool.shutdownNow();
+        }
+        assertThat(regressions).isEmpty();
+        assertThat(new DynamoDbWatermarkStore(dynamo, table, FINE, 1).read("alerts"))
+                .isEqualTo(new Reading(T0.plusMillis(highestT.get()), T0.plusMillis(highestA.get())));
+    }
+}

@@ -1,0 +1,442 @@
+package dev.fanin.aws.dynamodb;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.aws.support.MotoServer;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore.DueEntry;
+import dev.fanin.core.port.WindowStore.DuePage;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.port.WriteOutcome.Rejection;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+class DynamoDbWindowStoreTest {
+
+    private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
+    private static final String KEY = "acct#1|eu-west-1|servicé ✓";
+    private static DynamoDbClient dynamo;
+    private String table;
+    private DynamoDbWindowStore store;
+
+    @BeforeAll
+    static void client() {
+        dynamo = MotoServer.get().dynamoDb();
+    }
+
+    @AfterAll
+    static void close() {
+        dynamo.close();
+    }
+
+    @BeforeEach
+    void freshTable() {
+        table = "windows-" + UUID.randomUUID();
+        dynamo.createTable(WindowTableSchema.createTableRequest(table, WindowTableSchema.DEFAULT_DUE_INDEX));
+        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults());
+    }
+
+    // ------------------------------------------------------------ expressions (a refactor must not weaken them)
+
+    @Test
+    void createIsOneTransactionOfAConditionalPutAndABoundedCounterIncrement() {
+        StoredWindow window = open(ref("w1"), Set.of("a"), T0.plusSeconds(60));
+        Map<String, AttributeValue> head = WindowItemCodec.head(window, 1, Set.of("a"), 16);
+        TransactWriteItemsRequest request = store.createRequest(window.ref(), head, 1000);
+
+        var put = request.transactItems().get(0).put();
+        assertThat(put.conditionExpression()).isEqualTo("attribute_not_exists(#pk)");
+        assertThat(put.expressionAttributeNames()).isEqualTo(Map.of("#pk", "pk"));
+        var admit = request.transactItems().get(1).update();
+        assertThat(admit.key()).isEqualTo(Map.of("pk", AttributeValue.fromS("C#alerts"), "sk", AttributeValue.fromS("0")));
+        assertThat(admit.updateExpression()).isEqualTo("ADD #open :one");
+        assertThat(admit.conditionExpression()).isEqualTo("attribute_not_exists(#open) OR #open < :limit");
+        assertThat(admit.expressionAttributeNames()).isEqualTo(Map.of("#open", "open"));
+        assertThat(admit.expressionAttributeValues()).isEqualTo(Map.of(":one", AttributeValue.fromN("1"), ":limit", AttributeValue.fromN("1000")));
+    }
+
+    @Test
+    void replaceIsAPutConditionalOnTheLoadedVersion() {
+        StoredWindow window = open(ref("w1"), Set.of("a"), null);
+        PutItemRequest request = store.replacePutRequest(WindowItemCodec.head(window, 8, Set.of("a"), 16), 7);
+        assertThat(request.conditionExpression()).isEqualTo("#ver = :expected");
+        assertThat(request.expressionAttributeNames()).isEqualTo(Map.of("#ver", "ver"));
+        assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":expected", AttributeValue.fromN("7")));
+        assertThat(request.item().get("ver")).isEqualTo(AttributeValue.fromN("8"));
+    }
+
+    @Test
+    void leavingTheOpenSetDecrementsTheCounterInTheSameTransaction() {
+        StoredWindow before = open(ref("w1"), Set.of("a"), null);
+        StoredWindow after = with(before, WindowStatus.CLOSED, Set.of("a"), null);
+        TransactWriteItemsRequest request = store.replaceAllRequest(List.of(before), List.of(after),
+                List.of(WindowItemCodec.head(after, 1, Set.of("a"), 16)));
+        assertThat(request.transactItems()).hasSize(2);
+        assertThat(request.transactItems().get(0).put().conditionExpression()).isEqualTo("#ver = :expected");
+        var release = request.transactItems().get(1).update();
+        assertThat(release.updateExpression()).isEqualTo("ADD #open :delta");
+        assertThat(release.conditionExpression()).isNull();
+        assertThat(release.expressionAttributeValues()).isEqualTo(Map.of(":delta", AttributeValue.fromN("-1")));
+    }
+
+    @Test
+    void spillWritesANewSliceThenDropsExactlyThoseIdsFromTheHeadUnderTheWrittenVersion() {
+        WindowRef ref = ref("w1");
+        PutItemRequest slice = store.slicePutRequest(WindowItemCodec.slice(ref, 3, Set.of("a"), T0));
+        assertThat(slice.item().get("sk").s()).isEqualTo("w1#S#3");
+        assertThat(slice.conditionExpression()).isEqualTo("attribute_not_exists(#pk)");
+        UpdateItemRequest head = store.spillHeadRequest(ref, 5, Set.of("a", "b"));
+        assertThat(head.updateExpression()).isEqualTo("DELETE #ids :spilled");
+        assertThat(head.conditionExpression()).isEqualTo("#ver = :written");
+        assertThat(head.expressionAttributeNames()).isEqualTo(Map.of("#ids", "ids", "#ver", "ver"));
+        assertThat(head.expressionAttributeValues().get(":written")).isEqualTo(AttributeValue.fromN("5"));
+        assertThat(new HashSet<>(head.expressionAttributeValues().get(":spilled").ss())).containsExactlyInAnyOrder("a", "b");
+    }
+
+    @Test
+    void loadIsOneConsistentQueryOnTheWindowsSortKeyPrefix() {
+        QueryRequest request = store.loadRequest(ref("T000000000001000"));
+        assertThat(request.keyConditionExpression()).isEqualTo("#pk = :pk AND begins_with(#sk, :wid)");
+        assertThat(request.expressionAttributeValues().get(":wid")).isEqualTo(AttributeValue.fromS("T000000000001000#"));
+        assertThat(request.consistentRead()).isTrue();
+        QueryRequest due = store.dueRequest("alerts", 3, T0, 25, null);
+        assertThat(due.indexName()).isEqualTo("due-index");
+        assertThat(due.keyConditionExpression()).isEqualTo("#dsh = :dsh AND #due <= :by");
+        assertThat(due.expressionAttributeValues()).isEqualTo(Map.of(
+                ":dsh", AttributeValue.fromS("alerts#3"), ":by", AttributeValue.fromN(Long.toString(T0.toEpochMilli()))));
+        assertThat(due.scanIndexForward()).isTrue();
+        assertThat(due.limit()).isEqualTo(25);
+    }
+
+    // ------------------------------------------------------------ behaviour against a real endpoint
+
+    @Test
+    void createThenLoadRoundTripsEveryField() {
+        StoredWindow window = new StoredWindow(ref("T000000000001000"), 0, WindowStatus.OPEN, T0.plusMillis(1500),
+                T0.plusSeconds(86_400), 0, null, Set.of("e1", "e2"), "{\"n\":2}", null);
+        assertThat(store.create(window, 10).applied()).isTrue();
+
+        StoredWindow loaded = store.load(window.ref()).orElseThrow();
+        assertThat(loaded.ref()).isEqualTo(window.ref());
+        assertThat(loaded.version()).isEqualTo(1);
+        assertThat(loaded.status()).isEqualTo(WindowStatus.OPEN);
+        assertThat(loaded.dueAt()).isEqualTo(T0.plusMillis(1500));
+        assertThat(loaded.expiresAt()).isEqualTo(T0.plusSeconds(86_400));
+        assertThat(loaded.eventIds()).containsExactlyInAnyOrder("e1", "e2");
+        assertThat(loaded.state()).isEqualTo("{\"n\":2}");
+        assertThat(loaded.layout()).isEqualTo(IdLayout.EMPTY);
+
+        Map<String, AttributeValue> head = getItem(WindowKeys.windowPk("alerts", KEY), "T000000000001000#H");
+        assertThat(head.get("ttl").n()).isEqualTo(Long.toString(T0.plusSeconds(86_400).getEpochSecond()));
+        assertThat(head.get("due").n()).isEqualTo(Long.toString(T0.plusMillis(1500).toEpochMilli()));
+        assertThat(head.get("dsh").s()).isEqualTo("alerts#" + WindowKeys.shardOf(window.ref(), 16));
+    }
+
+    @Test
+    void aWindowThatIsNotDueHasNoDueAttributes() {
+        StoredWindow window = open(ref("w1"), Set.of("a"), T0);
+        store.create(window, 10);
+        StoredWindow loaded = store.load(window.ref()).orElseThrow();
+        assertThat(store.replace(loaded, with(loaded, WindowStatus.OPEN, Set.of("a", "b"), null)).applied()).isTrue();
+        Map<String, AttributeValue> head = getItem(WindowKeys.windowPk("alerts", KEY), "w1#H");
+        assertThat(head).doesNotContainKeys("due", "dsh");
+        assertThat(store.load(window.ref()).orElseThrow().dueAt()).isNull();
+    }
+
+    @Test
+    void creatingAnExistingWindowIsAConflictAndDoesNotCountTwice() {
+        StoredWindow window = open(ref("w1"), Set.of("a"), null);
+        assertThat(store.create(window, 10).applied()).isTrue();
+        WriteOutcome again = store.create(window, 10);
+        assertThat(again.applied()).isFalse();
+        assertThat(again.reason()).isEqualTo(Rejection.CONFLICT);
+        assertThat(store.openWindows("alerts")).isEqualTo(1);
+    }
+
+    @Test
+    void admissionRefusesAtTheBoundAndALeavingWindowFreesASlot() {
+        assertThat(store.create(open(ref("w1"), Set.of("a"), null), 2).applied()).isTrue();
+        assertThat(store.create(open(ref("w2"), Set.of("a"), null), 2).applied()).isTrue();
+        WriteOutcome third = store.create(open(ref("w3"), Set.of("a"), null), 2);
+        assertThat(third.applied()).isFalse();
+        assertThat(third.reason()).isEqualTo(Rejection.OPEN_WINDOW_BOUND);
+        assertThat(store.load(ref("w3"))).isEmpty();
+        assertThat(store.openWindows("alerts")).isEqualTo(2);
+
+        StoredWindow w1 = store.load(ref("w1")).orElseThrow();
+        assertThat(store.replace(w1, with(w1, WindowStatus.CLAIMED, w1.eventIds(), null)).applied()).isTrue();
+        assertThat(store.openWindows("alerts")).as("CLAIMED still counts as open").isEqualTo(2);
+        StoredWindow claimed = store.load(ref("w1")).orElseThrow();
+        assertThat(store.replace(claimed, with(claimed, WindowStatus.CLOSED, claimed.eventIds(), null)).applied()).isTrue();
+        assertThat(store.openWindows("alerts")).isEqualTo(1);
+
+        assertThat(store.create(open(ref("w3"), Set.of("a"), null), 2).applied()).isTrue();
+        assertThat(store.openWindows("alerts")).isEqualTo(2);
+    }
+
+    @Test
+    void aClosedWindowClaimedAgainForACorrectionCountsAsOpenUntilItClosesAgain() {
+        store.create(open(ref("w1"), Set.of("a"), null), 1);
+        StoredWindow w1 = store.load(ref("w1")).orElseThrow();
+        store.replace(w1, with(w1, WindowStatus.CLOSED, w1.eventIds(), null));
+        assertThat(store.openWindows("alerts")).isZero();
+
+        StoredWindow closed = store.load(ref("w1")).orElseThrow();
+        assertThat(store.replace(closed, with(closed, WindowStatus.CLAIMED, Set.of("a", "late"), null)).applied()).isTrue();
+        assertThat(store.openWindows("alerts")).isEqualTo(1);
+        StoredWindow reclaimed = store.load(ref("w1")).orElseThrow();
+        store.replace(reclaimed, with(reclaimed, WindowStatus.CLOSED, reclaimed.eventIds(), null));
+        assertThat(store.openWindows("alerts")).isZero();
+    }
+
+    @Test
+    void aStaleVersionIsRejectedAsConflictAndChangesNothing() {
+        store.create(open(ref("w1"), Set.of("a"), null), 10);
+        StoredWindow loaded = store.load(ref("w1")).orElseThrow();
+        assertThat(store.replace(loaded, with(loaded, WindowStatus.OPEN, Set.of("a", "b"), null)).applied()).isTrue();
+
+        WriteOutcome stale = store.replace(loaded, with(loaded, WindowStatus.CLOSED, Set.of("a", "c"), null));
+        assertThat(stale.applied()).isFalse();
+        assertThat(stale.reason()).isEqualTo(Rejection.CONFLICT);
+        StoredWindow now = store.load(ref("w1")).orElseThrow();
+        assertThat(now.version()).isEqualTo(2);
+        assertThat(now.eventIds()).containsExactlyInAnyOrder("a", "b");
+        assertThat(store.openWindows("alerts")).isEqualTo(1);
+    }
+
+    @Test
+    void twoWritersRacingFromOneVersionApplyExactlyOnce() throws Exception {
+        store.create(open(ref("w1"), Set.of("seed"), null), 10);
+        ExecutorService pool = Executors.newFixedThreadPool(2);
+        try {
+            for (int round = 0; round < 25; round++) {
+                StoredWindow loaded = store.load(ref("w1")).orElseThrow();
+                CyclicBarrier start = new CyclicBarrier(2);
+                List<Future<WriteOutcome>> outcomes = new ArrayList<>();
+                for (String writer : List.of("x", "y")) {
+                    Set<String> ids = new HashSet<>(loaded.eventIds());
+                    ids.add(writer + round);
+                    StoredWindow next = with(loaded, WindowStatus.OPEN, ids, null);
+                    outcomes.add(pool.submit(() -> {
+                        start.await();
+                        return store.replace(loaded, next);
+                    }));
+                }
+                List<WriteOutcome> results = new ArrayList<>();
+                for (Future<WriteOutcome> outcome : outcomes) {
+                    results.add(outcome.get());
+                }
+                assertThat(results).filteredOn(WriteOutcome::applied).hasSize(1);
+                assertThat(results).filteredOn(o -> !o.applied()).allMatch(o -> o.reason() == Rejection.CONFLICT);
+                assertThat(store.load(ref("w1")).orElseThrow().version()).isEqualTo(loaded.version() + 1);
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    @Test
+    void spillSealsIdsAcrossSeveralSlicesAndLoadReturnsEveryId() {
+        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults().withSpillThreshold(5));
+        WindowRef ref = ref("w1");
+        Set<String> all = new HashSet<>(Set.of("e0"));
+        store.create(open(ref, all, null), 10);
+        for (int round = 1; round <= 8; round++) {
+            StoredWindow loaded = store.load(ref).orElseThrow();
+            assertThat(loaded.eventIds()).isEqualTo(all);
+            for (int i = 0; i < 4; i++) {
+                all.add("e" + round + "-" + i);
+            }
+            assertThat(store.replace(loaded, with(loaded, WindowStatus.OPEN, all, null)).applied()).isTrue();
+        }
+        StoredWindow loaded = store.load(ref).orElseThrow();
+        assertThat(loaded.eventIds()).isEqualTo(all).hasSize(33);
+        assertThat(loaded.version()).as("spills move ids, they do not bump the version").isEqualTo(9);
+        IdLayout layout = (IdLayout) loaded.layout();
+        assertThat(layout.nextSlice()).isGreaterThanOrEqualTo(3);
+        Map<String, AttributeValue> head = getItem(WindowKeys.windowPk("alerts", KEY), "w1#H");
+        assertThat(WindowItemCodec.ids(head).size()).isLessThanOrEqualTo(5);
+        Set<String> union = new HashSet<>(WindowItemCodec.ids(head));
+        union.addAll(layout.sealedIds());
+        assertThat(union).isEqualTo(all);
+    }
+
+    @Test
+    void aCrashBetweenSliceWriteAndHeadRewriteLosesNoId() {
+        WindowRef ref = ref("w1");
+        Set<String> ids = IntStream.range(0, 8).mapToObj(i -> "e" + i).collect(Collectors.toSet());
+        store.create(open(ref, ids, null), 10);
+        // The crash: the slice is written, the head rewrite never happens.
+        dynamo.putItem(store.slicePutRequest(WindowItemCodec.slice(ref, 0, ids, T0.plusSeconds(3600))));
+
+        StoredWindow loaded = store.load(ref).orElseThrow();
+        assertThat(loaded.eventIds()).isEqualTo(ids);
+        assertThat(((IdLayout) loaded.layout()).sealedIds()).isEqualTo(ids);
+
+        Set<String> more = new HashSet<>(ids);
+        more.add("e8");
+        assertThat(store.replace(loaded, with(loaded, WindowStatus.OPEN, more, null)).applied()).isTrue();
+        assertThat(store.load(ref).orElseThrow().eventIds()).isEqualTo(more);
+        assertThat(WindowItemCodec.ids(getItem(WindowKeys.windowPk("alerts", KEY), "w1#H")))
+                .as("the next writer drops what the slice already holds").containsExactly("e8");
+    }
+
+    @Test
+    void aCallerHoldingTheVersionItWroteCanWriteAgainAfterASpill() {
+        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults().withSpillThreshold(2));
+        StoredWindow created = open(ref("w1"), Set.of("a", "b", "c"), null);
+        store.create(created, 10);
+        StoredWindow claimed = new StoredWindow(created.ref(), 1, WindowStatus.CLAIMED, null, created.expiresAt(), 1,
+                T0.plusSeconds(30), Set.of("a", "b", "c"), "{}", created.layout());
+        assertThat(store.replace(with(claimed, WindowStatus.OPEN, claimed.eventIds(), null), claimed).applied()).isTrue();
+        StoredWindow claimedAtTwo = new StoredWindow(claimed.ref(), 2, claimed.status(), null, claimed.expiresAt(), 1,
+                claimed.leaseUntil(), claimed.eventIds(), claimed.state(), claimed.layout());
+        WriteOutcome commit = store.replace(claimedAtTwo, with(claimedAtTwo, WindowStatus.CLOSED, claimed.eventIds(), null));
+        assertThat(commit.applied()).isTrue();
+        assertThat(store.load(ref("w1")).orElseThrow().eventIds()).containsExactlyInAnyOrder("a", "b", "c");
+    }
+
+    @Test
+    void loadKeyReturnsEveryWindowOfTheKeyOldestFirstWithItsSlices() {
+        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults().withSpillThreshold(2));
+        store.create(open(ref("S000000000002000"), Set.of("x"), null), 10);
+        store.create(open(ref("S000000000001000"), Set.of("a", "b", "c"), null), 10);
+        store.create(open(new WindowRef("alerts", KEY + "x", "S000000000000500"), Set.of("other"), null), 10);
+
+        List<StoredWindow> windows = store.loadKey("alerts", KEY);
+        assertThat(windows).extracting(w -> w.ref().windowId()).containsExactly("S000000000001000", "S000000000002000");
+        assertThat(windows.get(0).eventIds()).containsExactlyInAnyOrder("a", "b", "c");
+    }
+
+    @Test
+    void dueQueriesOneShardEarliestFirstPageByPage() {
+        store = new DynamoDbWindowStore(dynamo, table, new DynamoDbWindowStore.Settings(1, 1, 32, "due-index"));
+        for (int i = 0; i < 5; i++) {
+            store.create(open(new WindowRef("alerts", "k" + i, "T1"), Set.of("a"), T0.plusSeconds(10 - i)), 100);
+        }
+        store.create(open(new WindowRef("alerts", "later", "T1"), Set.of("a"), T0.plusSeconds(60)), 100);
+        store.create(open(new WindowRef("alerts", "never", "T1"), Set.of("a"), null), 100);
+        store.create(open(new WindowRef("other", "k0", "T1"), Set.of("a"), T0), 100);
+
+        List<DueEntry> seen = new ArrayList<>();
+        String cursor = null;
+        int pages = 0;
+        do {
+            DuePage page = store.due("alerts", 0, T0.plusSeconds(10), 2, cursor);
+            assertThat(page.entries().size()).isLessThanOrEqualTo(2);
+            seen.addAll(page.entries());
+            cursor = page.cursor();
+            pages++;
+        } while (cursor != null && pages < 10);
+        assertThat(pages).isGreaterThanOrEqualTo(3);
+        assertThat(seen).extracting(e -> e.ref().key()).containsExactly("k4", "k3", "k2", "k1", "k0");
+        assertThat(seen.get(0).dueAt()).isEqualTo(T0.plusSeconds(6));
+        assertThat(seen.get(4).dueAt()).isEqualTo(T0.plusSeconds(10));
+    }
+
+    @Test
+    void replaceAllIsAllOrNothingAndReleasesAbsorbedWindows() {
+        store.create(open(ref("S1"), Set.of("a"), null), 10);
+        store.create(open(ref("S2"), Set.of("b"), null), 10);
+        StoredWindow s1 = store.load(ref("S1")).orElseThrow();
+        StoredWindow s2 = store.load(ref("S2")).orElseThrow();
+        StoredWindow survivor = with(s1, WindowStatus.OPEN, Set.of("a", "b"), null);
+        StoredWindow merged = with(s2, WindowStatus.MERGED, Set.of("b"), null);
+
+        StoredWindow staleS2 = new StoredWindow(s2.ref(), 7, s2.status(), null, s2.expiresAt(), 0, null, s2.eventIds(), s2.state(), s2.layout());
+        WriteOutcome rejected = store.replaceAll(List.of(s1, staleS2), List.of(survivor, merged));
+        assertThat(rejected.applied()).isFalse();
+        assertThat(rejected.reason()).isEqualTo(Rejection.CONFLICT);
+        assertThat(store.load(ref("S1")).orElseThrow().version()).isEqualTo(1);
+
+        assertThat(store.replaceAll(List.of(s1, s2), List.of(survivor, merged)).applied()).isTrue();
+        assertThat(store.load(ref("S1")).orElseThrow().eventIds()).containsExactlyInAnyOrder("a", "b");
+        assertThat(store.load(ref("S2")).orElseThrow().status()).isEqualTo(WindowStatus.MERGED);
+        assertThat(store.openWindows("alerts")).isEqualTo(1);
+    }
+
+    @Test
+    void writeUnitsPerWriteStayAtOneWithSpillAndGrowWithout() {
+        double[] withoutSpill = growWindow(Integer.MAX_VALUE);
+        double[] withSpill = growWindow(24);
+        System.out.printf("size-based write units for the last write of 150 ids in 10-id batches: without spill %.0f, with spill %.0f (head %.0f + spill %.0f)%n",
+                withoutSpill[0], withSpill[0] + withSpill[1], withSpill[0], withSpill[1]);
+        assertThat(withoutSpill[0]).as("a head carrying every id costs several units a write").isGreaterThanOrEqualTo(3);
+        assertThat(withSpill[0]).as("a spilled head costs one unit a write").isEqualTo(1);
+        assertThat(withSpill[2]).as("total units over the window's life").isLessThan(withoutSpill[2]);
+    }
+
+    /** Grows one window to 150 ids; returns {last head write units, last spill units, total units}. */
+    private double[] growWindow(int spillThreshold) {
+        double[] last = new double[3];
+        String name = "grow-" + spillThreshold;
+        DynamoDbWindowStore measured = new DynamoDbWindowStore(dynamo, table,
+                DynamoDbWindowStore.Settings.defaults().withSpillThreshold(spillThreshold),
+                (operation, reported, sizeBased) -> {
+                    if (operation.equals("spill")) {
+                        last[1] = sizeBased;
+                    } else {
+                        last[0] = sizeBased;
+                        last[1] = 0;
+                    }
+                    last[2] += sizeBased;
+                });
+        WindowRef ref = new WindowRef("alerts", name, "T1");
+        Set<String> ids = new HashSet<>();
+        measured.create(new StoredWindow(ref, 0, WindowStatus.OPEN, null, T0, 0, null, ids, "{}", null), 10);
+        for (int batch = 0; batch < 15; batch++) {
+            StoredWindow loaded = measured.load(ref).orElseThrow();
+            for (int i = 0; i < 10; i++) {
+                ids.add(String.format("%016x", (long) batch * 1000 + i));
+            }
+            assertThat(measured.replace(loaded, with(loaded, WindowStatus.OPEN, ids, null)).applied()).isTrue();
+        }
+        assertThat(measured.load(ref).orElseThrow().eventIds()).isEqualTo(ids);
+        return last;
+    }
+
+    // ------------------------------------------------------------ helpers
+
+    private static WindowRef ref(String windowId) {
+        return new WindowRef("alerts", KEY, windowId);
+    }
+
+    private static StoredWindow open(WindowRef ref, Set<String> ids, Instant dueAt) {
+        return new StoredWindow(ref, 0, WindowStatus.OPEN, dueAt, T0.plusSeconds(3600), 0, null, ids, "{}", null);
+    }
+
+    /** The next window a core would produce from {@code loaded}: same version and layout, new fields. */
+    private static StoredWindow with(StoredWindow loaded, WindowStatus status, Set<String> ids, Instant dueAt) {
+        return new StoredWindow(loaded.ref(), loaded.version(), status, dueAt, loaded.expiresAt(), loaded.fence(),
+                loaded.leaseUntil(), ids, "{\"ids\":" + ids.size() + "}", loaded.layout());
+    }
+
+    private Map<String, AttributeValue> getItem(String pk, String sk) {
+        return dynamo.getItem(GetItemRequest.builder().tableName(table).consistentRead(true)
+                .key(Map.of("pk", AttributeValue.fromS(pk), "sk", AttributeValue.fromS(sk))).build()).item();
+    }
+}

@@ -1,0 +1,67 @@
+package dev.fanin.aws.sqs;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.fanin.aws.support.MotoServer;
+import dev.fanin.core.window.WindowRef;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+class SqsWindowTimersTest {
+
+    private static final Instant NOW = Instant.parse("2026-01-01T00:00:00Z");
+
+    @Test
+    void delayRoundsUpToWholeSecondsAndClampsToWhatSqsAllows() {
+        assertThat(SqsWindowTimers.delaySeconds(NOW.minusSeconds(5), NOW)).isZero();
+        assertThat(SqsWindowTimers.delaySeconds(NOW.minusMillis(1), NOW)).isZero();
+        assertThat(SqsWindowTimers.delaySeconds(NOW, NOW)).isZero();
+        assertThat(SqsWindowTimers.delaySeconds(NOW.plusMillis(1), NOW)).isEqualTo(1);
+        assertThat(SqsWindowTimers.delaySeconds(NOW.plusSeconds(1), NOW)).isEqualTo(1);
+        assertThat(SqsWindowTimers.delaySeconds(NOW.plusMillis(1001), NOW)).isEqualTo(2);
+        assertThat(SqsWindowTimers.delaySeconds(NOW.plusSeconds(899).plusMillis(1), NOW)).isEqualTo(900);
+        assertThat(SqsWindowTimers.delaySeconds(NOW.plusSeconds(900), NOW)).isEqualTo(900);
+        assertThat(SqsWindowTimers.delaySeconds(NOW.plusSeconds(900).plusMillis(1), NOW)).isEqualTo(900);
+        assertThat(SqsWindowTimers.delaySeconds(NOW.plus(Duration.ofDays(3)), NOW)).isEqualTo(900);
+    }
+
+    @Test
+    void bodyIsExactlyTheDocumentedJsonAndParsesBack() {
+        WindowRef ref = new WindowRef("alerts", "acct\"1|x#\u00e9", "S000000000001000");
+        TimerMessage message = new TimerMessage(ref, Instant.parse("2026-01-01T00:00:12.345Z"));
+        assertThat(message.toJson()).isEqualTo(
+                "{\"pipeline\":\"alerts\",\"key\":\"acct\\\"1|x#\u00e9\",\"windowId\":\"S000000000001000\",\"dueAt\":\"2026-01-01T00:00:12.345Z\"}");
+        assertThat(TimerMessage.parse(message.toJson())).isEqualTo(message);
+    }
+
+    @Test
+    void parserNamesWhatIsWrong() {
+        assertThatThrownBy(() -> TimerMessage.parse("nope")).isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not JSON");
+        assertThatThrownBy(() -> TimerMessage.parse("{\"pipeline\":\"a\",\"key\":\"k\",\"dueAt\":\"2026-01-01T00:00:00Z\"}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'windowId'");
+        assertThatThrownBy(() -> TimerMessage.parse("{\"pipeline\":\"a\",\"key\":\"k\",\"windowId\":\"T1\",\"dueAt\":\"tomorrow\"}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ISO-8601");
+    }
+
+    @Test
+    void armSendsTheTimerWithItsDelay() {
+        try (SqsClient sqs = MotoServer.get().sqs()) {
+            String queueUrl = sqs.createQueue(b -> b.queueName("timers-" + UUID.randomUUID())).queueUrl();
+            SqsWindowTimers timers = new SqsWindowTimers(sqs, queueUrl);
+            WindowRef due = new WindowRef("alerts", "k1", "T1");
+            WindowRef later = new WindowRef("alerts", "k2", "T1");
+            assertThat(timers.request(later, NOW.plusSeconds(30), NOW).delaySeconds()).isEqualTo(30);
+
+            timers.arm(later, NOW.plusSeconds(30), NOW);
+            timers.arm(due, NOW.minusSeconds(1), NOW);
+            List<Message> received = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(1)).messages();
+            assertThat(received).extracting(m -> TimerMessage.parse(m.body()).ref()).containsExactly(due);
+        }
+    }
+}
