@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -38,8 +39,13 @@ public final class ConfigLoader {
     private static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,40}");
     private static final Pattern DUPLICATE_FIELD = Pattern.compile("Duplicate field '(.*)'");
 
+    /**
+     * Duplicate keys are errors (the second would silently win otherwise). An empty plain value ({@code size:}) is
+     * null, so it means "absent"; the builder does not enable that by default, unlike {@code new YAMLFactory()}.
+     */
     private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
             .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+            .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
             .build());
 
     private ConfigLoader() {
@@ -105,7 +111,7 @@ public final class ConfigLoader {
     }
 
     private static String describe(JsonProcessingException e) {
-        String original = String.valueOf(e.getOriginalMessage()).lines().findFirst().orElse("").strip();
+        String original = summary(String.valueOf(e.getOriginalMessage()));
         JsonLocation location = e.getLocation();
         String line = location == null || location.getLineNr() < 1 ? "" : "line " + location.getLineNr();
         Matcher duplicate = DUPLICATE_FIELD.matcher(original);
@@ -115,6 +121,21 @@ public final class ConfigLoader {
         }
         String where = line.isEmpty() ? "" : " at " + line + ", column " + location.getColumnNr();
         return "the file is not valid YAML" + where + ": " + original;
+    }
+
+    /**
+     * SnakeYAML messages span several lines: the context, a location, a snippet with a caret, then the problem.
+     * Keep the context and the problem, which together say what is wrong; the line and column are given apart.
+     */
+    private static String summary(String message) {
+        List<String> parts = new ArrayList<>();
+        for (String line : message.lines().toList()) {
+            boolean detail = line.isBlank() || Character.isWhitespace(line.charAt(0)) || line.startsWith("in 'reader'");
+            if (!detail) {
+                parts.add(line.strip());
+            }
+        }
+        return parts.isEmpty() ? message.strip() : String.join(": ", parts);
     }
 
     private static FaninConfig config(JsonNode root, Problems problems) {
