@@ -14,7 +14,8 @@ import java.util.List;
  * @param match           which messages belong to this pipeline (first matching pipeline wins)
  * @param envelope        where the payload is inside the SQS message body
  * @param key             one or more values (paths, optionally with an extract regex) which, joined, form the group key
- * @param eventId         path of the event id used for dedupe; absent means the SQS message id (per record for S3)
+ * @param eventId         path of the event id used for dedupe; null means the SQS message id (never null for S3,
+ *                        where the loader defaults it to {@code $.s3.object.key}: one message carries several records)
  * @param eventTime       where event time comes from, and the fallback
  * @param window          tumbling, sliding or session
  * @param triggers        close triggers besides the window's own event-time end

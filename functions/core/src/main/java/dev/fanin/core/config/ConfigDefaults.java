@@ -1,0 +1,66 @@
+package dev.fanin.core.config;
+
+import java.time.Duration;
+import java.util.List;
+
+/**
+ * The value of every optional configuration field left out, in one place; docs/CONFIGURATION.md lists the same
+ * values. Every field has a default except a pipeline's {@code name}, {@code key} and {@code triggers.maxLifetime}.
+ */
+public final class ConfigDefaults {
+
+    public static final Envelope ENVELOPE = Envelope.RAW;
+
+    /** S3 notifications put several records in one SQS message, so the message id cannot tell records apart. */
+    public static final String S3_EVENT_ID = "$.s3.object.key";
+
+    /** Default event-time paths by envelope: each envelope's own timestamp; a raw body has none (SQS sent time). */
+    public static final String EVENTBRIDGE_EVENT_TIME = "$envelope.time";
+    public static final String SNS_EVENT_TIME = "$envelope.Timestamp";
+    public static final String S3_EVENT_TIME = "$.eventTime";
+
+    public static final EventTimeSpec.TimeFormat TIME_FORMAT = EventTimeSpec.TimeFormat.AUTO;
+    public static final EventTimeSpec.TimeFallback TIME_FALLBACK = EventTimeSpec.TimeFallback.SQS_SENT_TIMESTAMP;
+    public static final Duration MAX_FUTURE = Duration.ofMinutes(5);
+    public static final Duration MAX_PAST = Duration.ofDays(7);
+
+    public static final WindowSpec WINDOW = new WindowSpec.Tumbling(Duration.ofMinutes(1), Duration.ZERO);
+
+    public static final Duration OUT_OF_ORDERNESS = Duration.ofSeconds(5);
+    public static final Duration IDLE_AFTER = Duration.ofMinutes(1);
+
+    public static final Duration ALLOWED_LATENESS = Duration.ZERO;
+    public static final LatePolicy.TooLate TOO_LATE = LatePolicy.TooLate.SIDE_OUTPUT;
+    public static final Duration CORRECTION_DELAY = Duration.ofSeconds(10);
+
+    public static final IncompletePolicy.Mode INCOMPLETE = IncompletePolicy.Mode.FIRE_PARTIAL;
+    /** Always set on the loaded record, and acted on only under {@code HOLD}. */
+    public static final IncompletePolicy.AtDeadline AT_DEADLINE = IncompletePolicy.AtDeadline.FIRE_FLAGGED;
+
+    public static final List<AggregationSpec> AGGREGATIONS = List.of(new AggregationSpec.Count("count"));
+    public static final int SAMPLES = 10;
+    public static final int MAX_SAMPLES = 100;
+    public static final int CAP = 100;
+    public static final int MAX_CAP = 10_000;
+
+    public static final boolean SENTINEL_COUNTS_AS_EVENT = false;
+    public static final int FIRST_MEMBER = 0;
+
+    public static final int MAX_EVENTS_PER_WINDOW = 10_000;
+    public static final int MAX_OPEN_WINDOWS = 10_000;
+    public static final int MAX_KEY_LENGTH = 512;
+    /** The DynamoDB partition key holds the pipeline and the key in at most 2,048 bytes. */
+    public static final int LONGEST_KEY_LENGTH = 1_024;
+    public static final int MAX_PAYLOAD_BYTES = 262_144;
+    /** The largest SQS message. */
+    public static final int LARGEST_PAYLOAD_BYTES = 1_048_576;
+    public static final Bounds.Overflow ON_OVERFLOW = Bounds.Overflow.SPLIT;
+    public static final int MOST_SLIDING_WINDOWS_PER_EVENT = 100;
+
+    public static final EmitTarget EMIT = new EmitTarget.EventBridge("${FANIN_EMIT_BUS_NAME}", "fanin", "fanin.aggregate");
+
+    public static final Duration RETENTION = Duration.ofDays(7);
+
+    private ConfigDefaults() {
+    }
+}

@@ -1,0 +1,97 @@
+package dev.fanin.core.config;
+
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+
+/** Reads one pipeline mapping, every section of it, then the rules across its sections. */
+final class PipelineParser {
+
+    static final List<String> FIELDS = List.of("name", "match", "envelope", "key", "eventId", "eventTime", "window",
+            "triggers", "watermark", "allowedLateness", "late", "incomplete", "aggregations", "bounds", "emit", "retention");
+
+    private PipelineParser() {
+    }
+
+    /**
+     * The pipeline, or null after reporting its problems.
+     *
+     * @param pipeline the pipeline's mapping, whose spot names the pipeline (or {@code pipelines[i]} when it has no
+     *                 usable name); the name itself is checked by the loader, which sees all pipelines
+     */
+    static PipelineConfig parse(Section pipeline, String name) {
+        int before = pipeline.spot().problems().count();
+        pipeline.allowOnly(FIELDS);
+        MatchRule match = match(pipeline);
+        Envelope envelope = pipeline.choice("envelope", Envelope.class, ConfigDefaults.ENVELOPE);
+        List<ValueRef> key = key(pipeline);
+        FieldPath defaultEventId = envelope == Envelope.S3 ? FieldPath.parse(ConfigDefaults.S3_EVENT_ID) : null;
+        FieldPath eventId = pipeline.path("eventId", defaultEventId);
+        EventTimeSpec eventTime = EventTimeParser.parse(pipeline, envelope);
+        WindowSpec window = window(pipeline);
+        TriggerSpec triggers = TriggerParser.parse(pipeline);
+        WatermarkSpec watermark = PolicyParser.watermark(pipeline);
+        Duration allowedLateness = pipeline.duration("allowedLateness", ConfigDefaults.ALLOWED_LATENESS, Values.Sign.NOT_NEGATIVE);
+        LatePolicy late = PolicyParser.late(pipeline);
+        IncompletePolicy incomplete = PolicyParser.incomplete(pipeline);
+        List<AggregationSpec> aggregations = AggregationParser.parse(pipeline);
+        Bounds bounds = PolicyParser.bounds(pipeline);
+        EmitTarget emit = EmitParser.parse(pipeline);
+        Duration retention = pipeline.duration("retention", ConfigDefaults.RETENTION, Values.Sign.POSITIVE);
+
+        Spot spot = pipeline.spot();
+        PipelineRules.lifetimeOutlastsWindow(spot, window, triggers);
+        PipelineRules.countsFitBounds(spot, triggers, bounds);
+        PipelineRules.incompletePolicyKnowsCompleteness(spot, incomplete, triggers);
+        PipelineRules.retentionOutlastsLateness(spot, retention, allowedLateness);
+
+        if (spot.problems().count() != before || name == null) {
+            return null;
+        }
+        return new PipelineConfig(name, match, envelope, key, eventId, eventTime, window, triggers, watermark,
+                allowedLateness, late, incomplete, aggregations, bounds, emit, retention);
+    }
+
+    private static MatchRule match(Section pipeline) {
+        if (!pipeline.has("match")) {
+            return MatchRule.always();
+        }
+        ArrayNode list = pipeline.list("match", "[{path: \"$.source\", equals: \"custom.alerts\"}]");
+        if (list == null) {
+            return null;
+        }
+        List<Condition> conditions = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            conditions.add(ConditionParser.condition(pipeline.at("match").index(i), list.get(i)));
+        }
+        return conditions.contains(null) ? null : new MatchRule(conditions);
+    }
+
+    private static List<ValueRef> key(Section pipeline) {
+        if (!pipeline.require("key", "list the fields whose values form the group key, e.g. [\"$.account\", \"$.region\"]")) {
+            return null;
+        }
+        ArrayNode list = pipeline.list("key", "[\"$.account\", \"$.region\"]");
+        if (list == null) {
+            return null;
+        }
+        if (list.isEmpty()) {
+            pipeline.at("key").problem("is empty; list at least one field, e.g. [\"$.account\"]");
+            return null;
+        }
+        List<ValueRef> parts = new ArrayList<>();
+        for (int i = 0; i < list.size(); i++) {
+            parts.add(ConditionParser.valueRef(pipeline.at("key").index(i), list.get(i)));
+        }
+        return parts.contains(null) ? null : parts;
+    }
+
+    private static WindowSpec window(Section pipeline) {
+        if (!pipeline.has("window")) {
+            return ConfigDefaults.WINDOW;
+        }
+        Section section = pipeline.section("window");
+        return section == null ? null : WindowParser.parse(section);
+    }
+}

@@ -1,0 +1,82 @@
+package dev.fanin.core.config;
+
+import java.time.Duration;
+
+/**
+ * Rules across sections of one pipeline, checked once each section has been read without problems (a null
+ * argument means that section was broken and has been reported already, so its rules are skipped).
+ */
+final class PipelineRules {
+
+    private PipelineRules() {
+    }
+
+    /**
+     * The hard lifetime must outlast the window's own length, unless a count, expected-count or sentinel trigger can
+     * close windows sooner: otherwise windows would close by {@code maxLifetime} before their own end, and every
+     * partial result would be an accident of timing. For a session the length is the gap; for tumbling and sliding
+     * windows the size (a window opened at its start needs at least that long to end).
+     */
+    static void lifetimeOutlastsWindow(Spot pipeline, WindowSpec window, TriggerSpec triggers) {
+        if (window == null || triggers == null) {
+            return;
+        }
+        boolean earlierTrigger = triggers.count() != null || triggers.expected() != null || triggers.sentinel() != null;
+        Duration length;
+        String lengthField;
+        if (window instanceof WindowSpec.Session session) {
+            length = session.gap();
+            lengthField = "window.gap";
+        } else if (window instanceof WindowSpec.Tumbling tumbling) {
+            length = tumbling.size();
+            lengthField = "window.size";
+        } else {
+            length = ((WindowSpec.Sliding) window).size();
+            lengthField = "window.size";
+        }
+        if (!earlierTrigger && triggers.maxLifetime().compareTo(length) <= 0) {
+            pipeline.child("triggers").child("maxLifetime").problem("\"" + Durations.format(triggers.maxLifetime())
+                    + "\" is not longer than " + lengthField + " \"" + Durations.format(length)
+                    + "\" and no count, expected or sentinel trigger can close a window sooner, so windows would close by maxLifetime before their own end; make it longer than \""
+                    + Durations.format(length) + "\" or add a trigger");
+        }
+    }
+
+    /** A count the window can never hold can never fire. */
+    static void countsFitBounds(Spot pipeline, TriggerSpec triggers, Bounds bounds) {
+        if (triggers == null || bounds == null) {
+            return;
+        }
+        int most = bounds.maxEventsPerWindow();
+        if (triggers.count() != null && triggers.count() > most) {
+            pipeline.child("triggers").child("count").problem("is " + triggers.count()
+                    + ", more than bounds.maxEventsPerWindow " + most + ", so it could never fire; lower it or raise the bound");
+        }
+        if (triggers.expected() != null && triggers.expected().count() != null && triggers.expected().count() > most) {
+            pipeline.child("triggers").child("expected").child("count").problem("is " + triggers.expected().count()
+                    + ", more than bounds.maxEventsPerWindow " + most + ", so a window could never be complete; lower it or raise the bound");
+        }
+    }
+
+    /** Holding or reconciling needs to know what complete means. */
+    static void incompletePolicyKnowsCompleteness(Spot pipeline, IncompletePolicy incomplete, TriggerSpec triggers) {
+        if (incomplete == null || triggers == null || incomplete.mode() == IncompletePolicy.Mode.FIRE_PARTIAL) {
+            return;
+        }
+        if (triggers.expected() == null && triggers.sentinel() == null) {
+            pipeline.child("incomplete").child("policy").problem("is " + Values.yamlName(incomplete.mode())
+                    + ", but this pipeline has no way to know a window is complete; add triggers.expected or triggers.sentinel, or use policy: fire-partial");
+        }
+    }
+
+    /** A window deleted while late events may still correct it would be opened again and fire twice. */
+    static void retentionOutlastsLateness(Spot pipeline, Duration retention, Duration allowedLateness) {
+        if (retention == null || allowedLateness == null) {
+            return;
+        }
+        if (retention.compareTo(allowedLateness) <= 0) {
+            pipeline.child("retention").problem("\"" + Durations.format(retention) + "\" is not longer than allowedLateness \""
+                    + Durations.format(allowedLateness) + "\"; a late event could find its window deleted and fire it a second time, so keep windows longer");
+        }
+    }
+}
