@@ -263,4 +263,18 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         return new Completeness(Rules.of(config), e.isNull() || e.isMissingNode() ? null : e.intValue(), members,
                 json.path("im").longValue(), json.path("s").booleanValue(), json.path("n").longValue(), json.path("c").longValue());
     }
+
+    /**
+     * The completeness of two merged sessions: the first known expected count (a disagreement counts as a conflict),
+     * the union of members, the sum of seen counts, and a sentinel if either saw one.
+     */
+    public Completeness mergedWith(Completeness other) {
+        Integer mergedExpected = expected != null ? expected : other.expected;
+        long mergedConflicts = conflicts + other.conflicts
+                + (expected != null && other.expected != null && !expected.equals(other.expected) ? 1 : 0);
+        TreeSet<Integer> union = new TreeSet<>(members);
+        union.addAll(other.members);
+        return new Completeness(rules, mergedExpected, new ArrayList<>(union), ignoredMembers + other.ignoredMembers,
+                sentinelSeen || other.sentinelSeen, seen + other.seen, mergedConflicts);
+    }
 }

@@ -1,0 +1,29 @@
+package dev.fanin.core.machine;
+
+import dev.fanin.core.event.Event;
+
+/** What the machine did with one event offered to a window. */
+public record EventOutcome(Event event, Disposition disposition) {
+
+    public enum Disposition {
+        /** Counted in the revision being accumulated. */
+        ACCEPTED,
+        /** Counted in the revision being accumulated, though the watermark had passed the window end (within lateness). */
+        ACCEPTED_LATE,
+        /** Counted in a correction of an already emitted revision (within lateness). */
+        CORRECTION,
+        /** Its event id was already accepted by this window: suppressed. */
+        DUPLICATE,
+        /** Beyond the allowed lateness (or the window is final): goes to the late side output or is dropped. */
+        TOO_LATE,
+        /** The window is full and the overflow policy is SIDE_OUTPUT: goes to the side output. */
+        WINDOW_FULL,
+        /** Cannot be applied now (the window is full and splitting): the message is retried through SQS. */
+        RETRY;
+
+        /** Whether the event is now counted in the window (so its message is done). */
+        public boolean counted() {
+            return this == ACCEPTED || this == ACCEPTED_LATE || this == CORRECTION;
+        }
+    }
+}

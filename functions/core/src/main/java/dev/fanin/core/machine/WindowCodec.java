@@ -1,0 +1,121 @@
+package dev.fanin.core.machine;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ArrayNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fanin.core.aggregate.Aggregates;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.trigger.Completeness;
+import dev.fanin.core.window.CloseReason;
+import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowKind;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Maps a {@link WindowState} to the store's {@link StoredWindow} and back. The fields the store must understand
+ * (status, version, due time, TTL, fence, lease, event ids) are typed; the rest is one compact JSON document whose
+ * field names are short because every write pays for its bytes.
+ */
+public final class WindowCodec {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private WindowCodec() {
+    }
+
+    public static StoredWindow encode(WindowState s) {
+        ObjectNode n = JSON.createObjectNode();
+        n.put("k", s.kind().name());
+        n.put("s", s.bounds().startMillis());
+        n.put("e", s.bounds().endMillis());
+        n.put("r", s.revision());
+        n.put("cr", s.committedRevision());
+        n.set("a", s.aggregates().toState());
+        n.set("c", s.completeness().toJson());
+        n.put("n", s.revisionEvents());
+        n.put("o", s.openedAt().toEpochMilli());
+        n.put("d", s.hardDeadline().toEpochMilli());
+        putInstant(n, "f", s.firstEventTime());
+        putInstant(n, "l", s.lastEventTime());
+        putInstant(n, "la", s.lastArrival());
+        putInstant(n, "p", s.pendingSince());
+        putInstant(n, "t", s.timerAt());
+        if (s.claim() != null) {
+            ObjectNode c = n.putObject("cl");
+            c.put("r", s.claim().revision());
+            c.put("why", s.claim().reason().name());
+            c.put("ok", s.claim().complete());
+            c.put("dl", s.claim().deadLetter());
+            c.set("em", s.claim().emission());
+        }
+        if (!s.absorbed().isEmpty()) {
+            ArrayNode ab = n.putArray("ab");
+            s.absorbed().forEach(ab::add);
+        }
+        if (s.lateEvents() > 0) {
+            n.put("le", s.lateEvents());
+        }
+        return new StoredWindow(s.ref(), s.version(), s.status(), s.dueAt(), s.expiresAt(), s.fence(), s.leaseUntil(),
+                s.eventIds(), n.toString(), s.layout());
+    }
+
+    public static WindowState decode(StoredWindow w, PipelineConfig config) {
+        JsonNode n;
+        try {
+            n = JSON.readTree(w.state());
+        } catch (JsonProcessingException e) {
+            throw new IllegalStateException("window " + w.ref() + " has unreadable state: " + e.getOriginalMessage(), e);
+        }
+        Claim claim = null;
+        JsonNode c = n.path("cl");
+        if (c.isObject()) {
+            claim = new Claim(c.path("r").intValue(), CloseReason.valueOf(c.path("why").textValue()), c.path("ok").booleanValue(),
+                    c.path("dl").booleanValue(), (ObjectNode) c.path("em"));
+        }
+        List<String> absorbed = new ArrayList<>();
+        n.path("ab").forEach(x -> absorbed.add(x.textValue()));
+        return new WindowState(
+                w.ref(),
+                WindowKind.valueOf(n.path("k").textValue()),
+                new Interval(n.path("s").longValue(), n.path("e").longValue()),
+                w.status(),
+                w.version(),
+                w.fence(),
+                w.leaseUntil(),
+                w.dueAt(),
+                w.expiresAt(),
+                w.eventIds(),
+                w.layout(),
+                n.path("r").intValue(),
+                n.path("cr").intValue(),
+                Aggregates.fromState(config.aggregations(), n.path("a")),
+                Completeness.fromJson(config, n.path("c")),
+                n.path("n").longValue(),
+                Instant.ofEpochMilli(n.path("o").longValue()),
+                Instant.ofEpochMilli(n.path("d").longValue()),
+                instant(n, "f"),
+                instant(n, "l"),
+                instant(n, "la"),
+                claim,
+                instant(n, "p"),
+                instant(n, "t"),
+                absorbed,
+                n.path("le").longValue());
+    }
+
+    private static void putInstant(ObjectNode n, String field, Instant value) {
+        if (value != null) {
+            n.put(field, value.toEpochMilli());
+        }
+    }
+
+    private static Instant instant(JsonNode n, String field) {
+        JsonNode v = n.path(field);
+        return v.isNumber() ? Instant.ofEpochMilli(v.longValue()) : null;
+    }
+}

@@ -1,0 +1,373 @@
+package dev.fanin.core.machine;
+
+import dev.fanin.core.aggregate.Aggregates;
+import dev.fanin.core.aggregate.EventIdDigest;
+import dev.fanin.core.config.Bounds;
+import dev.fanin.core.config.IncompletePolicy;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.SentinelSpec;
+import dev.fanin.core.config.WindowSpec;
+import dev.fanin.core.emit.AggregateEvent;
+import dev.fanin.core.event.Event;
+import dev.fanin.core.machine.EventOutcome.Disposition;
+import dev.fanin.core.trigger.Completeness;
+import dev.fanin.core.trigger.EventValues;
+import dev.fanin.core.trigger.Triggers;
+import dev.fanin.core.trigger.WindowFacts;
+import dev.fanin.core.watermark.Lateness;
+import dev.fanin.core.window.CloseReason;
+import dev.fanin.core.window.EventTimeMath;
+import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowKind;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.EnumSet;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * The window state machine of one pipeline. Pure: every method takes the state as read, the watermark and the
+ * processing time, and returns a {@link Transition} value that the caller writes under the store's version condition
+ * and then executes. Nothing here reads a clock or does I/O.
+ *
+ * <p>Life cycle (see docs/SEMANTICS.md, "Window life cycle"):
+ * <ul>
+ *   <li>OPEN/HELD windows accept events; when a trigger holds, the revision is <em>claimed</em>: its aggregate is
+ *   frozen into the state, a new fence is taken and a lease set, in the same conditional write.</li>
+ *   <li>The claimer emits the frozen aggregate and then <em>commits</em> (conditional on its fence). A claim whose
+ *   lease ends is <em>taken over</em> (new fence, same frozen aggregate, so the same aggregate id).</li>
+ *   <li>Events arriving after a claim are corrections: they are folded into the cumulative aggregates and, after the
+ *   correction delay, claimed as the next revision with {@code corrects} = the previous aggregate id.</li>
+ *   <li>The hard deadline (creation + maxLifetime, processing time) bounds everything: an OPEN or HELD window is
+ *   claimed by then whatever the watermark does, so every window closes.</li>
+ * </ul>
+ */
+public final class WindowMachine {
+
+    private final PipelineConfig config;
+    private final Duration lease;
+
+    /**
+     * @param config the pipeline
+     * @param lease  how long a claimer has to emit and commit before another may take over; longer than the
+     *               emitter's worst-case call time
+     */
+    public WindowMachine(PipelineConfig config, Duration lease) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.lease = Objects.requireNonNull(lease, "lease");
+    }
+
+    public PipelineConfig config() {
+        return config;
+    }
+
+    /** A new, empty window created at processing time {@code now}; not yet stored (version 0). */
+    public WindowState open(WindowRef ref, Interval bounds, Instant now) {
+        Instant hardDeadline = now.plus(config.triggers().maxLifetime());
+        Instant expiresAt = hardDeadline.plus(config.allowedLateness()).plus(config.late().correctionDelay())
+                .plus(lease).plus(config.retention());
+        return new WindowState(ref, WindowKind.of(config.window()), bounds, WindowStatus.OPEN, 0, 0, null, null, expiresAt,
+                Set.of(), null, 0, -1, Aggregates.empty(config.aggregations()), Completeness.initial(config), 0, now,
+                hardDeadline, null, null, null, null, null, null, List.of(), 0);
+    }
+
+    /**
+     * Offers events (all assigned to this window) to it.
+     *
+     * @param state         the window as read (or {@link #open})
+     * @param events        events for this window, in any order
+     * @param watermark     the pipeline's watermark (event time, epoch ms)
+     * @param now           processing time
+     */
+    public Transition ingest(WindowState state, List<Event> events, long watermark, Instant now) {
+        WindowState.Builder s = state.toBuilder();
+        List<Event> ordered = new ArrayList<>(events);
+        ordered.sort(Comparator.comparing(Event::eventTime).thenComparing(Event::eventId));
+        List<EventOutcome> outcomes = new ArrayList<>();
+        boolean changed = false;
+        for (Event event : ordered) {
+            Disposition d = offer(s, event, watermark, now);
+            outcomes.add(new EventOutcome(event, d));
+            changed |= d.counted();
+        }
+        // Report in the order offered, so callers can pair outcomes with their messages.
+        List<EventOutcome> inOfferOrder = new ArrayList<>();
+        for (Event e : events) {
+            for (int i = 0; i < outcomes.size(); i++) {
+                if (outcomes.get(i).event() == e) {
+                    inOfferOrder.add(outcomes.remove(i));
+                    break;
+                }
+            }
+        }
+        if (state.version() == 0 && !changed) {
+            // Nothing counted (all too late or refused): a window is never created empty.
+            return new Transition(state, false, inOfferOrder, Transition.Action.NONE, false);
+        }
+        return decide(s, state, changed, inOfferOrder, watermark, now);
+    }
+
+    private Disposition offer(WindowState.Builder s, Event event, long watermark, Instant now) {
+        String digest = EventIdDigest.of(event.eventId());
+        if (s.eventIds.contains(digest)) {
+            return Disposition.DUPLICATE;
+        }
+        if (s.status == WindowStatus.MERGED) {
+            throw new IllegalStateException("events offered to merged window " + s.ref + "; re-plan the key's sessions");
+        }
+        Interval bounds = s.bounds;
+        if (config.window() instanceof WindowSpec.Session session) {
+            long t = event.eventTime().toEpochMilli();
+            bounds = bounds.span(new Interval(t, EventTimeMath.plus(t, session.gap().toMillis())));
+        }
+        boolean afterClose = s.status == WindowStatus.CLOSED || s.status == WindowStatus.CLAIMED;
+        Lateness lateness = Lateness.classify(bounds.endMillis(), watermark, config.allowedLateness());
+        boolean reconciling = afterClose && config.incomplete().mode() == IncompletePolicy.Mode.FIRE_AND_RECONCILE
+                && !s.completeness.isComplete();
+        boolean isFinal = !now.isBefore(finalAt(s));
+        // A HELD window waits for its missing events until the hard deadline, whatever the watermark says.
+        boolean holding = s.status == WindowStatus.HELD;
+        if (isFinal || (lateness == Lateness.TOO_LATE && !reconciling && !holding)) {
+            return Disposition.TOO_LATE;
+        }
+        if (s.status == WindowStatus.CLAIMED && s.claim.reason() == CloseReason.SIZE_LIMIT) {
+            // The next revision starts empty once the split commits; until then the event waits in SQS.
+            return Disposition.RETRY;
+        }
+        if (s.revisionEvents >= config.bounds().maxEventsPerWindow()) {
+            return config.bounds().onOverflow() == Bounds.Overflow.SIDE_OUTPUT ? Disposition.WINDOW_FULL : Disposition.RETRY;
+        }
+        s.eventIds.add(digest);
+        s.bounds = bounds;
+        SentinelSpec sentinel = config.triggers().sentinel();
+        boolean countsAsEvent = sentinel == null || sentinel.countsAsEvent() || !EventValues.matches(sentinel.when(), event);
+        if (countsAsEvent) {
+            s.aggregates = s.aggregates.add(event);
+            s.revisionEvents++;
+        }
+        s.completeness = s.completeness.observe(config, event);
+        s.firstEventTime = min(s.firstEventTime, event.eventTime());
+        s.lastEventTime = max(s.lastEventTime, event.eventTime());
+        s.lastArrival = max(s.lastArrival, now);
+        if (afterClose) {
+            s.lateEvents++;
+            if (s.pendingSince == null) {
+                s.pendingSince = now;
+            }
+            return Disposition.CORRECTION;
+        }
+        if (lateness != Lateness.ON_TIME) {
+            s.lateEvents++;
+            return Disposition.ACCEPTED_LATE;
+        }
+        return Disposition.ACCEPTED;
+    }
+
+    /** Processing time after which the window accepts nothing more: hard deadline plus allowed lateness. */
+    private Instant finalAt(WindowState.Builder s) {
+        return s.hardDeadline.plus(config.allowedLateness());
+    }
+
+    /**
+     * A sweep or timer visit: closes the window if a time trigger holds, takes over an expired claim, claims a due
+     * correction, or refreshes the due time.
+     */
+    public Transition tick(WindowState state, long watermark, Instant now) {
+        return decide(state.toBuilder(), state, false, List.of(), watermark, now);
+    }
+
+    private Transition decide(WindowState.Builder s, WindowState before, boolean changed, List<EventOutcome> outcomes,
+                              long watermark, Instant now) {
+        Transition.Action action = Transition.Action.NONE;
+        switch (s.status) {
+            case OPEN, HELD -> {
+                WindowFacts facts = facts(s);
+                EnumSet<CloseReason> holding = Triggers.holding(config, facts, watermark, now);
+                Optional<CloseReason> winner = Triggers.winner(holding);
+                if (winner.isPresent()) {
+                    action = close(s, winner.get(), holding, now);
+                    changed = true;
+                }
+                if (s.status == WindowStatus.OPEN) {
+                    s.dueAt = Triggers.nextCheck(config, facts(s), watermark, now);
+                } else if (s.status == WindowStatus.HELD) {
+                    s.dueAt = s.hardDeadline;
+                }
+            }
+            case CLAIMED -> {
+                if (!now.isBefore(s.leaseUntil)) {
+                    // The claimer did not commit in time: take over with a new fence; the frozen emission is unchanged.
+                    s.fence++;
+                    s.leaseUntil = now.plus(lease);
+                    action = Transition.Action.EMIT;
+                    changed = true;
+                }
+                s.dueAt = s.leaseUntil;
+            }
+            case CLOSED -> {
+                if (s.pendingSince != null) {
+                    Instant correctionDue = s.pendingSince.plus(config.late().correctionDelay());
+                    if (!now.isBefore(correctionDue)) {
+                        claim(s, CloseReason.LATE_CORRECTION, s.completeness.completeOnClose(CloseReason.LATE_CORRECTION), false, now);
+                        action = Transition.Action.EMIT;
+                        changed = true;
+                        s.dueAt = s.leaseUntil;
+                    } else {
+                        s.dueAt = correctionDue;
+                    }
+                } else {
+                    s.dueAt = null;
+                }
+            }
+            case MERGED -> s.dueAt = null;
+            default -> throw new IllegalStateException("unknown status " + s.status);
+        }
+        boolean armTimer = false;
+        if (s.dueAt != null && (s.timerAt == null || s.dueAt.isBefore(s.timerAt) || !s.timerAt.isAfter(now))) {
+            s.timerAt = s.dueAt;
+            armTimer = true;
+        }
+        changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timerAt, before.timerAt());
+        return new Transition(changed ? s.build() : before, changed, outcomes, action, armTimer);
+    }
+
+    /** Applies the winning trigger under the incomplete-window policy. */
+    private Transition.Action close(WindowState.Builder s, CloseReason reason, EnumSet<CloseReason> holding, Instant now) {
+        boolean complete = s.completeness.completeOnClose(reason);
+        boolean timeTriggered = reason == CloseReason.WATERMARK || reason == CloseReason.SESSION_GAP || reason == CloseReason.HARD_LIFETIME;
+        IncompletePolicy policy = config.incomplete();
+        if (!complete && timeTriggered && config.knowsCompleteness() && policy.mode() == IncompletePolicy.Mode.HOLD) {
+            if (!holding.contains(CloseReason.HARD_LIFETIME)) {
+                boolean wasHeld = s.status == WindowStatus.HELD;
+                s.status = WindowStatus.HELD;
+                return wasHeld ? Transition.Action.NONE : Transition.Action.HELD;
+            }
+            boolean deadLetter = policy.atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
+            claim(s, CloseReason.HARD_LIFETIME, false, deadLetter, now);
+            return Transition.Action.EMIT;
+        }
+        if (s.revisionEvents == 0 && s.committedRevision >= 0) {
+            // A SIZE_LIMIT continuation that received nothing: close without emitting an empty revision.
+            s.status = WindowStatus.CLOSED;
+            return Transition.Action.NONE;
+        }
+        claim(s, reason, complete, false, now);
+        return Transition.Action.EMIT;
+    }
+
+    private void claim(WindowState.Builder s, CloseReason reason, boolean complete, boolean deadLetter, Instant now) {
+        int revision = s.committedRevision + 1;
+        String corrects = reason == CloseReason.LATE_CORRECTION ? s.ref.aggregateId(s.committedRevision) : null;
+        AggregateEvent event = AggregateEvent.builder(s.ref, s.kind, s.bounds)
+                .revision(revision)
+                .corrects(corrects)
+                .closeReason(reason)
+                .completeness(s.completeness)
+                .complete(complete)
+                .aggregations(s.aggregates)
+                .eventTimes(s.firstEventTime, s.lastEventTime)
+                .openedAt(s.openedAt)
+                .closedAt(now)
+                .build();
+        s.revision = revision;
+        s.status = WindowStatus.CLAIMED;
+        s.fence++;
+        s.leaseUntil = now.plus(lease);
+        s.claim = new Claim(revision, reason, complete, deadLetter, event.toJson(now));
+        s.pendingSince = null;
+        s.dueAt = s.leaseUntil;
+    }
+
+    /**
+     * The commit after a successful emission, by the holder of {@code fence}. Returns a transition with
+     * {@code write=false} when the fence is no longer the window's (another flusher took over, or the revision is
+     * already committed): the caller's emission was a duplicate of the same aggregate id and nothing is written.
+     */
+    public Transition commit(WindowState state, long fence, long watermark, Instant now) {
+        if (state.status() != WindowStatus.CLAIMED || state.fence() != fence) {
+            return new Transition(state, false, List.of(), Transition.Action.NONE, false);
+        }
+        WindowState.Builder s = state.toBuilder();
+        Claim claim = s.claim;
+        s.committedRevision = claim.revision();
+        s.revision = claim.revision() + 1;
+        s.claim = null;
+        s.leaseUntil = null;
+        if (claim.reason() == CloseReason.SIZE_LIMIT) {
+            // The window continues: the next revision starts empty (events were retried while the split was claimed).
+            s.status = WindowStatus.OPEN;
+            s.aggregates = Aggregates.empty(config.aggregations());
+            s.completeness = Completeness.initial(config);
+            s.revisionEvents = 0;
+        } else {
+            s.status = WindowStatus.CLOSED;
+        }
+        return decide(s, state, true, List.of(), watermark, now);
+    }
+
+    /**
+     * Merges an absorbed session into the survivor (a new event bridged them). The survivor keeps its id; its hard
+     * deadline becomes the earlier of the two, so merging never postpones a close.
+     */
+    public WindowState absorb(WindowState survivor, WindowState absorbed) {
+        WindowState.Builder s = survivor.toBuilder();
+        s.bounds = s.bounds.span(absorbed.bounds());
+        s.eventIds.addAll(absorbed.eventIds());
+        s.aggregates = s.aggregates.merge(absorbed.aggregates());
+        s.completeness = mergeCompleteness(survivor, absorbed);
+        s.revisionEvents += absorbed.revisionEvents();
+        s.openedAt = min(s.openedAt, absorbed.openedAt());
+        s.hardDeadline = min(s.hardDeadline, absorbed.hardDeadline());
+        s.firstEventTime = min(s.firstEventTime, absorbed.firstEventTime());
+        s.lastEventTime = max(s.lastEventTime, absorbed.lastEventTime());
+        s.lastArrival = max(s.lastArrival, absorbed.lastArrival());
+        s.lateEvents += absorbed.lateEvents();
+        Set<String> ids = new HashSet<>(s.absorbed);
+        ids.add(absorbed.ref().windowId());
+        ids.addAll(absorbed.absorbed());
+        s.absorbed = new ArrayList<>(ids.stream().sorted().toList());
+        return s.build();
+    }
+
+    private Completeness mergeCompleteness(WindowState a, WindowState b) {
+        // Session pipelines with completeness tracking re-observe nothing here: completeness of sessions is defined by
+        // their events, and merged sessions keep the survivor's expectation with the union of members and seen counts.
+        return a.completeness().mergedWith(b.completeness());
+    }
+
+    /** The absorbed session after a merge: MERGED, out of the due index, never emitted. */
+    public WindowState merged(WindowState absorbed, Instant now) {
+        WindowState.Builder s = absorbed.toBuilder();
+        s.status = WindowStatus.MERGED;
+        s.dueAt = null;
+        s.timerAt = null;
+        return s.build();
+    }
+
+    private WindowFacts facts(WindowState.Builder s) {
+        boolean sizeReached = config.bounds().onOverflow() == Bounds.Overflow.SPLIT
+                && s.revisionEvents >= config.bounds().maxEventsPerWindow();
+        return new WindowFacts(s.kind, s.bounds, s.revisionEvents, s.completeness, s.hardDeadline, sizeReached);
+    }
+
+    private static Instant min(Instant a, Instant b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.isBefore(b) ? a : b;
+    }
+
+    private static Instant max(Instant a, Instant b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.isAfter(b) ? a : b;
+    }
+}

@@ -1,0 +1,190 @@
+package dev.fanin.core.machine;
+
+import dev.fanin.core.aggregate.Aggregates;
+import dev.fanin.core.trigger.Completeness;
+import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowKind;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Objects;
+import java.util.Set;
+
+/**
+ * The core's whole view of one window. Immutable; the {@link WindowMachine} derives the next state, the store
+ * persists it (through {@link WindowCodec}) under a version condition.
+ *
+ * <p>Two clocks: {@code bounds}, {@code firstEventTime} and {@code lastEventTime} are event time; every other instant
+ * is processing time.
+ *
+ * @param ref               identity
+ * @param kind              tumbling, sliding or session
+ * @param bounds            half-open event-time bounds; a session's grows as events extend it
+ * @param status            life-cycle status
+ * @param version           store version this state was read at (0: never stored)
+ * @param fence             fencing token of the latest claim
+ * @param leaseUntil        while CLAIMED, when the claim may be taken over
+ * @param dueAt             next processing time at which a sweep or timer must look at the window (null: never)
+ * @param expiresAt         TTL, fixed at creation: hard deadline + allowed lateness + correction delay + retention
+ * @param eventIds          digests of every event id accepted during the window's life
+ * @param layout            the store's bookkeeping, carried unchanged
+ * @param revision          the revision accumulating now (or being emitted, while CLAIMED)
+ * @param committedRevision the last committed revision, -1 before the first commit
+ * @param aggregates        the accumulators (cumulative across corrections; reset by a SIZE_LIMIT split)
+ * @param completeness      expected/seen/members of the accumulating revision
+ * @param revisionEvents    distinct events counted in the accumulating revision (COUNT trigger and size bound)
+ * @param openedAt          creation time
+ * @param hardDeadline      openedAt + maxLifetime: the window is claimed by then at the latest
+ * @param firstEventTime    earliest event time accepted, null when none
+ * @param lastEventTime     latest event time accepted, null when none
+ * @param lastArrival       processing time of the latest accepted event
+ * @param claim             the frozen revision while CLAIMED, else null
+ * @param pendingSince      when the first event not yet in an emitted revision arrived after a claim (a correction
+ *                          is due at pendingSince + correctionDelay), else null
+ * @param timerAt           the due time of the latest timer armed for this window, null when none is armed
+ * @param absorbed          ids of the sessions merged into this one
+ * @param lateEvents        late events (within lateness) accepted over the window's life
+ */
+public record WindowState(
+        WindowRef ref,
+        WindowKind kind,
+        Interval bounds,
+        WindowStatus status,
+        long version,
+        long fence,
+        Instant leaseUntil,
+        Instant dueAt,
+        Instant expiresAt,
+        Set<String> eventIds,
+        Object layout,
+        int revision,
+        int committedRevision,
+        Aggregates aggregates,
+        Completeness completeness,
+        long revisionEvents,
+        Instant openedAt,
+        Instant hardDeadline,
+        Instant firstEventTime,
+        Instant lastEventTime,
+        Instant lastArrival,
+        Claim claim,
+        Instant pendingSince,
+        Instant timerAt,
+        List<String> absorbed,
+        long lateEvents) {
+
+    public WindowState {
+        Objects.requireNonNull(ref, "ref");
+        Objects.requireNonNull(kind, "kind");
+        Objects.requireNonNull(bounds, "bounds");
+        Objects.requireNonNull(status, "status");
+        Objects.requireNonNull(expiresAt, "expiresAt");
+        Objects.requireNonNull(aggregates, "aggregates");
+        Objects.requireNonNull(completeness, "completeness");
+        Objects.requireNonNull(openedAt, "openedAt");
+        Objects.requireNonNull(hardDeadline, "hardDeadline");
+        eventIds = Set.copyOf(eventIds);
+        absorbed = List.copyOf(absorbed);
+        if (status == WindowStatus.CLAIMED && (claim == null || leaseUntil == null)) {
+            throw new IllegalArgumentException("a CLAIMED window needs its claim and lease: " + ref);
+        }
+    }
+
+    public boolean isClaimed() {
+        return status == WindowStatus.CLAIMED;
+    }
+
+    /** Whether an emitted revision exists, so that new events are corrections of it. */
+    public boolean hasCommitted() {
+        return committedRevision >= 0;
+    }
+
+    /** The aggregate id of the revision being accumulated or emitted now. */
+    public String aggregateId() {
+        return ref.aggregateId(revision);
+    }
+
+    /** This state with the timer at {@code timerAt} recorded as delivered (null) or armed. */
+    public WindowState withTimerAt(Instant at) {
+        Builder b = toBuilder();
+        b.timerAt = at;
+        return b.build();
+    }
+
+    /** This state as the store holds it after a write: the next version. */
+    public WindowState withVersion(long newVersion) {
+        Builder b = toBuilder();
+        b.version = newVersion;
+        return b.build();
+    }
+
+    WindowState.Builder toBuilder() {
+        return new Builder(this);
+    }
+
+    /** A mutable copy for the machine's step functions; not exposed beyond the package. */
+    static final class Builder {
+        WindowRef ref;
+        WindowKind kind;
+        Interval bounds;
+        WindowStatus status;
+        long version;
+        long fence;
+        Instant leaseUntil;
+        Instant dueAt;
+        Instant expiresAt;
+        java.util.HashSet<String> eventIds;
+        Object layout;
+        int revision;
+        int committedRevision;
+        Aggregates aggregates;
+        Completeness completeness;
+        long revisionEvents;
+        Instant openedAt;
+        Instant hardDeadline;
+        Instant firstEventTime;
+        Instant lastEventTime;
+        Instant lastArrival;
+        Claim claim;
+        Instant pendingSince;
+        Instant timerAt;
+        java.util.ArrayList<String> absorbed;
+        long lateEvents;
+
+        Builder(WindowState s) {
+            ref = s.ref;
+            kind = s.kind;
+            bounds = s.bounds;
+            status = s.status;
+            version = s.version;
+            fence = s.fence;
+            leaseUntil = s.leaseUntil;
+            dueAt = s.dueAt;
+            expiresAt = s.expiresAt;
+            eventIds = new java.util.HashSet<>(s.eventIds);
+            layout = s.layout;
+            revision = s.revision;
+            committedRevision = s.committedRevision;
+            aggregates = s.aggregates;
+            completeness = s.completeness;
+            revisionEvents = s.revisionEvents;
+            openedAt = s.openedAt;
+            hardDeadline = s.hardDeadline;
+            firstEventTime = s.firstEventTime;
+            lastEventTime = s.lastEventTime;
+            lastArrival = s.lastArrival;
+            claim = s.claim;
+            pendingSince = s.pendingSince;
+            timerAt = s.timerAt;
+            absorbed = new java.util.ArrayList<>(s.absorbed);
+            lateEvents = s.lateEvents;
+        }
+
+        WindowState build() {
+            return new WindowState(ref, kind, bounds, status, version, fence, leaseUntil, dueAt, expiresAt, eventIds, layout,
+                    revision, committedRevision, aggregates, completeness, revisionEvents, openedAt, hardDeadline,
+                    firstEventTime, lastEventTime, lastArrival, claim, pendingSince, timerAt, absorbed, lateEvents);
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.fanin.core.service;
+
+import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.intake.MessageIntake;
+import dev.fanin.core.machine.WindowCodec;
+import dev.fanin.core.machine.WindowMachine;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WatermarkStore;
+import dev.fanin.core.watermark.Watermarks;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.Objects;
+
+/**
+ * The configured core of one process: the pipelines, their state machines, intake, the ports and the clock. Built
+ * once at cold start; shared by the ingest, sweep, timer and flush services.
+ */
+public final class FaninEngine {
+
+    private final FaninConfig config;
+    private final FaninPorts ports;
+    private final FaninSettings settings;
+    private final Clock clock;
+    private final MessageIntake intake;
+    private final Map<String, WindowMachine> machines = new LinkedHashMap<>();
+
+    public FaninEngine(FaninConfig config, FaninPorts ports, FaninSettings settings, Clock clock) {
+        this.config = Objects.requireNonNull(config, "config");
+        this.ports = Objects.requireNonNull(ports, "ports");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.clock = Objects.requireNonNull(clock, "clock");
+        this.intake = new MessageIntake(config);
+        for (PipelineConfig p : config.pipelines()) {
+            machines.put(p.name(), new WindowMachine(p, settings.lease()));
+        }
+    }
+
+    public FaninConfig config() {
+        return config;
+    }
+
+    public FaninPorts ports() {
+        return ports;
+    }
+
+    public FaninSettings settings() {
+        return settings;
+    }
+
+    public Clock clock() {
+        return clock;
+    }
+
+    public MessageIntake intake() {
+        return intake;
+    }
+
+    public WindowMachine machine(String pipeline) {
+        WindowMachine m = machines.get(pipeline);
+        if (m == null) {
+            throw new IllegalArgumentException("no pipeline named \"" + pipeline + "\" in the configuration");
+        }
+        return m;
+    }
+
+    public WindowState decode(StoredWindow stored) {
+        return WindowCodec.decode(stored, machine(stored.ref().pipeline()).config());
+    }
+
+    /**
+     * The pipeline's watermark at {@code now}, from the stored shards raised by what this caller has seen
+     * ({@code seenMaxEventTime}, or {@link Long#MIN_VALUE} for nothing; a caller that saw events also arrived now).
+     */
+    public long watermark(String pipeline, long seenMaxEventTime, Instant now) {
+        WatermarkStore.Reading r = ports.watermarks().read(pipeline);
+        long maxEt = Math.max(r.maxEventTime().toEpochMilli(), seenMaxEventTime);
+        long lastArrival = seenMaxEventTime == Long.MIN_VALUE ? r.lastArrival().toEpochMilli() : now.toEpochMilli();
+        if (maxEt == Instant.EPOCH.toEpochMilli() && r.lastArrival().equals(Instant.EPOCH) && seenMaxEventTime == Long.MIN_VALUE) {
+            // Nothing ever seen: no window exists whose close could depend on the watermark.
+            return Watermarks.NO_WATERMARK;
+        }
+        return Watermarks.watermarkMillis(machine(pipeline).config().watermark(), maxEt, lastArrival, now.toEpochMilli());
+    }
+}

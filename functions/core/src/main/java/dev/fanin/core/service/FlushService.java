@@ -1,0 +1,157 @@
+package dev.fanin.core.service;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fanin.core.emit.IsoMillis;
+import dev.fanin.core.machine.Claim;
+import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.AggregateEmitter;
+import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.StoreUnavailableException;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WriteOutcome;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The flush protocol (docs/FLUSH.md): a revision has been <em>claimed</em> (frozen, fenced, leased) by a conditional
+ * write; this service <em>emits</em> the frozen aggregate and then <em>commits</em> it, conditional on the window
+ * still carrying the claimer's fence. Crash after the claim: the lease ends and a sweep or timer takes over,
+ * re-emitting the same aggregate id. Crash after the emission: the same. A commit that finds another fence is a
+ * duplicate flush and writes nothing.
+ */
+public final class FlushService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(FlushService.class);
+
+    private final FaninEngine engine;
+    private final WindowWrites writes;
+
+    public FlushService(FaninEngine engine) {
+        this.engine = engine;
+        this.writes = new WindowWrites(engine);
+    }
+
+    /** Emits and commits every claimed window in {@code followups}, and any correction a commit claims right away. */
+    void flush(Followups followups) {
+        for (int round = 0; round <= engine.settings().flushChainLimit() && !followups.claimed.isEmpty(); round++) {
+            List<WindowState> claimed = WindowWrites.drain(followups.claimed);
+            emitAndCommit(claimed, followups);
+        }
+        // Claims left beyond the chain limit stay claimed; their lease makes the sweeper finish them.
+        followups.claimed.clear();
+        writes.armTimers(followups);
+    }
+
+    private void emitAndCommit(List<WindowState> claimed, Followups followups) {
+        Metrics metrics = engine.ports().metrics();
+        Instant now = engine.clock().instant();
+        List<AggregateEmitter.Request> requests = new ArrayList<>();
+        List<WindowState> toTarget = new ArrayList<>();
+        List<WindowState> sent = new ArrayList<>();
+        for (WindowState s : claimed) {
+            Claim claim = s.claim();
+            String json = emission(claim, now);
+            if (claim.deadLetter()) {
+                try {
+                    engine.ports().sideOutput().send("WINDOW_DEAD_LETTERED", s.ref().pipeline(), json);
+                    metrics.count(MetricNames.DEAD_LETTERED, s.ref().pipeline());
+                    sent.add(s);
+                } catch (RuntimeException e) {
+                    metrics.count(MetricNames.EMIT_FAILURES, s.ref().pipeline());
+                    WindowLog.warn(LOG, s.ref(), "dead-lettering the window failed; its claim will be taken over",
+                            Map.of("aggregateId", claim.aggregateId(), "error", String.valueOf(e.getMessage())));
+                }
+            } else {
+                requests.add(new AggregateEmitter.Request(claim.aggregateId(), s.ref().pipeline(), json));
+                toTarget.add(s);
+            }
+        }
+        if (!requests.isEmpty()) {
+            List<AggregateEmitter.Result> results;
+            try {
+                results = engine.ports().emitter().emit(requests);
+            } catch (RuntimeException e) {
+                results = new ArrayList<>();
+                for (AggregateEmitter.Request r : requests) {
+                    results.add(new AggregateEmitter.Result(r.aggregateId(), false, String.valueOf(e.getMessage())));
+                }
+            }
+            for (int i = 0; i < toTarget.size(); i++) {
+                WindowState s = toTarget.get(i);
+                AggregateEmitter.Result r = results.get(i);
+                if (r.sent()) {
+                    metrics.count(MetricNames.AGGREGATES_EMITTED, s.ref().pipeline());
+                    sent.add(s);
+                } else {
+                    metrics.count(MetricNames.EMIT_FAILURES, s.ref().pipeline());
+                    WindowLog.warn(LOG, s.ref(), "emission failed; the claim stays and is taken over when its lease ends",
+                            Map.of("aggregateId", s.claim().aggregateId(), "error", String.valueOf(r.error()), "leaseUntil", s.leaseUntil()));
+                }
+            }
+        }
+        for (WindowState s : sent) {
+            commit(s, followups);
+        }
+    }
+
+    /** The frozen emission with this emission's time; every other field is as claimed. */
+    private static String emission(Claim claim, Instant now) {
+        ObjectNode json = claim.emission();
+        json.put("emittedAt", IsoMillis.format(now));
+        return json.toString();
+    }
+
+    /** Commits the claim {@code claimed} (as written by its claimer) if the window still carries its fence. */
+    private void commit(WindowState claimed, Followups followups) {
+        Metrics metrics = engine.ports().metrics();
+        String pipeline = claimed.ref().pipeline();
+        for (int attempt = 0; attempt <= engine.settings().conflictRetries(); attempt++) {
+            Instant now = engine.clock().instant();
+            Optional<StoredWindow> loaded;
+            try {
+                loaded = engine.ports().store().load(claimed.ref());
+            } catch (StoreUnavailableException e) {
+                WindowLog.warn(LOG, claimed.ref(), "commit deferred: store unavailable; the lease lets a sweep finish it", Map.of());
+                return;
+            }
+            if (loaded.isEmpty()) {
+                return;
+            }
+            WindowState current = engine.decode(loaded.get());
+            Long known = followups.watermarks.get(pipeline);
+            long watermark = known != null ? known : engine.watermark(pipeline, Long.MIN_VALUE, now);
+            Transition t = engine.machine(pipeline).commit(current, claimed.fence(), watermark, now);
+            if (!t.write()) {
+                metrics.count(MetricNames.DUPLICATE_FLUSHES, pipeline);
+                WindowLog.info(LOG, claimed.ref(), "flush superseded: another flusher holds or committed this revision",
+                        Map.of("aggregateId", claimed.claim().aggregateId(), "fence", claimed.fence()));
+                return;
+            }
+            WriteOutcome outcome;
+            try {
+                outcome = writes.write(loaded.get(), t, followups);
+            } catch (StoreUnavailableException e) {
+                WindowLog.warn(LOG, claimed.ref(), "commit deferred: store unavailable; the lease lets a sweep finish it", Map.of());
+                return;
+            }
+            if (outcome.applied()) {
+                Claim claim = claimed.claim();
+                metrics.record(MetricNames.WINDOWS_CLOSED, 1, Metrics.Unit.COUNT, Map.of("pipeline", pipeline, "reason", claim.reason().name()));
+                if (!claim.complete()) {
+                    metrics.count(MetricNames.PARTIAL_FIRES, pipeline);
+                }
+                WindowLog.info(LOG, claimed.ref(), "window revision committed", Map.of("aggregateId", claim.aggregateId(),
+                        "revision", claim.revision(), "reason", claim.reason(), "complete", claim.complete(),
+                        "deadLettered", claim.deadLetter(), "fence", claimed.fence()));
+                return;
+            }
+        }
+        WindowLog.warn(LOG, claimed.ref(), "commit kept conflicting; the lease lets a sweep finish it", Map.of());
+    }
+}

@@ -1,0 +1,31 @@
+package dev.fanin.core.service;
+
+/** Metric names; each is described, with what to do when its alarm fires, in docs/OPERATIONS.md. */
+public final class MetricNames {
+
+    public static final String EVENTS_ACCEPTED = "EventsAccepted";
+    public static final String WINDOWS_OPENED = "WindowsOpened";
+    public static final String WINDOWS_CLOSED = "WindowsClosed";
+    public static final String PARTIAL_FIRES = "PartialFires";
+    public static final String HELD_WINDOWS = "HeldWindows";
+    public static final String OPEN_WINDOWS = "OpenWindows";
+    public static final String OLDEST_OPEN_WINDOW_AGE = "OldestOpenWindowAgeSeconds";
+    public static final String OVERDUE_WINDOWS = "OverdueWindows";
+    public static final String LATE_EVENTS = "LateEvents";
+    public static final String DUPLICATE_EVENTS = "DuplicateEventsSuppressed";
+    public static final String DUPLICATE_FLUSHES = "DuplicateFlushesSuppressed";
+    public static final String EMIT_FAILURES = "EmitFailures";
+    public static final String AGGREGATES_EMITTED = "AggregatesEmitted";
+    public static final String WRITE_UNITS_PER_EVENT = "WriteUnitsPerEvent";
+    public static final String WRITE_UNITS = "WriteUnits";
+    public static final String ADMISSION_REFUSED = "AdmissionRefused";
+    public static final String DEAD_LETTERED = "DeadLettered";
+    public static final String IGNORED_MESSAGES = "IgnoredMessages";
+    public static final String WINDOW_CONFLICTS = "WindowWriteConflicts";
+    public static final String STORE_UNAVAILABLE = "StoreUnavailable";
+    public static final String TAKEOVERS = "ClaimTakeovers";
+    public static final String WINDOWS_SWEPT = "WindowsSwept";
+
+    private MetricNames() {
+    }
+}

@@ -1,0 +1,84 @@
+package dev.fanin.core.service;
+
+import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.WindowCodec;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WriteOutcome;
+import java.util.List;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Executes a machine transition against the store: create or conditional replace, then records what must follow
+ * (emission, timer) and the metrics of the write. The only place where window writes are issued.
+ */
+final class WindowWrites {
+
+    private static final Logger LOG = LoggerFactory.getLogger(WindowWrites.class);
+
+    private final FaninEngine engine;
+
+    WindowWrites(FaninEngine engine) {
+        this.engine = engine;
+    }
+
+    /**
+     * Writes {@code t.next()} in place of {@code loaded} (null for a window that does not exist yet).
+     *
+     * @return the store's outcome; on success the follow-ups are recorded
+     */
+    WriteOutcome write(StoredWindow loaded, Transition t, Followups followups) {
+        WindowState next = t.next();
+        StoredWindow encoded = WindowCodec.encode(next);
+        WriteOutcome outcome = loaded == null
+                ? engine.ports().store().create(encoded, engine.machine(next.ref().pipeline()).config().bounds().maxOpenWindows())
+                : engine.ports().store().replace(loaded, encoded);
+        Metrics metrics = engine.ports().metrics();
+        String pipeline = next.ref().pipeline();
+        metrics.record(MetricNames.WRITE_UNITS, outcome.writeUnits(), Metrics.Unit.COUNT, Map.of("pipeline", pipeline));
+        if (!outcome.applied()) {
+            if (outcome.reason() == WriteOutcome.Rejection.CONFLICT) {
+                metrics.count(MetricNames.WINDOW_CONFLICTS, pipeline);
+            }
+            return outcome;
+        }
+        if (loaded == null) {
+            metrics.count(MetricNames.WINDOWS_OPENED, pipeline);
+            WindowLog.info(LOG, next.ref(), "window opened", Map.of("start", next.bounds().startMillis(), "end", next.bounds().endMillis(),
+                    "hardDeadline", next.hardDeadline()));
+        }
+        if (t.action() == Transition.Action.EMIT) {
+            // The state as stored: its version is one more than the one read.
+            followups.claimed.add(next.withVersion(loaded == null ? 1 : loaded.version() + 1));
+        } else if (t.action() == Transition.Action.HELD) {
+            metrics.count(MetricNames.HELD_WINDOWS, pipeline);
+            WindowLog.warn(LOG, next.ref(), "window held incomplete until its hard deadline",
+                    Map.of("hardDeadline", next.hardDeadline(), "missing", next.completeness().missingCount()));
+        }
+        if (t.armTimer()) {
+            followups.timers.add(next);
+        }
+        return outcome;
+    }
+
+    /** Arms the recorded timers; a failure only delays the close until the next sweep. */
+    void armTimers(Followups followups) {
+        for (WindowState s : followups.timers) {
+            try {
+                engine.ports().timers().arm(s.ref(), s.timerAt(), engine.clock().instant());
+            } catch (RuntimeException e) {
+                WindowLog.warn(LOG, s.ref(), "timer not armed; the sweeper will close the window", Map.of("error", String.valueOf(e.getMessage())));
+            }
+        }
+        followups.timers.clear();
+    }
+
+    static List<WindowState> drain(List<WindowState> list) {
+        List<WindowState> copy = List.copyOf(list);
+        list.clear();
+        return copy;
+    }
+}
