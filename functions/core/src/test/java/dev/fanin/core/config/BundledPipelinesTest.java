@@ -121,7 +121,7 @@ class BundledPipelinesTest {
         assertThat(p.key()).containsExactly(ValueRef.of(path("$.jobId")), ValueRef.of(path("$.runId")));
         assertThat(p.eventId()).isEqualTo(path("$.shard"));
         assertThat(p.eventTime().path()).isEqualTo(path("$.finishedAt"));
-        assertThat(p.window()).isEqualTo(new WindowSpec.Tumbling(Duration.ofHours(1), Duration.ZERO));
+        assertThat(p.window()).isEqualTo(new WindowSpec.Tumbling(Duration.ofDays(1), Duration.ZERO));
         assertThat(p.triggers()).isEqualTo(new TriggerSpec(null,
                 new ExpectedSpec(null, path("$.shardCount"), path("$.shard"), 0), null, Duration.ofMinutes(30)));
         assertThat(p.incomplete().mode()).isEqualTo(IncompletePolicy.Mode.FIRE_PARTIAL);

@@ -1,0 +1,27 @@
+package dev.fanin.core.memory;
+
+import dev.fanin.core.port.WatermarkStore;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.Map;
+
+/** A {@link WatermarkStore} in memory: one shard per pipeline, values only ever raised. */
+public final class InMemoryWatermarkStore implements WatermarkStore {
+
+    private final Map<String, Reading> readings = new HashMap<>();
+
+    @Override
+    public synchronized Reading read(String pipeline) {
+        return readings.getOrDefault(pipeline, new Reading(Instant.EPOCH, Instant.EPOCH));
+    }
+
+    @Override
+    public synchronized void advance(String pipeline, Instant maxEventTime, Instant lastArrival) {
+        Reading r = read(pipeline);
+        readings.put(pipeline, new Reading(max(r.maxEventTime(), maxEventTime), max(r.lastArrival(), lastArrival)));
+    }
+
+    private static Instant max(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+}
