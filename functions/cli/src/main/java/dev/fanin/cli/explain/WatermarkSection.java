@@ -2,6 +2,8 @@ package dev.fanin.cli.explain;
 
 import dev.fanin.core.config.LatePolicy;
 import dev.fanin.core.config.PipelineConfig;
+import java.util.ArrayList;
+import java.util.List;
 import java.time.Duration;
 
 /** 3. The watermark formula with this pipeline's numbers, what it means for close latency, and where late events go. */
@@ -50,7 +52,16 @@ final class WatermarkSection {
                 .append(") by the time it arrives:\n\n");
         md.append("| when the event arrives | class | what happens |\n|---|---|---|\n");
         md.append("| `watermark < end`, window not fired yet | on time | folded into the open window |\n");
-        md.append("| `watermark < end`, window already fired (by completeness, count or the hard lifetime) | on time, for a fired window "
+        List<String> earlyClosers = new ArrayList<>();
+        if (p.knowsCompleteness()) {
+            earlyClosers.add("completeness");
+        }
+        if (p.triggers().count() != null) {
+            earlyClosers.add("count");
+        }
+        earlyClosers.add("the hard lifetime");
+        md.append("| `watermark < end`, window already fired (by ").append(String.join(" or ", earlyClosers))
+                .append(") | on time, for a fired window "
                 + "| a correction: a new revision of the aggregate (reason `LATE_CORRECTION`, `corrects` = the previous aggregate id) |\n");
         String tooLate = tooLateDisposition(p.late());
         String plain = Human.plain(lateness);
