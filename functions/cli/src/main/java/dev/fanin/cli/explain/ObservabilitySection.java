@@ -1,0 +1,90 @@
+package dev.fanin.cli.explain;
+
+import dev.fanin.core.config.Bounds;
+import dev.fanin.core.config.IncompletePolicy;
+import dev.fanin.core.config.LatePolicy;
+import dev.fanin.core.config.PipelineConfig;
+import java.util.ArrayList;
+import java.util.List;
+
+/** 8. Backpressure, the metrics this pipeline emits and the alarms that watch them. */
+final class ObservabilitySection {
+
+    private ObservabilitySection() {
+    }
+
+    static String render(PipelineConfig p) {
+        WindowShape shape = WindowShape.of(p);
+        long lifetimeSeconds = Human.seconds(p.triggers().maxLifetime());
+        String lifetime = Human.config(p.triggers().maxLifetime());
+        StringBuilder md = new StringBuilder("### 8. Backpressure and observability\n\n");
+        md.append("**Backpressure.** Bursts wait in the SQS queue, not in memory: ingest concurrency is capped (template parameter "
+                + "`IngestMaxConcurrency`), each batch costs one read and one conditional write per window touched, and DynamoDB "
+                + "throttling fails exactly the affected messages (partial batch failure) for SQS to redeliver. New windows beyond ")
+                .append(p.bounds().maxOpenWindows()).append(" open are refused and retried the same way. A message that keeps failing "
+                        + "is dead-lettered by the queue's redrive policy.\n\n");
+        md.append("**Metrics** (dimension `pipeline` = `").append(p.name()).append("`):\n\n");
+        md.append("| metric | extra dimension | here |\n|---|---|---|\n");
+        metric(md, "WindowsOpened", "", "windows created");
+        metric(md, "WindowsClosed", "`reason`", "closes by reason: " + String.join(", ", reasons(p, shape)));
+        metric(md, "PartialFires", "", "aggregates fired with `complete=false`");
+        metric(md, "HeldWindows", "", p.incomplete().mode() == IncompletePolicy.Mode.HOLD
+                ? "incomplete windows held past their end (alert: the batch is not completing)"
+                : "always 0: this pipeline does not hold (policy " + Describe.yaml(p.incomplete().mode()) + ")");
+        metric(md, "OpenWindows", "", "windows open now, at most " + p.bounds().maxOpenWindows());
+        metric(md, "OldestOpenWindowAgeSeconds", "", "age of the oldest open window; at most " + lifetimeSeconds
+                + " (" + lifetime + ") plus the close latency while windows close");
+        metric(md, "OverdueWindows", "", "windows found open after their due time");
+        metric(md, "LateEvents", "`disposition`", "late events: " + (p.allowedLateness().isZero() ? "" : "`correction`, ")
+                + (p.late().tooLate() == LatePolicy.TooLate.SIDE_OUTPUT ? "`side-output`" : "`dropped`"));
+        metric(md, "DuplicateEventsSuppressed", "", "redelivered or duplicate events recognised by their event id");
+        metric(md, "DuplicateFlushesSuppressed", "", "closes lost to a race, and re-emissions recognised by the fence");
+        metric(md, "EmitFailures", "", "emissions that failed (the window stays claimed and is retried)");
+        metric(md, "EmitRetries", "", "emission attempts after the first");
+        metric(md, "WriteUnitsPerEvent", "", "DynamoDB write units per accepted event, the cost figure"
+                + (shape.windowsPerEvent() > 1 ? " (each event is written to " + shape.windowsPerEvent() + " windows)" : ""));
+        metric(md, "AdmissionRefused", "", "new windows refused at the bound of " + p.bounds().maxOpenWindows());
+        metric(md, "DeadLettered", "", p.incomplete().mode() == IncompletePolicy.Mode.HOLD
+                && p.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER
+                ? "rejected messages, and aggregates of windows still incomplete at the hard lifetime"
+                : "rejected messages (malformed, unmatched, missing key or event time), with their reason");
+        md.append("\n**Alarms** (in template.yaml):\n\n");
+        md.append("- `WindowsNotClosing`: `OldestOpenWindowAgeSeconds` above `MaxWindowLifetimeSeconds` plus a margin. Every window "
+                + "of this pipeline closes within ").append(lifetime).append(", so set `MaxWindowLifetimeSeconds` to at least ")
+                .append(lifetimeSeconds).append(".\n");
+        md.append("- `OverdueWindows`: windows past their due time still open for several sweeps in a row.\n");
+        md.append("- `DeadLettersPresent`: any message in the input dead-letter queue.\n");
+        md.append("- `EmitFailures`: any aggregate that failed to reach its target.\n");
+        md.append("- `LateEventRate`: more `LateEvents` than `LateEventsAlarmThreshold`; if it fires, `watermark.outOfOrderness` ")
+                .append(Human.config(p.watermark().outOfOrderness())).append(" or `allowedLateness` ")
+                .append(Human.config(p.allowedLateness())).append(" is too tight for how late events really are.\n");
+        return md.toString();
+    }
+
+    private static void metric(StringBuilder md, String name, String dimension, String meaning) {
+        md.append("| `").append(name).append("` | ").append(dimension).append(" | ").append(meaning).append(" |\n");
+    }
+
+    /** The close reasons this pipeline can record, in precedence order. */
+    private static List<String> reasons(PipelineConfig p, WindowShape shape) {
+        List<String> reasons = new ArrayList<>();
+        if (p.triggers().expected() != null || p.triggers().sentinel() != null && p.triggers().sentinel().expectedCount() != null) {
+            reasons.add("`EXPECTED_COMPLETE`");
+        }
+        if (p.triggers().sentinel() != null && p.triggers().sentinel().expectedCount() == null) {
+            reasons.add("`SENTINEL`");
+        }
+        if (p.triggers().count() != null) {
+            reasons.add("`COUNT`");
+        }
+        reasons.add(shape.session() ? "`SESSION_GAP`" : "`WATERMARK`");
+        reasons.add("`HARD_LIFETIME`");
+        if (p.bounds().onOverflow() == Bounds.Overflow.SPLIT) {
+            reasons.add("`SIZE_LIMIT`");
+        }
+        if (!p.allowedLateness().isZero()) {
+            reasons.add("`LATE_CORRECTION`");
+        }
+        return reasons;
+    }
+}

@@ -1,0 +1,89 @@
+package dev.fanin.cli.explain;
+
+import dev.fanin.core.config.AggregationSpec;
+import dev.fanin.core.config.Bounds;
+import dev.fanin.core.config.PipelineConfig;
+import java.time.Duration;
+import java.util.List;
+import java.util.stream.Collectors;
+
+/** 4. Where window state lives, its keys and layout, its bounds, admission control and eviction. */
+final class StateSection {
+
+    private StateSection() {
+    }
+
+    static String render(PipelineConfig p) {
+        WindowShape shape = WindowShape.of(p);
+        String name = p.name();
+        Bounds bounds = p.bounds();
+        StringBuilder md = new StringBuilder("### 4. Keyed state, bounds and eviction\n\n");
+        md.append("State lives in one DynamoDB table (layout in docs/ARCHITECTURE.md), never in a function's memory; "
+                + "SQS is the buffer. This pipeline's items:\n\n");
+        md.append("| item | `pk` | `sk` | holds |\n|---|---|---|---|\n");
+        md.append("| window head | `W#").append(name).append("#<key>` | `<windowId>#H` | version, status, due time and due shard (only while "
+                + "something is due), fence, lease, the recent event-id digests, the accumulators, `ttl` |\n");
+        md.append("| id slice | `W#").append(name).append("#<key>` | `<windowId>#S#<n>` | sealed event-id digests, `ttl` |\n");
+        md.append("| open-window counter shard | `C#").append(name).append("` | `<shard>` | windows open now |\n");
+        md.append("| watermark shard | `M#").append(name).append("` | `<shard>` | `maxEt`, `lastArr`, `ttl` |\n\n");
+        md.append("`<windowId>` is ").append(shape.session()
+                ? "`S` + the event time (epoch ms, 15 digits) of the event that opened the session; a session keeps it as it grows or absorbs others."
+                : "`T` + the window start (epoch ms, 15 digits).")
+                .append(" Loading a window is one query on `pk` and the `sk` prefix `<windowId>`.\n\n");
+        md.append("Bounds:\n\n");
+        md.append("- At most ").append(bounds.maxEventsPerWindow()).append(" distinct events per window revision; beyond that, ")
+                .append(bounds.onOverflow() == Bounds.Overflow.SPLIT
+                        ? "the revision closes (`SIZE_LIMIT`) and the window continues as the next revision (`onOverflow: split`)."
+                        : "the window keeps its events and further ones go to the side output (`onOverflow: side-output`).")
+                .append('\n');
+        md.append("- The accumulators are bounded by their caps, not by the number of events: ").append(accumulatorBounds(p.aggregations()))
+                .append(".\n");
+        md.append("- Every accepted event id is kept, as a 16-character digest, for the window's whole life, so a redelivery is "
+                + "recognised however late it comes. Recent digests live on the head; older ones spill into sealed slices, so each "
+                + "write costs about one write unit however large the window grows.\n");
+        md.append("- Group keys of at most ").append(bounds.maxKeyLength()).append(" bytes and payloads of at most ")
+                .append(bounds.maxPayloadBytes()).append(" bytes; larger ones are rejected with their reason.\n");
+        md.append("- **Admission control:** at most ").append(bounds.maxOpenWindows())
+                .append(" windows of this pipeline open (OPEN, HELD or CLAIMED) at once. Creating a window increments a counter shard "
+                        + "in the same transaction, on condition that the shard is below its share of the bound; a new window beyond it "
+                        + "is refused (`AdmissionRefused`) and its messages return through SQS to be retried, never dropped. Events for "
+                        + "windows already open are not affected.\n\n");
+        Duration lifetime = p.triggers().maxLifetime();
+        Duration ttl = Human.sum(lifetime, p.allowedLateness(), p.late().correctionDelay(), p.retention());
+        md.append("**Eviction.** No key can hold state forever: every window leaves the open set when it fires, at the latest at its "
+                + "hard deadline (creation + ").append(Human.config(lifetime)).append("). Its items then stay for dedupe and corrections, "
+                        + "and carry a TTL (`lease` is the flush lease, a deployment setting):\n\n```\n"
+                        + "ttl = hardDeadline + allowedLateness + correctionDelay + lease + retention\n    = creation + ")
+                .append(Human.plain(lifetime)).append(" + ").append(Human.plain(p.allowedLateness())).append(" + ")
+                .append(Human.plain(p.late().correctionDelay())).append(" + lease + ").append(Human.plain(p.retention()))
+                .append("\n    = creation + ").append(Human.derived(ttl)).append(" + lease\n```\n\n");
+        md.append("TTL is garbage collection, never the way a window closes (the triggers are). `retention` ")
+                .append(Human.config(p.retention())).append(" outlasts `allowedLateness` ").append(Human.config(p.allowedLateness()))
+                .append(", so a late event never finds its window deleted and fires it a second time.\n");
+        return md.toString();
+    }
+
+    private static String accumulatorBounds(List<AggregationSpec> aggregations) {
+        if (aggregations.isEmpty()) {
+            return "this pipeline has none (it emits completeness only)";
+        }
+        return aggregations.stream().map(StateSection::bound).collect(Collectors.joining("; "));
+    }
+
+    private static String bound(AggregationSpec spec) {
+        String name = "`" + spec.name() + "`";
+        if (spec instanceof AggregationSpec.DistinctIds ids) {
+            return name + " keeps " + ids.cap() + " ids and an exact count";
+        }
+        if (spec instanceof AggregationSpec.DistinctValues values) {
+            return name + " keeps " + values.cap() + " values";
+        }
+        if (spec instanceof AggregationSpec.FirstN first) {
+            return name + " keeps " + first.n() + (first.n() == 1 ? " sample" : " samples");
+        }
+        if (spec instanceof AggregationSpec.LastN last) {
+            return name + " keeps " + last.n() + (last.n() == 1 ? " sample" : " samples");
+        }
+        return name + " keeps one number";
+    }
+}
