@@ -145,6 +145,21 @@ class TemplateContractTest {
     }
 
     @Test
+    void operationsDocDescribesEveryMetricAndEveryAlarm() throws IOException, IllegalAccessException {
+        String doc = Files.readString(ROOT.resolve("docs/OPERATIONS.md"));
+        Set<String> metrics = metricNames(MetricNames.class);
+        metrics.addAll(metricNames(FunctionMetricNames.class));
+        for (String metric : metrics) {
+            assertThat(doc).as("docs/OPERATIONS.md row for metric " + metric).contains("| `" + metric + "` |");
+        }
+        for (Map<String, Object> alarm : resourcesOfType("AWS::CloudWatch::Alarm").values()) {
+            String name = String.valueOf(map(map(alarm.get("Properties")).get("AlarmName")).get("Fn::Sub"));
+            String suffix = name.substring(name.lastIndexOf('-') + 1);
+            assertThat(doc).as("docs/OPERATIONS.md row for alarm " + name).contains("| `" + suffix + "` |");
+        }
+    }
+
+    @Test
     void everyEventFileTheDocumentationNamesExists() throws IOException {
         Pattern file = Pattern.compile("((?:sqs|scheduled)-[a-z0-9-]+\\.json)");
         Map<String, Set<String>> referenced = new LinkedHashMap<>();
