@@ -17,6 +17,7 @@ final class ObservedEmitter implements AggregateEmitter {
     private final List<Request> sent;
     private final List<Predicate<Request>> crashAfterSend = new CopyOnWriteArrayList<>();
     private final AtomicBoolean crashed = new AtomicBoolean();
+    private final List<Runnable> beforeNextEmit = new CopyOnWriteArrayList<>();
 
     ObservedEmitter(AggregateEmitter delegate, List<Request> sent) {
         this.delegate = delegate;
@@ -29,8 +30,22 @@ final class ObservedEmitter implements AggregateEmitter {
         return this;
     }
 
+    /**
+     * Runs {@code pause} once, inside the next emit call and before anything is sent: the process is "paused"
+     * between its claim and its emission while the test lets the world move on (the lease ends, another process
+     * takes over).
+     */
+    ObservedEmitter pauseBeforeNextEmit(Runnable pause) {
+        beforeNextEmit.add(pause);
+        return this;
+    }
+
     @Override
     public List<Result> emit(List<Request> requests) {
+        for (Runnable pause : List.copyOf(beforeNextEmit)) {
+            beforeNextEmit.remove(pause);
+            pause.run();
+        }
         List<Result> results = delegate.emit(requests);
         boolean crash = false;
         for (int i = 0; i < requests.size(); i++) {
