@@ -104,7 +104,7 @@ final class FaninStack {
     /** A new process: fresh adapter instances (no state shared with other processes but the AWS resources). */
     Process process(FaninSettings settings, DynamoDbClient dynamo) {
         ObservedStore store = new ObservedStore(
-                new DynamoDbWindowStore(dynamo, resources.tableName(), DynamoDbWindowStore.Settings.defaults()), writes);
+                new DynamoDbWindowStore(dynamo, resources.tableName(), DynamoDbWindowStore.Settings.defaults()), this::decode, writes);
         ObservedEmitter emitter = new ObservedEmitter(
                 new EventBridgeEmitter(endpoint.eventBridge(), config, resources.functionEnvironment()::get), emissions);
         SqsSideOutput side = new SqsSideOutput(endpoint.sqs(), resources.queueUrl("LateEventsQueue"));
@@ -221,8 +221,7 @@ final class FaninStack {
         List<String> ids = new ArrayList<>();
         for (ObservedStore.Write w : writes) {
             if (w.isCommit()) {
-                WindowState claimed = decode(w.previous());
-                ids.add(claimed.claim().aggregateId());
+                ids.add(w.committedAggregateId());
             }
         }
         return ids;

@@ -1,5 +1,6 @@
 package dev.fanin.it;
 
+import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
@@ -10,6 +11,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import java.util.function.Predicate;
 
 /**
@@ -21,38 +23,49 @@ final class ObservedStore implements WindowStore {
 
     enum Phase { BEFORE, AFTER }
 
-    /** One window write: {@code previous} is null for a create. */
-    record Write(StoredWindow previous, StoredWindow next) {
+    /**
+     * One window write, with both sides decoded: {@code previous} is null for a create. A single write can be several
+     * steps at once (a commit that claims the due correction right away is both a commit and a claim).
+     */
+    record Write(StoredWindow previous, StoredWindow next, WindowState before, WindowState after) {
 
         WindowRef ref() {
             return next.ref();
         }
 
-        /** The write that claims a revision: the window becomes CLAIMED from a status that was not. */
+        /** Claims a revision: the window becomes CLAIMED for a revision it was not claimed for. */
         boolean isClaim() {
-            return next.status() == WindowStatus.CLAIMED && (previous == null || previous.status() != WindowStatus.CLAIMED);
+            return after.status() == WindowStatus.CLAIMED && (before == null || before.status() != WindowStatus.CLAIMED
+                    || before.claim().revision() != after.claim().revision());
         }
 
-        /** A takeover of an expired claim: still CLAIMED, with a new fence. */
+        /** Takes over an expired claim: the same revision stays claimed, under a new fence. */
         boolean isTakeover() {
-            return previous != null && previous.status() == WindowStatus.CLAIMED && next.status() == WindowStatus.CLAIMED
-                    && next.fence() > previous.fence();
+            return before != null && before.status() == WindowStatus.CLAIMED && after.status() == WindowStatus.CLAIMED
+                    && before.claim().revision() == after.claim().revision() && after.fence() > before.fence();
         }
 
-        /** The commit of a claimed revision. */
+        /** Commits a claimed revision. */
         boolean isCommit() {
-            return previous != null && previous.status() == WindowStatus.CLAIMED && next.status() != WindowStatus.CLAIMED;
+            return before != null && after.committedRevision() > before.committedRevision();
+        }
+
+        /** The aggregate id of the revision this write commits; only for {@link #isCommit()}. */
+        String committedAggregateId() {
+            return before.claim().aggregateId();
         }
     }
 
     private record Rule(Phase phase, String name, Predicate<Write> when, AtomicBoolean fired) { }
 
     private final WindowStore delegate;
+    private final Function<StoredWindow, WindowState> decode;
     private final List<Write> history;
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
 
-    ObservedStore(WindowStore delegate, List<Write> history) {
+    ObservedStore(WindowStore delegate, Function<StoredWindow, WindowState> decode, List<Write> history) {
         this.delegate = delegate;
+        this.decode = decode;
         this.history = history;
     }
 
@@ -74,7 +87,7 @@ final class ObservedStore implements WindowStore {
 
     @Override
     public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
-        Write write = new Write(null, window);
+        Write write = write(null, window);
         check(Phase.BEFORE, write);
         WriteOutcome outcome = delegate.create(window, maxOpenWindows);
         return applied(write, outcome);
@@ -82,7 +95,7 @@ final class ObservedStore implements WindowStore {
 
     @Override
     public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
-        Write write = new Write(previous, next);
+        Write write = write(previous, next);
         check(Phase.BEFORE, write);
         WriteOutcome outcome = delegate.replace(previous, next);
         return applied(write, outcome);
@@ -91,18 +104,22 @@ final class ObservedStore implements WindowStore {
     @Override
     public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
         for (int i = 0; i < previous.size(); i++) {
-            check(Phase.BEFORE, new Write(previous.get(i), next.get(i)));
+            check(Phase.BEFORE, write(previous.get(i), next.get(i)));
         }
         WriteOutcome outcome = delegate.replaceAll(previous, next);
         if (outcome.applied()) {
             for (int i = 0; i < previous.size(); i++) {
-                history.add(new Write(previous.get(i), next.get(i)));
+                history.add(write(previous.get(i), next.get(i)));
             }
             for (int i = 0; i < previous.size(); i++) {
-                check(Phase.AFTER, new Write(previous.get(i), next.get(i)));
+                check(Phase.AFTER, write(previous.get(i), next.get(i)));
             }
         }
         return outcome;
+    }
+
+    private Write write(StoredWindow previous, StoredWindow next) {
+        return new Write(previous, next, previous == null ? null : decode.apply(previous), decode.apply(next));
     }
 
     private WriteOutcome applied(Write write, WriteOutcome outcome) {
