@@ -118,6 +118,18 @@ final class FaninStack {
         return new Process(new FaninEngine(config, ports, settings, clock), store, emitter);
     }
 
+    /** A DynamoDB client of its own on the local endpoint, with {@code interceptor} on every call. */
+    DynamoDbClient dynamoDbWith(software.amazon.awssdk.core.interceptor.ExecutionInterceptor interceptor) {
+        return DynamoDbClient.builder()
+                .httpClientBuilder(software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient.builder())
+                .region(LocalAwsEndpoint.REGION)
+                .credentialsProvider(software.amazon.awssdk.auth.credentials.StaticCredentialsProvider.create(
+                        software.amazon.awssdk.auth.credentials.AwsBasicCredentials.create("fanin-local", "fanin-local")))
+                .endpointOverride(endpoint.endpoint())
+                .overrideConfiguration(c -> c.addExecutionInterceptor(interceptor))
+                .build();
+    }
+
     // ------------------------------------------------------------------ input
 
     /** A message for key {@code key}, event {@code id} at event time {@code t}, sent now. */
