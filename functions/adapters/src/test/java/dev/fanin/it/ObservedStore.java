@@ -50,6 +50,11 @@ final class ObservedStore implements WindowStore {
             return before != null && after.committedRevision() > before.committedRevision();
         }
 
+        /** Whether the revision this write commits was dead-lettered (HOLD policy) rather than emitted. */
+        boolean committedDeadLettered() {
+            return before.claim().deadLetter();
+        }
+
         /** The aggregate id of the revision this write commits; only for {@link #isCommit()}. */
         String committedAggregateId() {
             return before.claim().aggregateId();
