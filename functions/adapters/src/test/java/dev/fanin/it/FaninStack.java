@@ -239,6 +239,11 @@ final class FaninStack {
         return ids;
     }
 
+    /** Commits of one window, in order. */
+    List<String> commitsOf(WindowRef ref) {
+        return writes.stream().filter(w -> w.isCommit() && w.ref().equals(ref)).map(ObservedStore.Write::committedAggregateId).toList();
+    }
+
     /**
      * The flush invariants over everything recorded: each revision committed at most once; each committed revision
      * emitted at least once; every emission of one aggregate id carries the same aggregate, apart from
