@@ -118,7 +118,7 @@ class LatenessTest {
     }
 
     @Test
-    void firePartialFiresFlaggedWithWhatIsMissingAndTheLateMemberCorrectsItWithinLateness() {
+    void firePartialFiresFlaggedWithWhatIsMissingAndDoesNotReconcileBeyondLateness() {
         FaninStack stack = stack("triggers: {expected: {count: 3}, maxLifetime: 10m}", "incomplete: {policy: fire-partial}",
                 "late: {correctionDelay: 0s}");
         WindowRef ref = closedWindow(stack, 2);
