@@ -1,0 +1,160 @@
+package dev.fanin.it;
+
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
+import java.util.function.Predicate;
+
+/**
+ * A {@link WindowStore} decorator for one simulated process: it records every applied window write into a history
+ * shared by all processes of a test (the truth about the table), and it can kill the process with a
+ * {@link SimulatedCrash} just before or just after a write that matches a rule. Each rule fires once.
+ */
+final class ObservedStore implements WindowStore {
+
+    enum Phase { BEFORE, AFTER }
+
+    /**
+     * One window write, with both sides decoded: {@code previous} is null for a create. A single write can be several
+     * steps at once (a commit that claims the due correction right away is both a commit and a claim).
+     */
+    record Write(StoredWindow previous, StoredWindow next, WindowState before, WindowState after) {
+
+        WindowRef ref() {
+            return next.ref();
+        }
+
+        /** Claims a revision: the window becomes CLAIMED for a revision it was not claimed for. */
+        boolean isClaim() {
+            return after.status() == WindowStatus.CLAIMED && (before == null || before.status() != WindowStatus.CLAIMED
+                    || before.claim().revision() != after.claim().revision());
+        }
+
+        /** Takes over an expired claim: the same revision stays claimed, under a new fence. */
+        boolean isTakeover() {
+            return before != null && before.status() == WindowStatus.CLAIMED && after.status() == WindowStatus.CLAIMED
+                    && before.claim().revision() == after.claim().revision() && after.fence() > before.fence();
+        }
+
+        /** Commits a claimed revision. */
+        boolean isCommit() {
+            return before != null && after.committedRevision() > before.committedRevision();
+        }
+
+        /** Whether the revision this write commits was dead-lettered (HOLD policy) rather than emitted. */
+        boolean committedDeadLettered() {
+            return before.claim().deadLetter();
+        }
+
+        /** The aggregate id of the revision this write commits; only for {@link #isCommit()}. */
+        String committedAggregateId() {
+            return before.claim().aggregateId();
+        }
+    }
+
+    private record Rule(Phase phase, String name, Predicate<Write> when, AtomicBoolean fired) { }
+
+    private final WindowStore delegate;
+    private final Function<StoredWindow, WindowState> decode;
+    private final List<Write> history;
+    private final List<Rule> rules = new CopyOnWriteArrayList<>();
+
+    ObservedStore(WindowStore delegate, Function<StoredWindow, WindowState> decode, List<Write> history) {
+        this.delegate = delegate;
+        this.decode = decode;
+        this.history = history;
+    }
+
+    /** Kills the process once, {@code phase} the first write matching {@code when}. */
+    ObservedStore crashOnce(Phase phase, String name, Predicate<Write> when) {
+        rules.add(new Rule(phase, name, when, new AtomicBoolean()));
+        return this;
+    }
+
+    @Override
+    public Optional<StoredWindow> load(WindowRef ref) {
+        return delegate.load(ref);
+    }
+
+    @Override
+    public List<StoredWindow> loadKey(String pipeline, String key) {
+        return delegate.loadKey(pipeline, key);
+    }
+
+    @Override
+    public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
+        Write write = write(null, window);
+        check(Phase.BEFORE, write);
+        WriteOutcome outcome = delegate.create(window, maxOpenWindows);
+        return applied(write, outcome);
+    }
+
+    @Override
+    public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+        Write write = write(previous, next);
+        check(Phase.BEFORE, write);
+        WriteOutcome outcome = delegate.replace(previous, next);
+        return applied(write, outcome);
+    }
+
+    @Override
+    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
+        for (int i = 0; i < previous.size(); i++) {
+            check(Phase.BEFORE, write(previous.get(i), next.get(i)));
+        }
+        WriteOutcome outcome = delegate.replaceAll(previous, next);
+        if (outcome.applied()) {
+            for (int i = 0; i < previous.size(); i++) {
+                history.add(write(previous.get(i), next.get(i)));
+            }
+            for (int i = 0; i < previous.size(); i++) {
+                check(Phase.AFTER, write(previous.get(i), next.get(i)));
+            }
+        }
+        return outcome;
+    }
+
+    private Write write(StoredWindow previous, StoredWindow next) {
+        return new Write(previous, next, previous == null ? null : decode.apply(previous), decode.apply(next));
+    }
+
+    private WriteOutcome applied(Write write, WriteOutcome outcome) {
+        if (outcome.applied()) {
+            history.add(write);
+            check(Phase.AFTER, write);
+        }
+        return outcome;
+    }
+
+    private void check(Phase phase, Write write) {
+        for (Rule rule : rules) {
+            if (rule.phase() == phase && !rule.fired().get() && rule.when().test(write) && rule.fired().compareAndSet(false, true)) {
+                throw new SimulatedCrash(phase.name().toLowerCase() + " " + rule.name() + " of " + write.ref());
+            }
+        }
+    }
+
+    @Override
+    public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
+        return delegate.due(pipeline, shard, dueBy, limit, cursor);
+    }
+
+    @Override
+    public int dueShards() {
+        return delegate.dueShards();
+    }
+
+    @Override
+    public long openWindows(String pipeline) {
+        return delegate.openWindows(pipeline);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.fanin.it;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicReference;
+
+/** Processing time moved by the test, shared safely by the threads of a race. */
+final class TestClock extends Clock {
+
+    private final AtomicReference<Instant> now;
+
+    TestClock(Instant start) {
+        this.now = new AtomicReference<>(start);
+    }
+
+    void advance(Duration d) {
+        now.updateAndGet(t -> t.plus(d));
+    }
+
+    void set(Instant instant) {
+        now.set(instant);
+    }
+
+    @Override
+    public Instant instant() {
+        return now.get();
+    }
+
+    @Override
+    public ZoneId getZone() {
+        return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+        return this;
+    }
+}
