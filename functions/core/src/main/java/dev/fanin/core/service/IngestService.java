@@ -293,11 +293,16 @@ public final class IngestService {
                 case DUPLICATE -> {
                     counts.duplicates++;
                     metrics.count(MetricNames.DUPLICATE_EVENTS, pipeline);
+                    if (LOG.isDebugEnabled()) {
+                        WindowLog.debug(LOG, ref, "duplicate event suppressed", Map.of("eventId", e.eventId(), "messageId", e.sourceMessageId()));
+                    }
                 }
                 case TOO_LATE -> {
                     counts.tooLate++;
                     if (config.late().tooLate() == LatePolicy.TooLate.DROP) {
                         lateMetric(metrics, pipeline, "dropped");
+                        WindowLog.info(LOG, ref, "too-late event dropped (late.tooLate: drop)", Map.of("eventId", e.eventId(),
+                                "messageId", e.sourceMessageId(), "eventTime", e.eventTime()));
                     } else {
                         lateMetric(metrics, pipeline, "side-output");
                         sideOutput("LATE_EVENT", "TOO_LATE: beyond allowed lateness " + config.allowedLateness(), e, ref, watermark, failed, counts);
@@ -333,6 +338,8 @@ public final class IngestService {
         json.put("watermark", watermark == Long.MIN_VALUE ? null : IsoMillis.format(watermark));
         json.put("sourceMessageId", e.sourceMessageId());
         json.set("event", e.payload());
+        WindowLog.info(LOG, ref, "event sent to the side output", Map.of("eventId", e.eventId(), "messageId", e.sourceMessageId(),
+                "kind", kind, "reason", reason));
         try {
             engine.ports().sideOutput().send(kind, ref.pipeline(), json.toString());
         } catch (RuntimeException ex) {

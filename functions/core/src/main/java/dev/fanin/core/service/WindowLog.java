@@ -21,6 +21,10 @@ final class WindowLog {
         with(ref, fields, () -> log.info(message));
     }
 
+    static void debug(Logger log, WindowRef ref, String message, Map<String, ?> fields) {
+        with(ref, fields, () -> log.debug(message));
+    }
+
     static void warn(Logger log, WindowRef ref, String message, Map<String, ?> fields) {
         with(ref, fields, () -> log.warn(message));
     }
