@@ -17,17 +17,23 @@ import java.util.Map;
  *
  * <pre>
  *   fanin bench [--profiles alert-storm,sparse,...] [--scale 1.0] [--seed 42] [--reps 5]
+ *               [--batch-size 10] [--batching-window-ms 100]
  * </pre>
  */
 public final class BenchMain {
 
-    record Options(List<String> profiles, double scale, long seed, int reps) {
+    static final String USAGE = "fanin bench [--profiles " + String.join(",", Workloads.NAMES)
+            + "] [--scale 1.0] [--seed 42] [--reps 5] [--batch-size 10] [--batching-window-ms 100]";
+
+    record Options(List<String> profiles, double scale, long seed, int reps, Simulation.BatchShape shape) {
 
         static Options parse(String[] args) {
             List<String> profiles = Workloads.NAMES;
             double scale = 1.0;
             long seed = 42;
             int reps = 5;
+            int batchSize = Simulation.BatchShape.DEFAULT.size();
+            long windowMillis = Simulation.BatchShape.DEFAULT.window().toMillis();
             for (int i = 0; i < args.length; i++) {
                 String value = i + 1 < args.length ? args[i + 1] : null;
                 switch (args[i]) {
@@ -35,12 +41,14 @@ public final class BenchMain {
                     case "--scale" -> scale = Double.parseDouble(required(args[i], value));
                     case "--seed" -> seed = Long.parseLong(required(args[i], value));
                     case "--reps" -> reps = Integer.parseInt(required(args[i], value));
+                    case "--batch-size" -> batchSize = Integer.parseInt(required(args[i], value));
+                    case "--batching-window-ms" -> windowMillis = Long.parseLong(required(args[i], value));
                     default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; usage: fanin bench [--profiles " + String.join(",", Workloads.NAMES) + "] [--scale 1.0] [--seed 42] [--reps 5]");
+                            + "; usage: " + USAGE);
                 }
                 i++;
             }
-            return new Options(profiles, scale, seed, reps);
+            return new Options(profiles, scale, seed, reps, new Simulation.BatchShape(batchSize, java.time.Duration.ofMillis(windowMillis)));
         }
 
         private static String required(String option, String value) {
@@ -70,27 +78,27 @@ public final class BenchMain {
         FaninConfig config = BenchPipelines.load();
         PriceTable prices = PriceTable.usEast1();
         PrintStream out = System.out;
-        out.printf("# fanin bench%n%nmachine: %d cores, %s %s, %s; scale %.2f, seed %d, %d timing passes%n%nprices: %s%n%n",
+        out.printf("# fanin bench%n%nmachine: %d cores, %s %s, %s; scale %.2f, seed %d, %d timing passes; SQS batches of up to %d messages within %d ms%n%nprices: %s%n%n",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.arch"), options.scale(), options.seed(), options.reps(),
-                prices.describe());
+                options.shape().size(), options.shape().window().toMillis(), prices.describe());
         List<ProfileReport> reports = new ArrayList<>();
         for (String name : options.profiles()) {
-            ProfileReport report = run(config, Workloads.named(name, options.scale(), options.seed()), options.reps());
+            ProfileReport report = run(config, Workloads.named(name, options.scale(), options.seed()), options.shape(), options.reps());
             reports.add(report);
             Report.profile(out, report, prices);
         }
         Report.summary(out, reports, prices);
     }
 
-    static ProfileReport run(FaninConfig config, Workload workload, int reps) {
+    static ProfileReport run(FaninConfig config, Workload workload, Simulation.BatchShape shape, int reps) {
         List<Event> events = parse(config, workload);
-        Simulation.Result timers = Simulation.run(config, workload, Simulation.Mode.TIMERS);
-        Simulation.Result sweeper = Simulation.run(config, workload, Simulation.Mode.SWEEPER);
+        Simulation.Result timers = Simulation.run(config, workload, Simulation.Mode.TIMERS, shape);
+        Simulation.Result sweeper = Simulation.run(config, workload, Simulation.Mode.SWEEPER, shape);
         NaiveBaseline baseline = new NaiveBaseline(pipelines(config));
         events.forEach(baseline::accept);
         DynamoDbBill baselineBill = baseline.flushAll();
-        CpuTiming.Result cpu = reps > 0 ? CpuTiming.measure(config, workload, reps) : new CpuTiming.Result(
+        CpuTiming.Result cpu = reps > 0 ? CpuTiming.measure(config, workload, shape, reps) : new CpuTiming.Result(
                 new CpuTiming.Spread(0, 0, 0), new CpuTiming.Spread(0, 0, 0));
         CloseLatency latency = new CloseLatency(config, events);
         long inputSqs = 2L * timers.batches();

@@ -45,8 +45,8 @@ final class CpuTiming {
 
     private CpuTiming() { }
 
-    static Result measure(FaninConfig config, Workload workload, int reps) {
-        List<List<Arrival>> batches = Simulation.batches(workload.arrivals());
+    static Result measure(FaninConfig config, Workload workload, Simulation.BatchShape shape, int reps) {
+        List<List<Arrival>> batches = Simulation.batches(workload.arrivals(), shape);
         int events = workload.arrivals().size();
         corePass(config, batches);
         endToEndPass(config, batches);

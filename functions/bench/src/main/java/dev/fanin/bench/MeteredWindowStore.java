@@ -47,6 +47,8 @@ public final class MeteredWindowStore implements WindowStore {
     private final Map<WindowRef, Long> sliceBytes = new HashMap<>();
     private final Map<WindowRef, Long> headBytes = new HashMap<>();
     private final Map<WindowRef, Map<String, AttributeValue>> indexEntries = new HashMap<>();
+    private long headWrites;
+    private long headBytesWritten;
 
     public MeteredWindowStore(DynamoDbWindowStore.Settings settings, DynamoDbBill bill) {
         this.delegate = new InMemoryWindowStore(settings.dueShards());
@@ -187,6 +189,8 @@ public final class MeteredWindowStore implements WindowStore {
             indexEntries.put(ref, entry);
         }
         headBytes.put(ref, DynamoDbItemSize.bytes(head));
+        headWrites++;
+        headBytesWritten += DynamoDbItemSize.bytes(head);
         if (headIds.size() <= settings.spillThreshold()) {
             return 0;
         }
@@ -206,6 +210,11 @@ public final class MeteredWindowStore implements WindowStore {
         bill.write(headUnits);
         headBytes.put(ref, DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, Set.of(), settings.dueShards())));
         return sliceUnits + headUnits;
+    }
+
+    /** Mean size of the head items written (the figure that sets a head write's units). */
+    public double meanHeadBytes() {
+        return headWrites == 0 ? 0 : (double) headBytesWritten / headWrites;
     }
 
     /** Whether any window still has a due time (the simulation runs until none has). Not billed. */
