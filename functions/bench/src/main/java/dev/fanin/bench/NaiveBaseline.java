@@ -18,7 +18,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * The do-it-yourself pattern of the common samples, as a cost model over the same event stream, billed by the same
  * {@link CapacityRules}. Per event, in arrival order:
  * <ol>
- *   <li>a dedupe {@code PutItem} of {@code pk=D#<pipeline>#<eventId>} with a TTL, conditional on
+ *   <li>a dedupe {@code PutItem} of {@code pk=D#<pipeline>#<eventId>, sk=D} with a TTL, conditional on
  *       {@code attribute_not_exists(pk)} (charged even when the condition fails, as DynamoDB does);</li>
  *   <li>when new, one {@code UpdateItem} of the window item: {@code ADD cnt :one, ids :id} (a string set of the raw
  *       event ids), so the item grows with the window and every update costs a unit per started KB of it.</li>
@@ -46,15 +46,15 @@ public final class NaiveBaseline {
     /** One event as the DIY function would handle it. */
     public void accept(Event event) {
         events++;
-        String dedupePk = "D#" + event.pipeline() + "#" + event.eventId();
-        long dedupeBytes = utf8("pk") + utf8(dedupePk) + TTL_BYTES;
+        String dedupePk = dedupeKey(event);
+        long dedupeBytes = utf8("pk") + utf8(dedupePk) + utf8("sk") + utf8("D") + TTL_BYTES;
         bill.call("PutItem");
         bill.write(CapacityRules.writeUnits(0, dedupeBytes));
         if (!dedupeIds.add(dedupePk)) {
             return;
         }
         for (String windowId : windowIds(event)) {
-            String pk = "W#" + event.pipeline() + "#" + event.key();
+            String pk = windowKey(event);
             WindowItem item = windows.computeIfAbsent(pk + "\u0000" + windowId, k -> new WindowItem(pk, windowId));
             long before = item.bytes();
             item.add(event.eventId());
@@ -76,6 +76,21 @@ public final class NaiveBaseline {
             bill.write(CapacityRules.writeUnits(item.bytes(), item.bytes() + utf8("flushed") + 1));
         }
         return bill;
+    }
+
+    /** The dedupe item's partition key for an event. */
+    public static String dedupeKey(Event event) {
+        return "D#" + event.pipeline() + "#" + event.eventId();
+    }
+
+    /** The window item's partition key for an event. */
+    public static String windowKey(Event event) {
+        return "W#" + event.pipeline() + "#" + event.key();
+    }
+
+    /** The window ids (sort keys) the event updates, in the baseline's own windowing. */
+    public List<String> windowsOf(Event event) {
+        return windowIds(event);
     }
 
     public long windows() {
