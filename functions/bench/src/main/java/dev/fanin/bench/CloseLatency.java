@@ -33,7 +33,7 @@ final class CloseLatency {
 
     enum Reason { EXPECTED_COMPLETE, SENTINEL, COUNT, WATERMARK, SESSION_GAP, HARD_LIFETIME, SIZE_LIMIT, LATE_CORRECTION }
 
-    record Summary(int windows, long p50, long p90, long p99, long max, Map<Reason, Integer> byReason, int negative) {
+    record Summary(int windows, long min, long p50, long p90, long p99, long max, Map<Reason, Integer> byReason, int negative) {
 
         String percentiles() {
             return windows == 0 ? "n/a" : String.format("%s / %s / %s / %s", seconds(p50), seconds(p90), seconds(p99), seconds(max));
@@ -86,7 +86,7 @@ final class CloseLatency {
             byReason.merge(reason, 1, Integer::sum);
         }
         long[] sorted = delays.stream().mapToLong(Long::longValue).sorted().toArray();
-        return new Summary(sorted.length, percentile(sorted, 50), percentile(sorted, 90), percentile(sorted, 99),
+        return new Summary(sorted.length, sorted.length == 0 ? 0 : sorted[0], percentile(sorted, 50), percentile(sorted, 90), percentile(sorted, 99),
                 sorted.length == 0 ? 0 : sorted[sorted.length - 1], byReason, negative);
     }
 

@@ -41,7 +41,9 @@ final class Report {
                 r.timerLatency().percentiles(), r.timerLatency().windows(), r.timerLatency().byReason(),
                 Simulation.SWEEP_EVERY.toSeconds(), r.sweepLatency().percentiles(),
                 r.timerLatency().negative() + r.sweepLatency().negative() > 0
-                        ? " (" + (r.timerLatency().negative() + r.sweepLatency().negative()) + " emissions before the oracle's condition)" : "");
+                        ? String.format(" (%d emissions before the oracle's condition, the earliest %.1f s before)",
+                        r.timerLatency().negative() + r.sweepLatency().negative(),
+                        -Math.min(r.timerLatency().min(), r.sweepLatency().min()) / 1000.0) : "");
     }
 
     static void summary(PrintStream out, List<BenchMain.ProfileReport> reports, PriceTable prices) {
