@@ -15,8 +15,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * Maps a {@link StoredWindow} to its head item and back (docs/ARCHITECTURE.md, "Data model"). {@code due} and
  * {@code dsh} are written together and only when the window is due, which keeps the due index sparse; {@code ttl}
  * is {@code expiresAt} in epoch seconds, rounded up so that TTL never deletes a window before its expiry.
+ *
+ * <p>{@link #head} and {@link #slice} are public so that the benchmark's cost model (module {@code fanin-bench})
+ * sizes exactly the items this adapter writes; everything else stays package-private.
  */
-final class WindowItemCodec {
+public final class WindowItemCodec {
 
     static final String PK = "pk";
     static final String SK = "sk";
@@ -33,7 +36,7 @@ final class WindowItemCodec {
     private WindowItemCodec() { }
 
     /** The head item of {@code window} with {@code headIds} as its id tail and {@code version} as its version. */
-    static Map<String, AttributeValue> head(StoredWindow window, long version, Set<String> headIds, int dueShards) {
+    public static Map<String, AttributeValue> head(StoredWindow window, long version, Set<String> headIds, int dueShards) {
         WindowRef ref = window.ref();
         Map<String, AttributeValue> item = new HashMap<>();
         item.put(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())));
@@ -57,7 +60,7 @@ final class WindowItemCodec {
     }
 
     /** A sealed slice of ids, expiring with its window. */
-    static Map<String, AttributeValue> slice(WindowRef ref, int slice, Set<String> ids, Instant expiresAt) {
+    public static Map<String, AttributeValue> slice(WindowRef ref, int slice, Set<String> ids, Instant expiresAt) {
         Map<String, AttributeValue> item = new HashMap<>();
         item.put(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())));
         item.put(SK, s(WindowKeys.sliceSk(ref.windowId(), slice)));

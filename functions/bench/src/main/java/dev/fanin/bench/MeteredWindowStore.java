@@ -1,0 +1,275 @@
+package dev.fanin.bench;
+
+import dev.fanin.aws.dynamodb.DynamoDbItemSize;
+import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
+import dev.fanin.aws.dynamodb.IdLayout;
+import dev.fanin.aws.dynamodb.WindowItemCodec;
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.WindowRef;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeMap;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+
+/**
+ * A {@link WindowStore} that keeps windows in an {@link InMemoryWindowStore} and bills every call exactly as
+ * {@link DynamoDbWindowStore} would make it: the same API calls (a transaction when the open-window count changes,
+ * a conditional PutItem otherwise, a PutItem and an UpdateItem for each spill, one Query per load), and request
+ * units by {@link CapacityRules} over the items the adapter's own {@link WindowItemCodec} builds. Sizes of old items
+ * are taken the way the adapter takes them (re-encoded from the loaded window), so {@link DynamoDbBill#tableWriteUnits()}
+ * equals the sum of the adapter's size-based figures, which is what the functions report as their metric.
+ *
+ * <p>The store also keeps what DynamoDB would hold beyond the delegate: each window's sealed id slices and its
+ * stored head size (for read units), and its due-index entry (for index write units). Loaded windows carry the
+ * {@link IdLayout} a DynamoDB load would rebuild from the slices, so the core passes the same layouts on as it
+ * would in production. Single-threaded use (the simulation).
+ */
+public final class MeteredWindowStore implements WindowStore {
+
+    private static final String TRANSACT = "TransactWriteItems";
+    private static final String PUT = "PutItem";
+    private static final String UPDATE = "UpdateItem";
+    private static final String QUERY = "Query";
+
+    private final InMemoryWindowStore delegate;
+    private final DynamoDbWindowStore.Settings settings;
+    private final DynamoDbBill bill;
+    private final Map<WindowRef, TreeMap<Integer, Set<String>>> slices = new HashMap<>();
+    private final Map<WindowRef, Long> sliceBytes = new HashMap<>();
+    private final Map<WindowRef, Long> headBytes = new HashMap<>();
+    private final Map<WindowRef, Map<String, AttributeValue>> indexEntries = new HashMap<>();
+    private long headWrites;
+    private long headBytesWritten;
+
+    public MeteredWindowStore(DynamoDbWindowStore.Settings settings, DynamoDbBill bill) {
+        this.delegate = new InMemoryWindowStore(settings.dueShards());
+        this.settings = settings;
+        this.bill = bill;
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    @Override
+    public Optional<StoredWindow> load(WindowRef ref) {
+        bill.call(QUERY);
+        bill.read(CapacityRules.strongReadUnits(storedBytes(ref)));
+        return delegate.load(ref);
+    }
+
+    @Override
+    public List<StoredWindow> loadKey(String pipeline, String key) {
+        List<StoredWindow> windows = delegate.loadKey(pipeline, key);
+        bill.call(QUERY);
+        bill.read(CapacityRules.strongReadUnits(windows.stream().mapToLong(w -> storedBytes(w.ref())).sum()));
+        return windows;
+    }
+
+    @Override
+    public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
+        DuePage page = delegate.due(pipeline, shard, dueBy, limit, cursor);
+        bill.call(QUERY);
+        long bytes = 0;
+        for (DueEntry entry : page.entries()) {
+            Map<String, AttributeValue> indexed = indexEntries.get(entry.ref());
+            bytes += indexed == null ? 0 : DynamoDbItemSize.bytes(indexed);
+        }
+        bill.read(CapacityRules.eventualReadUnits(bytes));
+        return page;
+    }
+
+    @Override
+    public int dueShards() {
+        return delegate.dueShards();
+    }
+
+    @Override
+    public long openWindows(String pipeline) {
+        bill.call(QUERY);
+        bill.read(CapacityRules.strongReadUnits(0));
+        return delegate.openWindows(pipeline);
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    @Override
+    public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
+        IdLayout layout = layoutOf(window.layout());
+        Set<String> headIds = headIds(window, layout);
+        Map<String, AttributeValue> head = WindowItemCodec.head(window, 1, headIds, settings.dueShards());
+        long bytes = DynamoDbItemSize.bytes(head);
+        boolean transaction = window.status().isOpen();
+        bill.call(transaction ? TRANSACT : PUT);
+        double units = transaction ? 2 * (CapacityRules.writeUnits(0, bytes) + 1) : CapacityRules.writeUnits(0, bytes);
+        bill.write(units);
+        WriteOutcome outcome = delegate.create(withLayout(window, layoutAfter(window.ref(), headIds, layout)), maxOpenWindows);
+        if (!outcome.applied()) {
+            return outcome;
+        }
+        return WriteOutcome.applied(units + written(window, 1, head, headIds, layout));
+    }
+
+    @Override
+    public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+        IdLayout layout = layoutOf(previous.layout());
+        Set<String> headIds = headIds(next, layout);
+        long version = previous.version() + 1;
+        Map<String, AttributeValue> head = WindowItemCodec.head(next, version, headIds, settings.dueShards());
+        double headUnits = CapacityRules.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
+        boolean transaction = openDelta(previous, next) != 0;
+        bill.call(transaction ? TRANSACT : PUT);
+        double units = transaction ? 2 * (headUnits + 1) : headUnits;
+        bill.write(units);
+        WriteOutcome outcome = delegate.replace(previous, withLayout(next, layoutAfter(next.ref(), headIds, layout)));
+        if (!outcome.applied()) {
+            return outcome;
+        }
+        return WriteOutcome.applied(units + written(next, version, head, headIds, layout));
+    }
+
+    @Override
+    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
+        List<Map<String, AttributeValue>> heads = new ArrayList<>();
+        List<Set<String>> ids = new ArrayList<>();
+        List<StoredWindow> laidOut = new ArrayList<>();
+        double units = 0;
+        int counterDelta = 0;
+        for (int i = 0; i < previous.size(); i++) {
+            StoredWindow before = previous.get(i);
+            StoredWindow after = next.get(i);
+            IdLayout layout = layoutOf(before.layout());
+            Set<String> headIds = headIds(after, layout);
+            Map<String, AttributeValue> head = WindowItemCodec.head(after, before.version() + 1, headIds, settings.dueShards());
+            heads.add(head);
+            ids.add(headIds);
+            laidOut.add(withLayout(after, layoutAfter(after.ref(), headIds, layout)));
+            units += CapacityRules.transactionalWriteUnits(previousHeadBytes(before, layout), DynamoDbItemSize.bytes(head));
+            counterDelta += openDelta(before, after);
+        }
+        // One counter shard (the adapter's default): one counter item in the transaction when the deltas do not cancel.
+        if (settings.counterShards() != 1) {
+            throw new IllegalStateException("the cost model mirrors one counter shard, the adapter's default");
+        }
+        units += counterDelta != 0 ? 2 : 0;
+        bill.call(TRANSACT);
+        bill.write(units);
+        WriteOutcome outcome = delegate.replaceAll(previous, laidOut);
+        if (!outcome.applied()) {
+            return outcome;
+        }
+        double spillUnits = 0;
+        for (int i = 0; i < next.size(); i++) {
+            spillUnits += written(next.get(i), previous.get(i).version() + 1, heads.get(i), ids.get(i), layoutOf(previous.get(i).layout()));
+        }
+        return WriteOutcome.applied(units + spillUnits);
+    }
+
+    // ---------------------------------------------------------------- what DynamoDB would hold
+
+    /**
+     * After a successful head write: the index entry, then the adapter's spill (slice PutItem, head UpdateItem).
+     *
+     * @return the spill's write units, which the adapter adds to the write's outcome
+     */
+    private double written(StoredWindow window, long version, Map<String, AttributeValue> head, Set<String> headIds, IdLayout layout) {
+        WindowRef ref = window.ref();
+        Map<String, AttributeValue> entry = indexEntry(head);
+        bill.indexWrite(CapacityRules.indexWriteUnits(indexEntries.get(ref), entry));
+        if (entry == null) {
+            indexEntries.remove(ref);
+        } else {
+            indexEntries.put(ref, entry);
+        }
+        headBytes.put(ref, DynamoDbItemSize.bytes(head));
+        headWrites++;
+        headBytesWritten += DynamoDbItemSize.bytes(head);
+        if (headIds.size() <= settings.spillThreshold()) {
+            return 0;
+        }
+        TreeMap<Integer, Set<String>> existing = slices.computeIfAbsent(ref, r -> new TreeMap<>());
+        Map<String, AttributeValue> slice = WindowItemCodec.slice(ref, layout.nextSlice(), headIds, window.expiresAt());
+        long bytes = DynamoDbItemSize.bytes(slice);
+        double sliceUnits = CapacityRules.writeUnits(0, bytes);
+        bill.call(PUT);
+        bill.write(sliceUnits);
+        if (existing.containsKey(layout.nextSlice())) {
+            return sliceUnits; // attribute_not_exists fails: a stale layout; the adapter stops the spill here
+        }
+        existing.put(layout.nextSlice(), Set.copyOf(headIds));
+        sliceBytes.merge(ref, bytes, Long::sum);
+        double headUnits = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
+        bill.call(UPDATE);
+        bill.write(headUnits);
+        headBytes.put(ref, DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, Set.of(), settings.dueShards())));
+        return sliceUnits + headUnits;
+    }
+
+    /** Mean size of the head items written (the figure that sets a head write's units). */
+    public double meanHeadBytes() {
+        return headWrites == 0 ? 0 : (double) headBytesWritten / headWrites;
+    }
+
+    /** Whether any window still has a due time (the simulation runs until none has). Not billed. */
+    public boolean anyDue() {
+        return delegate.all().stream().anyMatch(w -> w.dueAt() != null);
+    }
+
+    /** The layout a load after this write would rebuild, assuming the write and its spill succeed. */
+    private IdLayout layoutAfter(WindowRef ref, Set<String> headIds, IdLayout layout) {
+        Set<String> sealed = new HashSet<>();
+        int nextSlice = 0;
+        TreeMap<Integer, Set<String>> existing = slices.getOrDefault(ref, new TreeMap<>());
+        for (Map.Entry<Integer, Set<String>> slice : existing.entrySet()) {
+            sealed.addAll(slice.getValue());
+            nextSlice = slice.getKey() + 1;
+        }
+        if (headIds.size() > settings.spillThreshold() && !existing.containsKey(layout.nextSlice())) {
+            sealed.addAll(headIds);
+            nextSlice = Math.max(nextSlice, layout.nextSlice() + 1);
+        }
+        return new IdLayout(sealed, nextSlice);
+    }
+
+    private long storedBytes(WindowRef ref) {
+        return headBytes.getOrDefault(ref, 0L) + sliceBytes.getOrDefault(ref, 0L);
+    }
+
+    private long previousHeadBytes(StoredWindow previous, IdLayout layout) {
+        return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout), settings.dueShards()));
+    }
+
+    /** The due-index entry of a head (keys-only projection: table keys and index keys), or null when not due. */
+    private static Map<String, AttributeValue> indexEntry(Map<String, AttributeValue> head) {
+        if (!head.containsKey("dsh") || !head.containsKey("due")) {
+            return null;
+        }
+        return Map.of("pk", head.get("pk"), "sk", head.get("sk"), "dsh", head.get("dsh"), "due", head.get("due"));
+    }
+
+    private static Set<String> headIds(StoredWindow window, IdLayout layout) {
+        Set<String> ids = new HashSet<>(window.eventIds());
+        ids.removeAll(layout.sealedIds());
+        return ids;
+    }
+
+    private static IdLayout layoutOf(Object layout) {
+        return layout instanceof IdLayout idLayout ? idLayout : IdLayout.EMPTY;
+    }
+
+    private static int openDelta(StoredWindow previous, StoredWindow next) {
+        return (next.status().isOpen() ? 1 : 0) - (previous.status().isOpen() ? 1 : 0);
+    }
+
+    private static StoredWindow withLayout(StoredWindow w, IdLayout layout) {
+        return new StoredWindow(w.ref(), w.version(), w.status(), w.dueAt(), w.expiresAt(), w.fence(), w.leaseUntil(), w.eventIds(),
+                w.state(), layout);
+    }
+}

@@ -1,0 +1,59 @@
+package dev.fanin.bench;
+
+/**
+ * The per-profile figures of one side (fanin or the baseline), all derived from counts: nothing here is timed
+ * except {@code cpuMicrosPerEvent}, which only enters the Lambda duration estimate.
+ *
+ * @param events          input events (duplicates included)
+ * @param windows         windows fired (first revisions)
+ * @param emitted         aggregate events sent (corrections included)
+ * @param bill            DynamoDB calls and units
+ * @param invocations     Lambda invocations (ingest batches, timer batches, sweeps)
+ * @param sqsRequests     SQS requests (input receive and delete per batch; timer send, receive, delete)
+ * @param cpuMicrosPerEvent measured CPU per event used for the Lambda duration estimate
+ */
+record ProfileFigures(long events, long windows, long emitted, DynamoDbBill bill, long invocations, long sqsRequests,
+                      double cpuMicrosPerEvent) {
+
+    double callsPerEvent() {
+        return (double) bill.calls() / events;
+    }
+
+    double writeUnitsPerEvent() {
+        return bill.writeUnits() / events;
+    }
+
+    double writeUnitsPerWindow() {
+        return windows == 0 ? 0 : bill.writeUnits() / windows;
+    }
+
+    double readUnitsPerWindow() {
+        return windows == 0 ? 0 : bill.readUnits() / windows;
+    }
+
+    double emittedPerWindow() {
+        return windows == 0 ? 0 : (double) emitted / windows;
+    }
+
+    double dynamoDbPerMillion(PriceTable prices) {
+        return (bill.writeUnits() * prices.perMillionWriteUnits() + bill.readUnits() * prices.perMillionReadUnits()) / events;
+    }
+
+    double lambdaPerMillion(PriceTable prices) {
+        double seconds = cpuMicrosPerEvent * events / 1e6 + bill.calls() * prices.dynamoDbCallMillis() / 1e3;
+        double dollars = seconds * prices.lambdaMemoryGb() * prices.perGbSecond() + invocations * prices.perMillionInvocations() / 1e6;
+        return dollars / events * 1e6;
+    }
+
+    double sqsPerMillion(PriceTable prices) {
+        return sqsRequests * prices.perMillionSqsRequests() / events;
+    }
+
+    double eventBridgePerMillion(PriceTable prices) {
+        return emitted * prices.perMillionEvents() / events;
+    }
+
+    double totalPerMillion(PriceTable prices) {
+        return dynamoDbPerMillion(prices) + lambdaPerMillion(prices) + sqsPerMillion(prices) + eventBridgePerMillion(prices);
+    }
+}

@@ -1,0 +1,69 @@
+package dev.fanin.bench;
+
+import java.io.PrintStream;
+import java.util.List;
+
+/** Prints the benchmark's Markdown: one table per profile, then the summary across profiles. */
+final class Report {
+
+    private Report() { }
+
+    static void profile(PrintStream out, BenchMain.ProfileReport r, PriceTable prices) {
+        ProfileFigures f = r.fanin();
+        ProfileFigures b = r.baseline();
+        Simulation.Result t = r.timers();
+        out.printf("## %s%n%n%s. %d events in %d SQS batches; fanin fired %d windows (%d aggregate events), the baseline %d windows.%n",
+                r.workload().name(), r.workload().summary(), f.events(), t.batches(), f.windows(), f.emitted(), b.windows());
+        out.printf("Outcomes: %d accepted, %d duplicates, %d late (corrections), %d too late, %d side-output records, %d failed "
+                        + "deliveries; %d timers armed, %d delivered; %d sweeps.%n%n",
+                t.accepted(), t.duplicates(), t.late(), t.tooLate(), t.sideRecords(), t.failedMessages(), t.timersArmed(),
+                t.timersDelivered(), t.sweeps());
+        out.println("| per profile | fanin | naive baseline | fanin / baseline |");
+        out.println("|---|---:|---:|---:|");
+        row(out, "DynamoDB calls per event", f.callsPerEvent(), b.callsPerEvent(), "%.3f");
+        row(out, "write units per event (table + index)", f.writeUnitsPerEvent(), b.writeUnitsPerEvent(), "%.3f");
+        out.printf("| of which index write units per event | %.3f | - | |%n", f.bill().indexWriteUnits() / f.events());
+        row(out, "write units per window", f.writeUnitsPerWindow(), b.writeUnitsPerWindow(), "%.1f");
+        row(out, "read units per window flushed", f.readUnitsPerWindow(), b.readUnitsPerWindow(), "%.1f");
+        row(out, "emitted events per window", f.emittedPerWindow(), b.emittedPerWindow(), "%.2f");
+        row(out, "DynamoDB $ per million events", f.dynamoDbPerMillion(prices), b.dynamoDbPerMillion(prices), "%.2f");
+        row(out, "Lambda $ per million events", f.lambdaPerMillion(prices), b.lambdaPerMillion(prices), "%.2f");
+        row(out, "SQS $ per million events", f.sqsPerMillion(prices), b.sqsPerMillion(prices), "%.2f");
+        row(out, "EventBridge $ per million events", f.eventBridgePerMillion(prices), b.eventBridgePerMillion(prices), "%.2f");
+        row(out, "**total $ per million events**", f.totalPerMillion(prices), b.totalPerMillion(prices), "%.2f");
+        out.printf("%nfanin DynamoDB calls: %s; mean head item written: %.0f bytes. Functions' WriteUnits metric: %.1f; benchmark's table write units for window "
+                        + "writes: %.1f (watermark advances add %.1f).%n",
+                f.bill().callsByOperation(), t.meanHeadBytes(), t.windowWriteUnitsMetric(), f.bill().tableWriteUnits() - t.watermarkWriteUnits(),
+                t.watermarkWriteUnits());
+        out.printf("Ingest CPU per event (this machine, median [range] of the passes): core alone %s; handler path with in-memory "
+                + "ports %s; ratio %.1fx.%n", r.cpu().core().describe(), r.cpu().endToEnd().describe(), r.cpu().ratio());
+        out.printf("Close latency p50 / p90 / p99 / max (simulated): with timers %s over %d windows %s; sweeper alone (every %d s) %s%s.%n%n",
+                r.timerLatency().percentiles(), r.timerLatency().windows(), r.timerLatency().byReason(),
+                Simulation.SWEEP_EVERY.toSeconds(), r.sweepLatency().percentiles(),
+                r.timerLatency().negative() + r.sweepLatency().negative() > 0
+                        ? String.format(" (%d emissions before the oracle's condition, the earliest %.1f s before)",
+                        r.timerLatency().negative() + r.sweepLatency().negative(),
+                        -Math.min(r.timerLatency().min(), r.sweepLatency().min()) / 1000.0) : "");
+    }
+
+    static void summary(PrintStream out, List<BenchMain.ProfileReport> reports, PriceTable prices) {
+        out.println("## Summary");
+        out.println();
+        out.println("| profile | WU/event fanin | WU/event baseline | WU ratio | calls/event fanin | calls/event baseline | $/M events fanin | $/M events baseline | close p99 timers | close p99 sweeper |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+        for (BenchMain.ProfileReport r : reports) {
+            ProfileFigures f = r.fanin();
+            ProfileFigures b = r.baseline();
+            out.printf("| %s | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f s | %.1f s |%n", r.workload().name(),
+                    f.writeUnitsPerEvent(), b.writeUnitsPerEvent(), f.writeUnitsPerEvent() / b.writeUnitsPerEvent(),
+                    f.callsPerEvent(), b.callsPerEvent(), f.totalPerMillion(prices), b.totalPerMillion(prices),
+                    r.timerLatency().p99() / 1000.0, r.sweepLatency().p99() / 1000.0);
+        }
+        out.println();
+    }
+
+    private static void row(PrintStream out, String label, double fanin, double baseline, String format) {
+        String ratio = baseline == 0 ? "" : String.format("%.2f", fanin / baseline);
+        out.printf("| %s | " + format + " | " + format + " | %s |%n", label, fanin, baseline, ratio);
+    }
+}

@@ -1,0 +1,60 @@
+package dev.fanin.bench;
+
+import dev.fanin.aws.sqs.SqsWindowTimers;
+import dev.fanin.core.port.WindowTimers;
+import dev.fanin.core.window.WindowRef;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.PriorityQueue;
+
+/**
+ * Timer messages as {@link SqsWindowTimers} sends them: delivered {@code delaySeconds(dueAt, now)} whole seconds
+ * after arming (at most 900 s; the timer service re-arms a timer that arrives early). With delivery off, timers
+ * are counted and dropped: the sweeper alone closes windows.
+ */
+final class SimTimers implements WindowTimers {
+
+    record Pending(WindowRef ref, Instant dueAt, Instant deliverAt) { }
+
+    private final boolean deliver;
+    private final PriorityQueue<Pending> pending = new PriorityQueue<>(Comparator.comparing(Pending::deliverAt));
+    private long armed;
+    private long delivered;
+
+    SimTimers(boolean deliver) {
+        this.deliver = deliver;
+    }
+
+    @Override
+    public void arm(WindowRef ref, Instant dueAt, Instant now) {
+        armed++;
+        if (deliver) {
+            pending.add(new Pending(ref, dueAt, now.plusSeconds(SqsWindowTimers.delaySeconds(dueAt, now))));
+        }
+    }
+
+    /** Delivery time of the next timer, or null. */
+    Instant next() {
+        Pending first = pending.peek();
+        return first == null ? null : first.deliverAt();
+    }
+
+    List<Pending> takeDue(Instant now) {
+        List<Pending> due = new ArrayList<>();
+        while (!pending.isEmpty() && !pending.peek().deliverAt().isAfter(now)) {
+            due.add(pending.poll());
+        }
+        delivered += due.size();
+        return due;
+    }
+
+    long armed() {
+        return armed;
+    }
+
+    long delivered() {
+        return delivered;
+    }
+}

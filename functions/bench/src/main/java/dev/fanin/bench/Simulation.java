@@ -1,0 +1,187 @@
+package dev.fanin.bench;
+
+import dev.fanin.aws.dynamodb.DynamoDbWatermarkStore;
+import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
+import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.memory.RecordingSideOutput;
+import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.WatermarkStore;
+import dev.fanin.core.port.WindowStore;
+import dev.fanin.core.service.BatchResult;
+import dev.fanin.core.service.FaninEngine;
+import dev.fanin.core.service.FaninPorts;
+import dev.fanin.core.service.FaninSettings;
+import dev.fanin.core.service.IngestService;
+import dev.fanin.core.service.MetricNames;
+import dev.fanin.core.service.SweepService;
+import dev.fanin.core.service.TimerService;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Runs a workload through the real {@link IngestService}, {@link SweepService} and {@link TimerService} on a
+ * simulated clock, with the metered stores. The event loop takes, in time order: SQS batches (see
+ * {@link BatchShape}), timer messages at their delivery time (when timers are on), and the sweep schedule. It ends once
+ * the input is consumed and no window is due any more (at the latest 3 hours after the last arrival).
+ */
+final class Simulation {
+
+    /**
+     * How the event source mapping cuts batches: up to {@code size} messages, closed when the next message comes
+     * more than {@code window} after the batch's first. The default is the template's (BatchSize 10, no batching
+     * window, approximated by the 100 ms a poll takes to fill).
+     */
+    record BatchShape(int size, Duration window) {
+        static final BatchShape DEFAULT = new BatchShape(10, Duration.ofMillis(100));
+    }
+
+    static final Duration SWEEP_EVERY = Duration.ofSeconds(60);
+    private static final Duration GIVE_UP_AFTER = Duration.ofHours(3);
+
+    /** @param timers whether timer messages are delivered (false: the sweeper alone closes windows) */
+    record Mode(String name, boolean timers) {
+        static final Mode TIMERS = new Mode("timers+sweeper", true);
+        static final Mode SWEEPER = new Mode("sweeper only", false);
+    }
+
+    record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double watermarkWriteUnits, double windowWriteUnitsMetric,
+                  List<TimedEmitter.Emitted> emitted, long emitCalls, long batches, long sweeps, long timersArmed,
+                  long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
+                  long failedMessages, long sideRecords, long deadLetters) { }
+
+    /** The window and watermark stores a run uses; the benchmark's are metered, the cross-check's are the AWS adapters. */
+    interface Stores {
+        WindowStore windows();
+
+        WatermarkStore watermarks();
+
+        /** Whether any window still has a due time (not billed). */
+        boolean anyDue();
+
+        double meanHeadBytes();
+
+        double watermarkWriteUnits();
+    }
+
+    private Simulation() { }
+
+    static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape) {
+        DynamoDbBill bill = new DynamoDbBill();
+        MeteredWindowStore store = new MeteredWindowStore(DynamoDbWindowStore.Settings.defaults(), bill);
+        MeteredWatermarkStore watermarks = new MeteredWatermarkStore(DynamoDbWatermarkStore.Settings.defaults(), bill);
+        return run(config, workload, mode, shape, bill, new Stores() {
+            public WindowStore windows() {
+                return store;
+            }
+
+            public WatermarkStore watermarks() {
+                return watermarks;
+            }
+
+            public boolean anyDue() {
+                return store.anyDue();
+            }
+
+            public double meanHeadBytes() {
+                return store.meanHeadBytes();
+            }
+
+            public double watermarkWriteUnits() {
+                return watermarks.writeUnits();
+            }
+        });
+    }
+
+    static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, DynamoDbBill bill, Stores stores) {
+        Instant start = workload.arrivals().get(0).at();
+        SimClock clock = new SimClock(start);
+        TimedEmitter emitter = new TimedEmitter(clock);
+        SimTimers timers = new SimTimers(mode.timers());
+        RecordingSideOutput side = new RecordingSideOutput();
+        double[] writeUnitsMetric = new double[1];
+        Metrics metrics = (name, value, unit, dimensions) -> {
+            if (MetricNames.WRITE_UNITS.equals(name)) {
+                writeUnitsMetric[0] += value;
+            }
+        };
+        FaninEngine engine = new FaninEngine(config, new FaninPorts(stores.windows(), stores.watermarks(), emitter, timers, side, side, metrics),
+                FaninSettings.defaults(), clock);
+        IngestService ingest = new IngestService(engine);
+        SweepService sweep = new SweepService(engine);
+        TimerService timerService = new TimerService(engine);
+
+        List<List<Arrival>> batches = batches(workload.arrivals(), shape);
+        Instant lastArrival = workload.arrivals().get(workload.arrivals().size() - 1).at();
+        Instant nextSweep = Instant.ofEpochSecond((start.getEpochSecond() / 60 + 1) * 60);
+        int next = 0;
+        long sweeps = 0;
+        long timerInvocations = 0;
+        long accepted = 0;
+        long duplicates = 0;
+        long late = 0;
+        long tooLate = 0;
+        long failed = 0;
+        while (true) {
+            Instant batchAt = next < batches.size() ? handleAt(batches.get(next)) : null;
+            Instant timerAt = timers.next();
+            if (batchAt != null && !batchAt.isAfter(nextSweep) && (timerAt == null || !batchAt.isAfter(timerAt))) {
+                clock.set(batchAt);
+                List<InboundMessage> messages = new ArrayList<>();
+                for (Arrival a : batches.get(next)) {
+                    messages.add(a.message(batchAt));
+                }
+                BatchResult r = ingest.handle(messages);
+                accepted += r.eventsAccepted();
+                duplicates += r.duplicates();
+                late += r.late();
+                tooLate += r.tooLate();
+                failed += r.failedMessageIds().size();
+                next++;
+            } else if (timerAt != null && !timerAt.isAfter(nextSweep)) {
+                clock.set(timerAt);
+                List<SimTimers.Pending> due = timers.takeDue(timerAt);
+                timerInvocations += (due.size() + 9) / 10;
+                for (SimTimers.Pending t : due) {
+                    timerService.fire(t.ref(), t.dueAt());
+                }
+            } else {
+                clock.set(nextSweep);
+                sweep.sweep(nextSweep.plus(SWEEP_EVERY).minusSeconds(10));
+                sweeps++;
+                nextSweep = nextSweep.plus(SWEEP_EVERY);
+                boolean drained = next >= batches.size() && timers.next() == null && !stores.anyDue();
+                if (drained || clock.instant().isAfter(lastArrival.plus(GIVE_UP_AFTER))) {
+                    break;
+                }
+            }
+        }
+        return new Result(workload, mode, bill, stores.meanHeadBytes(), stores.watermarkWriteUnits(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
+                batches.size(), sweeps, timers.armed(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
+                failed, side.sideRecords().size(), side.deadLetters().size());
+    }
+
+    /** SQS batches as the event source mapping forms them. */
+    static List<List<Arrival>> batches(List<Arrival> arrivals, BatchShape shape) {
+        List<List<Arrival>> batches = new ArrayList<>();
+        List<Arrival> current = new ArrayList<>();
+        for (Arrival a : arrivals) {
+            if (!current.isEmpty() && (current.size() == shape.size() || a.at().isAfter(current.get(0).at().plus(shape.window())))) {
+                batches.add(current);
+                current = new ArrayList<>();
+            }
+            current.add(a);
+        }
+        if (!current.isEmpty()) {
+            batches.add(current);
+        }
+        return batches;
+    }
+
+    /** A batch is handled when its last message has arrived. */
+    static Instant handleAt(List<Arrival> batch) {
+        return batch.get(batch.size() - 1).at();
+    }
+}

@@ -1,0 +1,188 @@
+package dev.fanin.bench;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Locale;
+import java.util.Random;
+
+/**
+ * The benchmark's workload profiles, deterministic for a seed. Every profile goes to a bundled sample pipeline
+ * (alert-storm, file-uploads) or to the benchmark's {@code late-rollup} (a one-minute tumbling rollup with five
+ * minutes of allowed lateness). Event times trail arrival times by a small delay unless the profile says otherwise.
+ */
+public final class Workloads {
+
+    public static final List<String> NAMES = List.of("alert-storm", "sparse", "file-uploads", "hot-key", "late-heavy");
+    static final Instant START = Instant.parse("2026-11-29T00:00:00Z");
+
+    private Workloads() { }
+
+    /** @param scale 1.0 for the documented sizes; smaller for quick runs and tests */
+    public static Workload named(String name, double scale, long seed) {
+        Random random = new Random(seed);
+        return switch (name) {
+            case "alert-storm" -> alertStorm(scale, random);
+            case "sparse" -> sparse(scale);
+            case "file-uploads" -> fileUploads(scale, random);
+            case "hot-key" -> hotKey(scale, random);
+            case "late-heavy" -> lateHeavy(scale, random);
+            default -> throw new IllegalArgumentException("unknown profile \"" + name + "\"; profiles: " + String.join(", ", NAMES));
+        };
+    }
+
+    /**
+     * Storms of 100 alerts/s for 30 s over 200 resource keys drawn Zipf(1.2), three minutes of quiet between storms
+     * (sessions end after 30 s), and 10% of messages delivered twice (same event id, new message id).
+     */
+    static Workload alertStorm(double scale, Random random) {
+        Zipf keys = new Zipf(200, 1.2);
+        List<Arrival> arrivals = new ArrayList<>();
+        int storms = Math.max(1, (int) Math.round(6 * scale));
+        int n = 0;
+        for (int storm = 0; storm < storms; storm++) {
+            Instant stormStart = START.plus(Duration.ofSeconds(210L * storm));
+            for (int i = 0; i < 3_000; i++) {
+                Instant at = stormStart.plusMillis(i * 10L + random.nextInt(10));
+                String body = alert(n++, keys.sample(random), at.minusMillis(random.nextInt(2_000)), random);
+                arrivals.add(new Arrival(at, "m-" + arrivals.size(), body));
+                if (random.nextDouble() < 0.10) {
+                    arrivals.add(new Arrival(at.plusMillis(200 + random.nextInt(800)), "m-" + arrivals.size(), body));
+                }
+            }
+        }
+        return new Workload("alert-storm", "bursts of 100 alerts/s over 200 keys (Zipf 1.2), 10% duplicates, sessions of 30 s gap",
+                sorted(arrivals));
+    }
+
+    /** 2,000 keys in turn at 100 alerts/s, three alerts per key 20 s apart: every batch touches ten different windows. */
+    static Workload sparse(double scale) {
+        int keys = Math.max(10, (int) Math.round(2_000 * scale));
+        List<Arrival> arrivals = new ArrayList<>();
+        Random unused = new Random(0);
+        for (int round = 0; round < 3; round++) {
+            for (int k = 0; k < keys; k++) {
+                Instant at = START.plus(Duration.ofSeconds(20L * round)).plusMillis(k * 10L);
+                arrivals.add(new Arrival(at, "m-" + arrivals.size(), alert(arrivals.size(), k, at.minusMillis(300), unused)));
+            }
+        }
+        return new Workload("sparse", "2,000 keys in turn, one event per key per batch, three per key 20 s apart", sorted(arrivals));
+    }
+
+    /**
+     * 40 upload prefixes of 250 files each, one S3 notification per message; a prefix uploads over 60 s, prefixes
+     * start 15 s apart (four in flight at once); the manifest {@code _manifest-250.json} lands between 5 s before
+     * and 2 s after the last file.
+     */
+    static Workload fileUploads(double scale, Random random) {
+        int prefixes = Math.max(1, (int) Math.round(40 * scale));
+        List<Arrival> arrivals = new ArrayList<>();
+        for (int p = 0; p < prefixes; p++) {
+            Instant begin = START.plus(Duration.ofSeconds(15L * p));
+            long last = 0;
+            for (int f = 0; f < 250; f++) {
+                long offset = random.nextInt(60_000);
+                last = Math.max(last, offset);
+                String key = String.format(Locale.ROOT, "uploads/batch-%d/part-%03d.csv", p, f);
+                arrivals.add(new Arrival(begin.plusMillis(offset), "m-" + arrivals.size(), s3(key, 40_000 + random.nextInt(20_000), begin.plusMillis(offset - 300))));
+            }
+            long manifestAt = last - 5_000 + random.nextInt(7_000);
+            String manifest = String.format(Locale.ROOT, "uploads/batch-%d/_manifest-250.json", p);
+            arrivals.add(new Arrival(begin.plusMillis(manifestAt), "m-" + arrivals.size(), s3(manifest, 900, begin.plusMillis(manifestAt - 300))));
+        }
+        return new Workload("file-uploads", "40 prefixes x 250 files + manifest sentinel, 4 prefixes in flight, 1 S3 record per message",
+                sorted(arrivals));
+    }
+
+    /** 100 alerts/s for 200 s; 90% on one key (one session of about 18,000 events), the rest over 100 keys. */
+    static Workload hotKey(double scale, Random random) {
+        int events = Math.max(100, (int) Math.round(20_000 * scale));
+        List<Arrival> arrivals = new ArrayList<>();
+        for (int i = 0; i < events; i++) {
+            Instant at = START.plusMillis(i * 10L + random.nextInt(10));
+            int key = random.nextDouble() < 0.9 ? 0 : 1 + random.nextInt(100);
+            arrivals.add(new Arrival(at, "m-" + i, alert(i, key, at.minusMillis(random.nextInt(1_000)), random)));
+        }
+        return new Workload("hot-key", "100 alerts/s for 200 s, 90% on one key", sorted(arrivals));
+    }
+
+    /**
+     * 50 readings/s from 50 sensors for 5 minutes into one-minute tumbling windows; 30% arrive late by 10 s to
+     * 8 minutes (allowed lateness is 5 minutes, so some are too late and go to the side output).
+     */
+    static Workload lateHeavy(double scale, Random random) {
+        int events = Math.max(100, (int) Math.round(15_000 * scale));
+        List<Arrival> arrivals = new ArrayList<>();
+        for (int i = 0; i < events; i++) {
+            Instant at = START.plusMillis(i * 20L + random.nextInt(20));
+            long lag = random.nextDouble() < 0.30 ? 10_000 + random.nextInt(470_000) : random.nextInt(3_000);
+            String body = String.format(Locale.ROOT, "{\"type\":\"reading\",\"id\":\"r-%d\",\"sensor\":\"sensor-%02d\",\"value\":%d,\"at\":\"%s\"}",
+                    i, random.nextInt(50), random.nextInt(1_000), at.minusMillis(lag));
+            arrivals.add(new Arrival(at, "m-" + i, body));
+        }
+        return new Workload("late-heavy", "50 readings/s, 50 sensors, 1-min tumbling windows, 30% late by 10 s-8 min (lateness 5 min)",
+                sorted(arrivals));
+    }
+
+    private static String alert(int n, int key, Instant time, Random random) {
+        String region = switch (key % 4) {
+            case 0 -> "eu-west-1";
+            case 1 -> "us-east-1";
+            case 2 -> "us-west-2";
+            default -> "ap-southeast-2";
+        };
+        String resource = String.format(Locale.ROOT, "i-%017x", (long) key * 1_000 + random.nextInt(50));
+        return String.format(Locale.ROOT, "{\"version\":\"0\",\"id\":\"%08d-269e-4d37-b2a7-4de452e6b438\",\"detail-type\":\"Resource Alert\","
+                        + "\"source\":\"custom.alerts\",\"account\":\"111122223333\",\"time\":\"%s\",\"region\":\"%s\","
+                        + "\"resources\":[\"arn:aws:ec2:%s:111122223333:instance/%s\"],\"detail\":{\"service\":\"svc-%03d\","
+                        + "\"resource\":\"%s\",\"severity\":\"HIGH\",\"message\":\"CPUUtilization above 95%% for 3 datapoints\"}}",
+                n, time, region, region, resource, key, resource);
+    }
+
+    private static String s3(String key, long size, Instant time) {
+        return String.format(Locale.ROOT, "{\"Records\":[{\"eventVersion\":\"2.1\",\"eventSource\":\"aws:s3\",\"awsRegion\":\"eu-west-1\","
+                + "\"eventTime\":\"%s\",\"eventName\":\"ObjectCreated:Put\",\"s3\":{\"s3SchemaVersion\":\"1.0\",\"configurationId\":\"fanin-uploads\","
+                + "\"bucket\":{\"name\":\"acme-ingest\",\"arn\":\"arn:aws:s3:::acme-ingest\"},\"object\":{\"key\":\"%s\",\"size\":%d,"
+                + "\"eTag\":\"67d1364a715d2f1404b0e915b45b618e\"}}}]}", time, key, size);
+    }
+
+    private static List<Arrival> sorted(List<Arrival> arrivals) {
+        List<Arrival> copy = new ArrayList<>(arrivals);
+        copy.sort(Comparator.comparing(Arrival::at));
+        return copy;
+    }
+
+    /** Zipf over ranks 0..n-1: rank r has weight 1/(r+1)^s. */
+    static final class Zipf {
+        private final double[] cumulative;
+
+        Zipf(int n, double s) {
+            cumulative = new double[n];
+            double sum = 0;
+            for (int r = 0; r < n; r++) {
+                sum += 1 / Math.pow(r + 1, s);
+                cumulative[r] = sum;
+            }
+            for (int r = 0; r < n; r++) {
+                cumulative[r] /= sum;
+            }
+        }
+
+        int sample(Random random) {
+            double u = random.nextDouble();
+            int low = 0;
+            int high = cumulative.length - 1;
+            while (low < high) {
+                int mid = (low + high) >>> 1;
+                if (cumulative[mid] < u) {
+                    low = mid + 1;
+                } else {
+                    high = mid;
+                }
+            }
+            return low;
+        }
+    }
+}

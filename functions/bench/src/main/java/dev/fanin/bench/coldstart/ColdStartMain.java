@@ -1,0 +1,75 @@
+package dev.fanin.bench.coldstart;
+
+import dev.fanin.testkit.LocalAwsEndpoint;
+import dev.fanin.testkit.LocalResources;
+import dev.fanin.testkit.TemplateResources;
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * {@code fanin bench cold-start}: starts the local endpoint (moto through the testkit, or {@code AWS_ENDPOINT_URL}),
+ * creates the resources of template.yaml, then starts {@code runs} fresh JVMs of
+ * {@code java [jvm options] -cp <shaded jar>:<probe classes> FirstBatchMain} and reports, per JVM option set, the
+ * wall time from process start to the first batch handled (median and range), with the jar's size.
+ *
+ * <pre>
+ *   ColdStartMain &lt;shaded jar&gt; &lt;probe classes dir&gt; [runs=5]
+ * </pre>
+ */
+public final class ColdStartMain {
+
+    private ColdStartMain() { }
+
+    public static void main(String[] args) throws IOException, InterruptedException {
+        Path jar = Path.of(args[0]);
+        String probe = args[1];
+        int runs = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+        LocalAwsEndpoint endpoint = LocalAwsEndpoint.shared();
+        LocalResources resources = TemplateResources.load(TemplateResources.locateTemplate()).createOn(endpoint, "cold-");
+        System.out.printf("jar %s: %.1f MB; endpoint %s (%s)%n", jar.getFileName(), Files.size(jar) / 1e6, endpoint.endpoint(), endpoint.kind());
+        for (List<String> options : List.of(List.<String>of(), List.of("-XX:+TieredCompilation", "-XX:TieredStopAtLevel=1"),
+                List.of("-XX:TieredStopAtLevel=1", "-Xshare:auto", "-XX:+UseSerialGC"))) {
+            List<Long> walls = new ArrayList<>();
+            List<String> lines = new ArrayList<>();
+            for (int r = 0; r < runs; r++) {
+                List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+                command.addAll(options);
+                command.addAll(List.of("-cp", jar + java.io.File.pathSeparator + probe, FirstBatchMain.class.getName()));
+                ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true);
+                Map<String, String> env = builder.environment();
+                env.putAll(resources.functionEnvironment());
+                env.put("AWS_ENDPOINT_URL", endpoint.endpoint().toString());
+                long begin = System.nanoTime();
+                Process process = builder.start();
+                String result = null;
+                try (BufferedReader out = new BufferedReader(new InputStreamReader(process.getInputStream(), StandardCharsets.UTF_8))) {
+                    for (String line = out.readLine(); line != null; line = out.readLine()) {
+                        if (line.startsWith("init_ms=")) {
+                            result = line;
+                            walls.add((System.nanoTime() - begin) / 1_000_000);
+                        }
+                    }
+                }
+                process.waitFor();
+                if (result == null) {
+                    throw new IllegalStateException("the probe printed no result; exit " + process.exitValue());
+                }
+                lines.add(result);
+            }
+            List<Long> sorted = new ArrayList<>(walls);
+            Collections.sort(sorted);
+            System.out.printf("options %s: process start to first batch handled %d ms median [%d-%d] over %d JVMs; probe lines %s%n",
+                    options.isEmpty() ? "(none)" : String.join(" ", options), sorted.get(sorted.size() / 2), sorted.get(0),
+                    sorted.get(sorted.size() - 1), runs, lines);
+        }
+        endpoint.close();
+    }
+}

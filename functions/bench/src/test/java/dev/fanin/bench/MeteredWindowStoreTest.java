@@ -1,0 +1,120 @@
+package dev.fanin.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.aws.dynamodb.DynamoDbItemSize;
+import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
+import dev.fanin.aws.dynamodb.IdLayout;
+import dev.fanin.aws.dynamodb.WindowItemCodec;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Instant;
+import java.util.HashSet;
+import java.util.Set;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+class MeteredWindowStoreTest {
+
+    private static final WindowRef REF = new WindowRef("p", "k", "T000000000000000");
+    private static final Instant DUE = Instant.parse("2026-11-29T00:01:00Z");
+    private static final Instant EXPIRES = Instant.parse("2026-12-06T00:00:00Z");
+
+    private final DynamoDbBill bill = new DynamoDbBill();
+    private final MeteredWindowStore store = new MeteredWindowStore(DynamoDbWindowStore.Settings.defaults(), bill);
+
+    @Test
+    void creatingAnOpenWindowIsOneTransactionOfHeadAndCounterBilledTwice() {
+        StoredWindow window = window(0, WindowStatus.OPEN, DUE, ids(3), "x".repeat(1500), null);
+
+        WriteOutcome outcome = store.create(window, 100);
+
+        // head of 1.5 KB and more: 2 units; the counter item: 1 unit; a transaction bills both twice.
+        assertThat(headBytes(window, 1, ids(3))).isBetween(1025L, 2048L);
+        assertThat(outcome.writeUnits()).isEqualTo(2 * (2 + 1));
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("TransactWriteItems", 1L));
+        assertThat(bill.tableWriteUnits()).isEqualTo(6);
+        assertThat(bill.indexWriteUnits()).isEqualTo(1);
+    }
+
+    @Test
+    void replacingWithoutLeavingTheOpenSetIsOnePutBilledByTheLargerItem() {
+        StoredWindow created = window(0, WindowStatus.OPEN, DUE, ids(3), "x".repeat(2800), null);
+        store.create(created, 100);
+        StoredWindow loaded = store.load(REF).orElseThrow();
+        StoredWindow next = window(1, WindowStatus.OPEN, DUE, ids(4), "small", loaded.layout());
+
+        WriteOutcome outcome = store.replace(loaded, next);
+
+        assertThat(headBytes(created, 1, ids(3))).isBetween(2049L, 3072L);
+        assertThat(outcome.writeUnits()).isEqualTo(3); // the old head, about 2.9 KB, sets the price
+        assertThat(bill.calls("PutItem")).isEqualTo(1);
+        assertThat(bill.calls("Query")).isEqualTo(1);
+        assertThat(bill.indexWriteUnits()).isEqualTo(1); // same due: the entry did not move
+    }
+
+    @Test
+    void movingTheDueTimeRewritesTheIndexEntryAndClearingItRemovesIt() {
+        store.create(window(0, WindowStatus.OPEN, DUE, ids(1), "{}", null), 100);
+        StoredWindow loaded = store.load(REF).orElseThrow();
+        store.replace(loaded, window(1, WindowStatus.OPEN, DUE.plusSeconds(30), ids(2), "{}", loaded.layout()));
+        StoredWindow again = store.load(REF).orElseThrow();
+        store.replace(again, window(2, WindowStatus.OPEN, null, ids(3), "{}", again.layout()));
+
+        assertThat(bill.indexWriteUnits()).isEqualTo(1 + 2 + 1);
+    }
+
+    @Test
+    void aHeadWithMoreIdsThanTheThresholdSpillsThemToASliceAndTheNextLoadKnowsIt() {
+        Set<String> ids = ids(33);
+        StoredWindow window = window(0, WindowStatus.OPEN, DUE, ids, "{}", null);
+
+        WriteOutcome outcome = store.create(window, 100);
+
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(
+                java.util.Map.of("TransactWriteItems", 1L, "PutItem", 1L, "UpdateItem", 1L));
+        // create 2 x (1 + 1), slice 1, head update 1
+        assertThat(outcome.writeUnits()).isEqualTo(4 + 1 + 1);
+        StoredWindow loaded = store.load(REF).orElseThrow();
+        assertThat(loaded.layout()).isEqualTo(new IdLayout(ids, 1));
+        assertThat(loaded.eventIds()).isEqualTo(ids);
+    }
+
+    @Test
+    void aLoadReadsTheHeadAndItsSlicesAtOneUnitPerStartedFourKilobytes() {
+        store.create(window(0, WindowStatus.OPEN, DUE, ids(1), "y".repeat(5000), null), 100);
+        double before = bill.readUnits();
+
+        store.load(REF);
+
+        assertThat(bill.readUnits() - before).isEqualTo(2);
+        assertThat(bill.calls("Query")).isEqualTo(1);
+    }
+
+    @Test
+    void closingAWindowChangesTheOpenCountSoItIsATransaction() {
+        store.create(window(0, WindowStatus.OPEN, DUE, ids(1), "{}", null), 100);
+        StoredWindow loaded = store.load(REF).orElseThrow();
+
+        WriteOutcome outcome = store.replace(loaded, window(1, WindowStatus.CLOSED, null, ids(1), "{}", loaded.layout()));
+
+        assertThat(outcome.writeUnits()).isEqualTo(2 * (1 + 1));
+        assertThat(bill.calls("TransactWriteItems")).isEqualTo(2);
+        assertThat(store.openWindows("p")).isZero();
+    }
+
+    private static StoredWindow window(long version, WindowStatus status, Instant due, Set<String> ids, String state, Object layout) {
+        return new StoredWindow(REF, version, status, due, EXPIRES, 0, null, ids, state, layout);
+    }
+
+    private static long headBytes(StoredWindow window, long version, Set<String> ids) {
+        return DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, ids, 16));
+    }
+
+    private static Set<String> ids(int n) {
+        return IntStream.range(0, n).mapToObj(i -> String.format("%016d", i)).collect(Collectors.toCollection(HashSet::new));
+    }
+}

@@ -1,0 +1,45 @@
+package dev.fanin.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.config.FaninConfig;
+import org.junit.jupiter.api.Test;
+
+/** Small runs through the real services: counts only, never timings. */
+class SimulationTest {
+
+    private static final FaninConfig CONFIG = BenchPipelines.load();
+
+    @Test
+    void everyWindowFiresOnceAndTheWriteUnitsMetricEqualsTheBilledWindowWrites() {
+        Workload workload = Workloads.named("alert-storm", 0.1, 7);
+
+        Simulation.Result result = Simulation.run(CONFIG, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT);
+
+        long distinctAggregates = result.emitted().stream().map(e -> e.request().aggregateId()).distinct().count();
+        assertThat(distinctAggregates).isEqualTo(result.emitted().size());
+        assertThat(result.accepted() + result.duplicates()).isEqualTo(BenchMain.parse(CONFIG, workload).size());
+        assertThat(result.failedMessages()).isZero();
+        assertThat(result.windowWriteUnitsMetric())
+                .isEqualTo(result.bill().tableWriteUnits() - result.watermarkWriteUnits());
+    }
+
+    @Test
+    void theBaselineSeesTheSameSessionsAsFaninOnTheAlertStorm() {
+        BenchMain.ProfileReport report = BenchMain.run(CONFIG, Workloads.named("alert-storm", 0.1, 7), Simulation.BatchShape.DEFAULT, 0);
+
+        assertThat(report.baseline().windows()).isEqualTo(report.fanin().windows());
+        assertThat(report.fanin().events()).isEqualTo(report.baseline().events());
+    }
+
+    @Test
+    void batchesHoldAtMostTheBatchSizeAndKeepArrivalOrder() {
+        Workload workload = Workloads.named("sparse", 0.01, 1);
+
+        var batches = Simulation.batches(workload.arrivals(), Simulation.BatchShape.DEFAULT);
+
+        assertThat(batches).allSatisfy(b -> assertThat(b).hasSizeBetween(1, 10));
+        assertThat(batches.stream().mapToInt(java.util.List::size).sum()).isEqualTo(workload.arrivals().size());
+        assertThat(batches.get(0).get(0)).isEqualTo(workload.arrivals().get(0));
+    }
+}
