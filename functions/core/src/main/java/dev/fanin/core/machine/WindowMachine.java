@@ -51,8 +51,12 @@ import java.util.Set;
  */
 public final class WindowMachine {
 
+    /** The default granularity of due times in the due index. */
+    public static final Duration DEFAULT_DUE_GRANULARITY = Duration.ofSeconds(10);
+
     private final PipelineConfig config;
     private final Duration lease;
+    private final long dueGranularityMillis;
 
     /**
      * @param config the pipeline
@@ -60,8 +64,19 @@ public final class WindowMachine {
      *               emitter's worst-case call time
      */
     public WindowMachine(PipelineConfig config, Duration lease) {
+        this(config, lease, DEFAULT_DUE_GRANULARITY);
+    }
+
+    /**
+     * @param dueGranularity due times written to the due index are rounded UP to a multiple of this, so that a window
+     *                       whose next check moves with every event (a session) rewrites its index entry at most
+     *                       once per granularity step instead of at every write; timers keep the exact time, so
+     *                       only the sweeper-alone close latency grows, by at most this much
+     */
+    public WindowMachine(PipelineConfig config, Duration lease, Duration dueGranularity) {
         this.config = Objects.requireNonNull(config, "config");
         this.lease = Objects.requireNonNull(lease, "lease");
+        this.dueGranularityMillis = Math.max(1, dueGranularity.toMillis());
     }
 
     public PipelineConfig config() {
@@ -229,11 +244,14 @@ public final class WindowMachine {
             case MERGED -> s.dueAt = null;
             default -> throw new IllegalStateException("unknown status " + s.status);
         }
+        // s.dueAt holds the exact next check here; the timer gets it exactly, the index a rounded-up copy.
+        Instant exactDue = s.dueAt;
         boolean armTimer = false;
-        if (s.dueAt != null && (s.timerAt == null || s.dueAt.isBefore(s.timerAt) || !s.timerAt.isAfter(now))) {
-            s.timerAt = s.dueAt;
+        if (exactDue != null && (s.timerAt == null || exactDue.isBefore(s.timerAt) || !s.timerAt.isAfter(now))) {
+            s.timerAt = exactDue;
             armTimer = true;
         }
+        s.dueAt = roundUp(exactDue);
         changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timerAt, before.timerAt());
         return new Transition(changed ? s.build() : before, changed, outcomes, action, armTimer);
     }
@@ -349,6 +367,16 @@ public final class WindowMachine {
         s.dueAt = null;
         s.timerAt = null;
         return s.build();
+    }
+
+    /** Rounds up to the due granularity (never earlier than the exact time, so a sweep never visits too soon). */
+    private Instant roundUp(Instant exact) {
+        if (exact == null) {
+            return null;
+        }
+        long ms = exact.toEpochMilli();
+        long rounded = Math.floorDiv(ms + dueGranularityMillis - 1, dueGranularityMillis) * dueGranularityMillis;
+        return Instant.ofEpochMilli(rounded);
     }
 
     private WindowFacts facts(WindowState.Builder s) {
