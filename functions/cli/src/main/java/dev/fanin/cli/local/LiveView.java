@@ -103,7 +103,7 @@ final class LiveView implements RunWatcher.Listener, SqsEventSource.Listener {
         if (a.expected() != null) {
             text.append(" (").append(a.seen()).append(" of ").append(a.expected()).append(')');
         } else {
-            text.append(" (").append(a.seen()).append(" events)");
+            text.append(" (").append(a.seen()).append(a.seen() == 1 ? " event)" : " events)");
         }
         if (a.missing() != null) {
             text.append(" missing ").append(a.missing());
@@ -139,7 +139,7 @@ final class LiveView implements RunWatcher.Listener, SqsEventSource.Listener {
             case "HELD" -> line("HELD", where + "  incomplete at its close time: held (policy hold) until complete or its hard"
                     + " deadline " + (now.hardDeadline() == null ? "" : CLOCK.format(now.hardDeadline())));
             case "CLAIMED" -> line("CLOSING", where + "  claimed, emitting");
-            case "CLOSED" -> line("CLOSED", where + "  committed (" + now.events() + " events in its last revision)");
+            case "CLOSED" -> line("CLOSED", where + "  committed");
             case "MERGED" -> line("MERGED", where + "  absorbed into a bridging session");
             default -> { }
         }

@@ -112,8 +112,7 @@ final class LocalRun {
             }
             watcher.poll();
             for (Traffic.FollowUp f : traffic.followUps()) {
-                if (!followedUp.contains(f) && watcher.aggregates().stream()
-                        .anyMatch(a -> a.pipeline().equals(f.pipeline()) && a.key().contains(f.keyPart()))) {
+                if (!followedUp.contains(f) && ready(f, watcher)) {
                     followedUp.add(f);
                     send(sqs, inputQueue, f.send(), view);
                     sent++;
@@ -133,6 +132,18 @@ final class LocalRun {
         Outcome outcome = new Outcome(settled, missing(traffic, watcher), overdue(watcher));
         Summary.print(out, outcome, watcher, sent, view.batches(), sweeps.get(), options.maxWait());
         return outcome;
+    }
+
+    /**
+     * A follow-up goes once its window has fired and its pipeline has no window left open: a late event resets the
+     * pipeline's idle watermark advance, so sending it while a sibling window still waits for that advance would
+     * only delay the sibling.
+     */
+    private static boolean ready(Traffic.FollowUp f, RunWatcher watcher) {
+        boolean fired = watcher.aggregates().stream().anyMatch(a -> a.pipeline().equals(f.pipeline()) && a.key().contains(f.keyPart()));
+        boolean othersOpen = watcher.windows().stream()
+                .anyMatch(w -> w.pipeline().equals(f.pipeline()) && (w.status().equals("OPEN") || w.status().equals("CLAIMED")));
+        return fired && !othersOpen;
     }
 
     /** Nothing left that could happen before {@code end}: the input drained, nothing claimed, nothing due before it. */

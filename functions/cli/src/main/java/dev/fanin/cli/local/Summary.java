@@ -25,7 +25,7 @@ final class Summary {
                 windows.stream().filter(w -> w.status().equals("OPEN") || w.status().equals("HELD") || w.status().equals("CLAIMED")).count(),
                 windows.stream().filter(w -> w.status().equals("CLOSED")).count(),
                 windows.stream().filter(w -> w.status().equals("MERGED")).count());
-        out.printf("  %-18s %d (%d corrections, %d incomplete)%n", "aggregates fired", aggregates.size(), corrections, incomplete);
+        out.printf("  %-18s %d (of which corrections %d, incomplete %d)%n", "aggregates fired", aggregates.size(), corrections, incomplete);
         out.printf("  %-18s %d corrected, %d to the side output%n", "late events", corrections, tooLate);
         out.printf("  %-18s %d%n", "dead letters", watcher.deadLetters().size());
 
@@ -42,7 +42,7 @@ final class Summary {
                 .filter(w -> w.status().equals("OPEN") || w.status().equals("HELD") || w.status().equals("CLAIMED")).toList();
         if (!open.isEmpty()) {
             out.println();
-            out.println("  still open (they close on their own; this run does not wait for them):");
+            out.println("  still open (each fires by its hard deadline at the latest, as its incomplete policy says; not waited for):");
             for (Seen.Window w : open) {
                 out.printf("  %-18s %-44s %-7s %d events, next check %s, hard deadline %s%n", w.pipeline(), w.key(), w.status(),
                         w.events(), w.due() == null ? "-" : LiveView.CLOCK.format(w.due()),
