@@ -13,12 +13,12 @@ import java.nio.file.Path;
  * corrections after 1s), so a test sees every sample job fire within seconds instead of the ~70 s a 30 s session
  * gap takes to close by watermark. Everything else, names included, is the bundled file, so the sample traffic fits.
  */
-final class FastSamplePipelines {
+public final class FastSamplePipelines {
 
     private FastSamplePipelines() {
     }
 
-    static Path write(Path dir) {
+    public static Path write(Path dir) {
         String bundled;
         try (InputStream in = FastSamplePipelines.class.getClassLoader().getResourceAsStream(ConfigLoader.BUNDLED_RESOURCE)) {
             bundled = new String(in.readAllBytes(), StandardCharsets.UTF_8);
