@@ -19,7 +19,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -98,39 +97,52 @@ final class LocalRun {
                          AtomicInteger sweeps) {
         Instant start = clock.instant();
         Instant end = start.plus(options.maxWait());
-        ConcurrentLinkedQueue<Send> due = new ConcurrentLinkedQueue<>(traffic.timed());
+        AtomicInteger sent = new AtomicInteger();
+        // The timed traffic goes from its own thread, so that reading the queues and the table never delays a send.
+        Thread player = new Thread(() -> {
+            try {
+                for (Send send : traffic.timed()) {
+                    Duration wait = Duration.between(clock.instant(), start.plus(send.at()));
+                    if (!wait.isNegative() && !wait.isZero()) {
+                        sleep(wait);
+                    }
+                    send(sqs, inputQueue, send, view);
+                    sent.incrementAndGet();
+                }
+            } catch (IllegalStateException stopped) {
+                // --max-wait ended the run before the traffic did: the rest is not sent.
+            }
+        }, "fanin-local-traffic");
+        player.setDaemon(true);
+        player.start();
         Set<Traffic.FollowUp> followedUp = new HashSet<>();
         RunWatcher watcher = new RunWatcher(sqs, endpoint.dynamoDb(), resources.tableName(), resources.tapQueueUrl(),
                 resources.queueUrl("LateEventsQueue"), resources.queueUrl("InputDeadLetterQueue"), view);
-        int sent = 0;
         boolean settled = false;
         while (true) {
-            Instant now = clock.instant();
-            while (!due.isEmpty() && !start.plus(due.peek().at()).isAfter(now)) {
-                send(sqs, inputQueue, due.poll(), view);
-                sent++;
-            }
+            boolean allTimedSent = !player.isAlive();
             watcher.poll();
             for (Traffic.FollowUp f : traffic.followUps()) {
                 if (!followedUp.contains(f) && ready(f, watcher)) {
                     followedUp.add(f);
                     send(sqs, inputQueue, f.send(), view);
-                    sent++;
+                    sent.incrementAndGet();
                 }
             }
-            view.status(status(watcher, sent, traffic, view, sweeps.get()));
-            if (due.isEmpty() && quiet(watcher, inputQueue, end)) {
+            view.status(status(watcher, sent.get(), traffic, view, sweeps.get()));
+            if (allTimedSent && quiet(watcher, inputQueue, end)) {
                 settled = true;
                 break;
             }
             if (!clock.instant().isBefore(end)) {
                 break;
             }
-            sleep(next(start, due, POLL));
+            sleep(POLL);
         }
+        player.interrupt();
         view.endStatus();
         Outcome outcome = new Outcome(settled, missing(traffic, watcher), overdue(watcher));
-        Summary.print(out, outcome, watcher, sent, view.batches(), sweeps.get(), options.maxWait());
+        Summary.print(out, outcome, watcher, sent.get(), view.batches(), sweeps.get(), options.maxWait());
         return outcome;
     }
 
@@ -216,14 +228,6 @@ final class LocalRun {
         return "sent " + sent + "/" + (traffic.timed().size() + traffic.followUps().size()) + " · open windows " + open
                 + " · fired " + watcher.aggregates().size() + " · side output " + watcher.sideRecords().size()
                 + " · dead letters " + watcher.deadLetters().size() + " · batches " + view.batches() + " · sweeps " + sweeps;
-    }
-
-    private Duration next(Instant start, ConcurrentLinkedQueue<Send> due, Duration poll) {
-        if (due.isEmpty()) {
-            return poll;
-        }
-        Duration untilNext = Duration.between(clock.instant(), start.plus(due.peek().at()));
-        return untilNext.isNegative() ? Duration.ZERO : untilNext.compareTo(poll) < 0 ? untilNext : poll;
     }
 
     private static void sleep(Duration d) {

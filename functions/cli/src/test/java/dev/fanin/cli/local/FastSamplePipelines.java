@@ -9,7 +9,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * The bundled pipelines with the alert sessions' durations shortened (gap 2s, out-of-orderness 1s, idle after 2s,
+ * The bundled pipelines with the alert sessions' durations shortened (gap 5s, out-of-orderness 2s, idle after 3s,
  * corrections after 1s), so a test sees every sample job fire within seconds instead of the ~70 s a 30 s session
  * gap takes to close by watermark. Everything else, names included, is the bundled file, so the sample traffic fits.
  */
@@ -25,9 +25,9 @@ public final class FastSamplePipelines {
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-        String fast = replaceEvery(bundled, "      gap: 30s\n", "      gap: 2s\n");
-        fast = replaceEvery(fast, "      outOfOrderness: 10s\n", "      outOfOrderness: 1s\n");
-        fast = replaceEvery(fast, "      idleAfter: 30s\n", "      idleAfter: 2s\n");
+        String fast = replaceEvery(bundled, "      gap: 30s\n", "      gap: 5s\n");
+        fast = replaceEvery(fast, "      outOfOrderness: 10s\n", "      outOfOrderness: 2s\n");
+        fast = replaceEvery(fast, "      idleAfter: 30s\n", "      idleAfter: 3s\n");
         fast = replaceEvery(fast, "    allowedLateness: 2m\n", "    allowedLateness: 2m\n    late: {tooLate: side-output, correctionDelay: 1s}\n");
         try {
             Path file = dir.resolve("fast-pipelines.yaml");
