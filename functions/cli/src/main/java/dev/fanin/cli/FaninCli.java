@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import dev.fanin.cli.local.LocalCommand;
 import java.util.Map;
 
 /**
@@ -36,7 +37,7 @@ public final class FaninCli {
         register(commands, new ValidateCommand());
         register(commands, new ExplainCommand());
         register(commands, new InitCommand());
-        register(commands, new NotAvailableCommand("local", "run the whole pipeline on this machine against local AWS endpoints"));
+        register(commands, new LocalCommand());
         register(commands, new NotAvailableCommand("replay", "replay a recorded trace on a simulated clock and write what would have fired"));
         register(commands, new NotAvailableCommand("bench", "measure throughput and cost per event (write units, API calls)"));
         return commands;

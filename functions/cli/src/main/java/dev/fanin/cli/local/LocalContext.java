@@ -1,0 +1,100 @@
+package dev.fanin.cli.local;
+
+import com.amazonaws.services.lambda.runtime.ClientContext;
+import com.amazonaws.services.lambda.runtime.CognitoIdentity;
+import com.amazonaws.services.lambda.runtime.Context;
+import com.amazonaws.services.lambda.runtime.LambdaLogger;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.UUID;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The {@link Context} of one local invocation: a fresh request id, and the remaining time counting down from the
+ * function's timeout in the template (the sweeper sizes its work from it), on the run's clock.
+ */
+final class LocalContext implements Context {
+
+    private static final Logger LOG = LoggerFactory.getLogger("dev.fanin.local.LambdaLogger");
+
+    private final String functionName;
+    private final String requestId = UUID.randomUUID().toString();
+    private final Clock clock;
+    private final Instant deadline;
+
+    LocalContext(String functionName, Duration timeout, Clock clock) {
+        this.functionName = functionName;
+        this.clock = clock;
+        this.deadline = clock.instant().plus(timeout);
+    }
+
+    @Override
+    public String getAwsRequestId() {
+        return requestId;
+    }
+
+    @Override
+    public String getLogGroupName() {
+        return "/aws/lambda/" + functionName;
+    }
+
+    @Override
+    public String getLogStreamName() {
+        return "local";
+    }
+
+    @Override
+    public String getFunctionName() {
+        return functionName;
+    }
+
+    @Override
+    public String getFunctionVersion() {
+        return "$LATEST";
+    }
+
+    @Override
+    public String getInvokedFunctionArn() {
+        return "arn:aws:lambda:us-east-1:123456789012:function:" + functionName;
+    }
+
+    @Override
+    public CognitoIdentity getIdentity() {
+        return null;
+    }
+
+    @Override
+    public ClientContext getClientContext() {
+        return null;
+    }
+
+    /** Milliseconds until the timeout; 0 once it has passed. */
+    @Override
+    public int getRemainingTimeInMillis() {
+        long remaining = Duration.between(clock.instant(), deadline).toMillis();
+        return (int) Math.max(0, Math.min(Integer.MAX_VALUE, remaining));
+    }
+
+    @Override
+    public int getMemoryLimitInMB() {
+        return 1024;
+    }
+
+    @Override
+    public LambdaLogger getLogger() {
+        return new LambdaLogger() {
+            @Override
+            public void log(String message) {
+                LOG.info(message);
+            }
+
+            @Override
+            public void log(byte[] message) {
+                LOG.info(new String(message, StandardCharsets.UTF_8));
+            }
+        };
+    }
+}
