@@ -39,7 +39,7 @@ public final class FaninCli {
         register(commands, new InitCommand());
         register(commands, new LocalCommand());
         register(commands, new NotAvailableCommand("replay", "replay a recorded trace on a simulated clock and write what would have fired"));
-        register(commands, new NotAvailableCommand("bench", "measure throughput and cost per event (write units, API calls)"));
+        register(commands, new BenchCommand());
         return commands;
     }
 

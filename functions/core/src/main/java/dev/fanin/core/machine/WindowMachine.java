@@ -247,11 +247,18 @@ public final class WindowMachine {
         // s.dueAt holds the exact next check here; the timer gets it exactly, the index a rounded-up copy.
         Instant exactDue = s.dueAt;
         boolean armTimer = false;
-        if (exactDue != null && (s.timerAt == null || exactDue.isBefore(s.timerAt) || !s.timerAt.isAfter(now))) {
-            s.timerAt = exactDue;
-            armTimer = true;
+        if (s.status == WindowStatus.CLAIMED) {
+            // A claim is normally committed within the same invocation: no timer for it, and the index entry only moves
+            // if the lease would end before the due time already indexed (a takeover waits for the sweep).
+            Instant leaseDue = roundUp(s.leaseUntil, s.leaseUntil);
+            s.dueAt = before.dueAt() != null && !before.dueAt().isAfter(leaseDue) ? before.dueAt() : leaseDue;
+        } else {
+            if (exactDue != null && (s.timerAt == null || exactDue.isBefore(s.timerAt) || !s.timerAt.isAfter(now))) {
+                s.timerAt = exactDue;
+                armTimer = true;
+            }
+            s.dueAt = roundUp(exactDue, s.hardDeadline);
         }
-        s.dueAt = roundUp(exactDue);
         changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timerAt, before.timerAt());
         return new Transition(changed ? s.build() : before, changed, outcomes, action, armTimer);
     }
@@ -369,14 +376,22 @@ public final class WindowMachine {
         return s.build();
     }
 
-    /** Rounds up to the due granularity (never earlier than the exact time, so a sweep never visits too soon). */
-    private Instant roundUp(Instant exact) {
+    /**
+     * Rounds up to the due granularity (never earlier than the exact time, so a sweep never visits too soon), but never
+     * past {@code cap} (the hard deadline, which does not move and so needs no rounding): the hard-lifetime close is
+     * never delayed by rounding.
+     */
+    private Instant roundUp(Instant exact, Instant cap) {
         if (exact == null) {
             return null;
         }
+        if (!exact.isBefore(cap)) {
+            return exact;
+        }
         long ms = exact.toEpochMilli();
         long rounded = Math.floorDiv(ms + dueGranularityMillis - 1, dueGranularityMillis) * dueGranularityMillis;
-        return Instant.ofEpochMilli(rounded);
+        Instant up = Instant.ofEpochMilli(rounded);
+        return up.isAfter(cap) ? cap : up;
     }
 
     private WindowFacts facts(WindowState.Builder s) {

@@ -2,6 +2,7 @@ package dev.fanin.core.service;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fanin.core.aggregate.EventIdDigest;
 import dev.fanin.core.config.LatePolicy;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.config.WindowSpec;
@@ -187,6 +188,28 @@ public final class IngestService {
                 for (StoredWindow w : engine.ports().store().loadKey(pipeline, key)) {
                     stored.put(w.ref().windowId(), w);
                     states.put(w.ref().windowId(), engine.decode(w));
+                }
+                // Dedupe across the key's sessions: an event already counted by any session of the key (a
+                // redelivery) is a duplicate, even if a correction has since stretched a closed session over it, so
+                // the planner never routes it to a second session.
+                Map<String, WindowRef> counted = new HashMap<>();
+                for (WindowState s : states.values()) {
+                    for (String digest : s.eventIds()) {
+                        counted.putIfAbsent(digest, s.ref());
+                    }
+                }
+                List<Event> fresh = new ArrayList<>();
+                for (Event e : pending) {
+                    WindowRef holder = counted.get(EventIdDigest.of(e.eventId()));
+                    if (holder != null) {
+                        record(List.of(new EventOutcome(e, EventOutcome.Disposition.DUPLICATE)), holder, watermark, failed, counts);
+                    } else {
+                        fresh.add(e);
+                    }
+                }
+                pending = fresh;
+                if (pending.isEmpty()) {
+                    break;
                 }
                 List<SessionView> views = states.values().stream()
                         .filter(s -> s.status() != WindowStatus.MERGED)
