@@ -1,0 +1,25 @@
+package dev.fanin.lambda;
+
+import com.amazonaws.services.lambda.runtime.Context;
+import java.util.function.Supplier;
+import software.amazon.lambda.powertools.logging.PowertoolsLogging;
+
+/**
+ * The frame of every invocation: Powertools' structured logging (request id, cold start, function name in every
+ * log line; the MDC cleared afterwards) and one flush of the metrics at the end, whatever happened.
+ */
+final class Invocations {
+
+    private Invocations() {
+    }
+
+    static <T> T run(FaninRuntime runtime, Context context, Supplier<T> work) {
+        return PowertoolsLogging.withLogging(context, () -> {
+            try {
+                return work.get();
+            } finally {
+                runtime.metrics().flush(context == null ? null : context.getAwsRequestId());
+            }
+        });
+    }
+}
