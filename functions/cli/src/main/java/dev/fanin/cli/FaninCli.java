@@ -37,7 +37,7 @@ public final class FaninCli {
         register(commands, new ExplainCommand());
         register(commands, new InitCommand());
         register(commands, new NotAvailableCommand("local", "run the whole pipeline on this machine against local AWS endpoints"));
-        register(commands, new NotAvailableCommand("replay", "replay a recorded trace on a simulated clock and write what would have fired"));
+        register(commands, new dev.fanin.cli.replay.ReplayCommand());
         register(commands, new NotAvailableCommand("bench", "measure throughput and cost per event (write units, API calls)"));
         return commands;
     }

@@ -33,7 +33,7 @@ public final class IngestFunction implements RequestHandler<SQSEvent, SQSBatchRe
         this(FaninRuntime.fromEnvironment());
     }
 
-    IngestFunction(FaninRuntime runtime) {
+    public IngestFunction(FaninRuntime runtime) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
     }
 

@@ -28,7 +28,7 @@ public final class SweeperFunction implements RequestHandler<ScheduledEvent, Map
         this(FaninRuntime.fromEnvironment());
     }
 
-    SweeperFunction(FaninRuntime runtime) {
+    public SweeperFunction(FaninRuntime runtime) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
     }
 

@@ -34,7 +34,7 @@ public final class TimerFunction implements RequestHandler<SQSEvent, SQSBatchRes
         this(FaninRuntime.fromEnvironment());
     }
 
-    TimerFunction(FaninRuntime runtime) {
+    public TimerFunction(FaninRuntime runtime) {
         this.runtime = Objects.requireNonNull(runtime, "runtime");
     }
 
