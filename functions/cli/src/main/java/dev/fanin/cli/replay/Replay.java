@@ -6,7 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.fanin.aws.sqs.SqsDeadLetters;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
-import dev.fanin.core.port.WindowStore;
+import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.lambda.FaninRuntime;
 import dev.fanin.lambda.IngestFunction;
 import dev.fanin.lambda.SweeperFunction;
@@ -30,6 +30,8 @@ import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
 import java.util.function.Supplier;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
  * Runs a trace through the real Lambda handlers against a local endpoint on a {@link SimulatedClock}, as the Lambda
@@ -46,8 +48,6 @@ final class Replay {
     static final long MINUTE = 60_000;
     /** How long a message the ingest or timer function reported as failed stays invisible (simulated). */
     static final Duration RETRY_DELAY = Duration.ofSeconds(1);
-    /** A duplicate injected by --redeliver arrives within this long after the original delivery (simulated). */
-    static final Duration REDELIVERY_SPREAD = Duration.ofSeconds(30);
 
     private final ReplayOptions options;
     private final List<TraceMessage> trace;
@@ -164,7 +164,7 @@ final class Replay {
         long tick = state.lastSweepMillis == Long.MIN_VALUE ? ceilMinute(now)
                 : Math.max(ceilMinute(now), state.lastSweepMillis + MINUTE);
         if (tick < other) {
-            Optional<Instant> due = earliestDue(now);
+            Optional<Instant> due = earliestDue();
             if (due.isPresent()) {
                 long sweepAt = Math.max(tick, ceilMinute(due.get().toEpochMilli()));
                 if (sweepAt < other) {
@@ -183,19 +183,29 @@ final class Replay {
         return Optional.of(() -> timers(at));
     }
 
-    private Optional<Instant> earliestDue(long nowMillis) {
-        WindowStore store = runtime.engine().ports().store();
-        Instant far = Instant.ofEpochMilli(nowMillis).plus(Duration.ofDays(3650));
-        Instant earliest = null;
-        for (PipelineConfig pipeline : config.pipelines()) {
-            for (int shard = 0; shard < store.dueShards(); shard++) {
-                List<WindowStore.DueEntry> entries = store.due(pipeline.name(), shard, far, 1, null).entries();
-                if (!entries.isEmpty() && (earliest == null || entries.get(0).dueAt().isBefore(earliest))) {
-                    earliest = entries.get(0).dueAt();
+    /**
+     * The earliest due time in the due index (docs/ARCHITECTURE.md: a sparse GSI whose sort key {@code due} is
+     * epoch milliseconds), read with one Scan of the index instead of the sweeper's query per pipeline and shard:
+     * it only decides whether a sweep can find anything, the sweep itself runs the handler's real queries.
+     */
+    private Optional<Instant> earliestDue() {
+        String index = DynamoDbWindowStore.Settings.defaults().dueIndexName();
+        Long earliest = null;
+        Map<String, AttributeValue> start = null;
+        do {
+            Map<String, AttributeValue> from = start;
+            ScanResponse page = endpoint.dynamoDb().scan(r -> r.tableName(state.resources.tableName()).indexName(index)
+                    .exclusiveStartKey(from));
+            for (Map<String, AttributeValue> item : page.items()) {
+                AttributeValue due = item.get("due");
+                if (due != null && due.n() != null) {
+                    long millis = Long.parseLong(due.n());
+                    earliest = earliest == null ? millis : Math.min(earliest, millis);
                 }
             }
-        }
-        return Optional.ofNullable(earliest);
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return Optional.ofNullable(earliest).map(Instant::ofEpochMilli);
     }
 
     private long openWindows() {
@@ -251,7 +261,8 @@ final class Replay {
                     state.inputs.add(r.visibleAt(at + RETRY_DELAY.toMillis()));
                     state.count("messagesRetried", 1);
                 } else if (!r.duplicate() && options.redeliver() > 0 && random.nextDouble() < options.redeliver()) {
-                    state.inputs.add(r.asDuplicate(at + 1 + random.nextLong(REDELIVERY_SPREAD.toMillis())));
+                    long within = options.redeliverWithin().toMillis();
+                    state.inputs.add(r.asDuplicate(at + (within == 0 ? 0 : 1 + random.nextLong(within))));
                     state.count("messagesRedelivered", 1);
                 }
             }

@@ -8,11 +8,13 @@ import dev.fanin.cli.Flags;
 import dev.fanin.cli.UsageException;
 import dev.fanin.core.config.ConfigException;
 import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.config.Durations;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.testkit.LocalAwsEndpoint;
 import dev.fanin.testkit.TemplateResources;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.apache.logging.log4j.Level;
@@ -29,6 +31,7 @@ public final class ReplayCommand implements Command {
     static final Flag OUT = Flag.valued("out", "DIR", "where aggregates.jsonl, late.jsonl, dead-letters.jsonl and summary.json go");
     static final Flag HTML = Flag.valued("html", "FILE", "also draw the windows per key on a time axis, as a self-contained HTML page");
     static final Flag REDELIVER = Flag.valued("redeliver", "P", "redeliver each handled message again later with probability P (default 0)");
+    static final Flag REDELIVER_WITHIN = Flag.valued("redeliver-within", "DURATION", "a redelivered message arrives again within this long (default 0s: right after the first delivery)");
     static final Flag CRASH_RATE = Flag.valued("crash-rate", "P", "kill each handler invocation at a random AWS call with probability P (default 0)");
     static final Flag SEED = Flag.valued("seed", "N", "seed of the redelivery and crash choices (default 1)");
     static final Flag PREFIX = Flag.valued("prefix", "NAME", "name prefix of the local resources (default: a fresh random one)");
@@ -48,7 +51,7 @@ public final class ReplayCommand implements Command {
 
     @Override
     public List<Flag> flags() {
-        return List.of(CONFIG, TRACE, OUT, HTML, REDELIVER, CRASH_RATE, SEED, PREFIX, RESUME, TEMPLATE, LOG_LEVEL);
+        return List.of(CONFIG, TRACE, OUT, HTML, REDELIVER, REDELIVER_WITHIN, CRASH_RATE, SEED, PREFIX, RESUME, TEMPLATE, LOG_LEVEL);
     }
 
     @Override
@@ -101,6 +104,15 @@ public final class ReplayCommand implements Command {
         Path trace = path(flags, TRACE);
         Path out = path(flags, OUT);
         double redeliver = probability(flags, REDELIVER);
+        Duration redeliverWithin;
+        try {
+            redeliverWithin = Durations.parse(flags.value(REDELIVER_WITHIN.name()).orElse("0s"));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("fanin replay: " + REDELIVER_WITHIN.synopsis() + ": " + e.getMessage());
+        }
+        if (redeliverWithin.isNegative()) {
+            throw new UsageException("fanin replay: " + REDELIVER_WITHIN.synopsis() + " must not be negative");
+        }
         double crashRate = probability(flags, CRASH_RATE);
         if (crashRate >= 1) {
             throw new UsageException("fanin replay: --crash-rate must be below 1, or no invocation would ever finish");
@@ -118,7 +130,7 @@ public final class ReplayCommand implements Command {
         if (!Files.isRegularFile(trace)) {
             throw new UsageException("fanin replay: --trace " + trace + " is not a file");
         }
-        return new ReplayOptions(config, trace, out, flags.value(HTML.name()).map(Path::of), redeliver, crashRate, seed,
+        return new ReplayOptions(config, trace, out, flags.value(HTML.name()).map(Path::of), redeliver, redeliverWithin, crashRate, seed,
                 flags.value(PREFIX.name()), flags.has(RESUME.name()), template);
     }
 

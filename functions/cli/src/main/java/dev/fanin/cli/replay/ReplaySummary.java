@@ -127,7 +127,31 @@ final class ReplaySummary {
         if (v.isArray()) {
             return v.size() + " samples";
         }
+        if (v.isObject() && v.has("value")) {
+            return v.path("value").asText();
+        }
         return v.asText();
+    }
+
+    /**
+     * The figures of an aggregate that its documented expectation pins: {@code seen}, then each aggregation that is
+     * a number ({@code count}), has a {@code value} (sum, min, max) or a value set (its size).
+     */
+    static Map<String, Long> counts(JsonNode aggregate) {
+        Map<String, Long> counts = new LinkedHashMap<>();
+        counts.put("seen", aggregate.path("seen").asLong());
+        for (Iterator<Map.Entry<String, JsonNode>> it = aggregate.path("aggregations").fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> f = it.next();
+            JsonNode v = f.getValue();
+            if (v.isNumber()) {
+                counts.put(f.getKey(), v.asLong());
+            } else if (v.isObject() && v.path("value").isNumber()) {
+                counts.put(f.getKey(), v.path("value").asLong());
+            } else if (v.isObject() && v.path("values").isArray()) {
+                counts.put(f.getKey(), (long) v.path("values").size());
+            }
+        }
+        return counts;
     }
 
     private static Map<String, Long> countBy(List<JsonNode> records, String field) {
