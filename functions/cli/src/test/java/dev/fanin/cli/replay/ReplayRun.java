@@ -70,6 +70,46 @@ public record ReplayRun(ReplayState state, OutputFiles outputs) {
         return outputs.lines(output).size();
     }
 
+    public List<String> lateRecords() {
+        return outputs.lines(OutputFiles.LATE);
+    }
+
+    public List<String> deadLetterRecords() {
+        return outputs.lines(OutputFiles.DEAD_LETTERS);
+    }
+
+    public long counter(String name) {
+        return state.counter(name);
+    }
+
+    public boolean finished() {
+        return state.finished;
+    }
+
+    /**
+     * The windows that emitted something but are not closed in the window table (read through a runtime built as
+     * the replay builds it): each must have committed its close.
+     */
+    public List<String> emittedWindowsNotClosed() {
+        Map<String, String> env = new LinkedHashMap<>(state.resources.functionEnvironment());
+        env.put("FANIN_CONFIG", "file:" + CONFIG.toAbsolutePath());
+        env.put("AWS_ENDPOINT_URL", LocalAwsEndpoint.shared().endpoint().toString());
+        env.put("AWS_REGION", LocalAwsEndpoint.REGION.id());
+        env.put("AWS_ACCESS_KEY_ID", "fanin-local");
+        env.put("AWS_SECRET_ACCESS_KEY", "fanin-local");
+        dev.fanin.lambda.FaninRuntime runtime = dev.fanin.lambda.FaninRuntime.create(env, java.time.Clock.systemUTC());
+        List<String> notClosed = new java.util.ArrayList<>();
+        for (JsonNode a : aggregatesById().values()) {
+            dev.fanin.core.window.WindowRef ref = new dev.fanin.core.window.WindowRef(a.path("pipeline").asText(),
+                    a.path("key").asText(), a.path("window").path("id").asText());
+            Optional<dev.fanin.core.port.StoredWindow> stored = runtime.engine().ports().store().load(ref);
+            if (stored.isEmpty() || runtime.engine().decode(stored.get()).status().isOpen()) {
+                notClosed.add(ref + (stored.isEmpty() ? " (missing)" : " " + runtime.engine().decode(stored.get()).status()));
+            }
+        }
+        return notClosed;
+    }
+
     private static JsonNode parse(String line) {
         try {
             return JSON.readTree(line);
