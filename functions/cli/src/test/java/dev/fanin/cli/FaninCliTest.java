@@ -46,10 +46,10 @@ class FaninCliTest {
 
     @Test
     void commandNotInThisBuildSaysSoAndExits2() {
-        CliRun run = CliRun.run("replay", "--trace", "t.json");
+        CliRun run = CliRun.run("bench", "--trace", "t.json");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("fanin replay is not available in this build yet");
+        assertThat(run.err()).contains("fanin bench is not available in this build yet");
         assertThat(run.out()).isEmpty();
     }
 
