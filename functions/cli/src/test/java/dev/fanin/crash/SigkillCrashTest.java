@@ -29,9 +29,10 @@ import org.junit.jupiter.api.io.TempDir;
  * endpoint and is killed with SIGKILL ({@link Process#destroyForcibly()}) at random moments, then restarted with
  * {@code --resume} on the same resources, {@code fanin.crash.kills} times (default 20, on two copies of the sample
  * traces: about 100 s, see docs/REPLAY.md), then left to finish. Its output must match a clean replay of the same
- * trace: the same aggregate ids with the same content (no event lost or counted twice), every emission of a
- * revision identical, one committed close per window (each emitted window closed in the table, nothing open), and
- * the same late records and dead letters (the side output is at-least-once: compared as sets).
+ * trace: every window finally counts what the clean replay counts (no event lost or counted twice; which revision
+ * an event lands in may move with a lost timer, see {@link #finalRevisions}), every emission of an aggregate id is
+ * identical, each window's revisions are 0..n, each emitted window is closed in the table and nothing is open, and
+ * the late records and dead letters are the same (the side output is at-least-once: compared as sets).
  */
 class SigkillCrashTest {
 
@@ -80,7 +81,10 @@ class SigkillCrashTest {
         assertThat(killed.finished()).isTrue();
 
         Map<String, JsonNode> killedAggregates = killed.aggregatesById(); // fails if two emissions of one id differ
-        assertThat(killedAggregates).as("aggregates after %d SIGKILLs vs a clean replay", kills).isEqualTo(clean.aggregatesById());
+        Map<String, JsonNode> cleanAggregates = clean.aggregatesById();
+        assertThat(finalRevisions(killedAggregates)).as("what each window finally counts, after %d SIGKILLs vs a clean replay", kills)
+                .isEqualTo(finalRevisions(cleanAggregates));
+        long identical = killedAggregates.entrySet().stream().filter(e -> e.getValue().equals(cleanAggregates.get(e.getKey()))).count();
         assertThat(revisionsPerWindow(killedAggregates)).allSatisfy((window, revisions) ->
                 assertThat(revisions).as("revisions of %s: one aggregate id each, 0..n", window)
                         .isEqualTo(contiguous(revisions.size())));
@@ -90,7 +94,9 @@ class SigkillCrashTest {
         assertThat(distinct(killed.deadLetterRecords(), "messageId", "reason"))
                 .isEqualTo(distinct(clean.deadLetterRecords(), "messageId", "reason"));
         System.err.println("SigkillCrashTest: " + kills + " SIGKILLs over " + life + " lives; " + killedAggregates.size()
-                + " aggregates, " + killed.emissions().size() + " emissions, identical to the clean replay");
+                + " aggregates in " + killed.emissions().size() + " emissions (clean replay: " + cleanAggregates.size()
+                + "); every window's final revision counts what the clean replay counts; " + identical
+                + " aggregates identical to the clean replay's except emittedAt");
     }
 
     private Process start(Path trace, Path out, String prefix, int life) throws IOException {
@@ -122,6 +128,32 @@ class SigkillCrashTest {
     private String log(int life) throws IOException {
         File file = dir.resolve("life-" + life + ".log").toFile();
         return file.exists() ? Files.readString(file.toPath(), StandardCharsets.UTF_8) : "";
+    }
+
+    /**
+     * Per window, its last revision without what depends on processing-time timing: a kill between a window write
+     * and its timer send loses the timer, so the close waits for the next sweep (up to a minute later); an event
+     * arriving meanwhile is then counted in the revision being closed instead of in a correction. What the window
+     * finally counts must not change: no event lost, none counted twice.
+     */
+    private static Map<String, JsonNode> finalRevisions(Map<String, JsonNode> aggregates) {
+        Map<String, JsonNode> last = new TreeMap<>();
+        for (JsonNode a : aggregates.values()) {
+            String window = a.path("pipeline").asText() + "/" + a.path("key").asText() + "/" + a.path("window").path("id").asText();
+            JsonNode before = last.get(window);
+            if (before == null || before.path("revision").asInt() < a.path("revision").asInt()) {
+                last.put(window, a);
+            }
+        }
+        Map<String, JsonNode> counted = new TreeMap<>();
+        last.forEach((window, a) -> {
+            com.fasterxml.jackson.databind.node.ObjectNode c = a.deepCopy();
+            for (String timing : List.of("aggregateId", "revision", "corrects", "closeReason", "closedAt", "emittedAt")) {
+                c.remove(timing);
+            }
+            counted.put(window, c);
+        });
+        return counted;
     }
 
     private static Map<String, List<Integer>> revisionsPerWindow(Map<String, JsonNode> aggregates) {
