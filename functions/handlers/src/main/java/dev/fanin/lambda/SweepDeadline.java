@@ -24,7 +24,7 @@ final class SweepDeadline {
         if (remaining.isNegative() || remaining.isZero()) {
             return now;
         }
-        Duration fifth = remaining.dividedBy(5);
+        Duration fifth = Duration.ofMillis(remaining.toMillis() / 5); // whole milliseconds, like the remaining time
         Duration margin = fifth.compareTo(MAX_MARGIN) < 0 ? fifth : MAX_MARGIN;
         return now.plus(remaining).minus(margin);
     }

@@ -1,0 +1,74 @@
+package dev.fanin.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.fanin.aws.sqs.SqsDeadLetters;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.services.sqs.model.Message;
+
+/**
+ * {@code events/sqs-bad-messages.json} through the ingest function: every bad message lands on the input queue's
+ * dead-letter queue, once, with its body and a {@code fanin-reason} naming the reason; the S3 test event is only
+ * counted; the batch itself never fails, so nothing is redelivered.
+ */
+class BadMessagesTest {
+
+    /** The reason of each record of the file, in order (null: not dead-lettered), as docs/INTAKE.md lists them. */
+    private static final List<String> REASONS = java.util.Arrays.asList(
+            "MALFORMED_JSON",
+            "MALFORMED_JSON",
+            "MALFORMED_JSON",
+            "NOT_A_JSON_OBJECT",
+            "JSON_TOO_COMPLEX",
+            "KEY_NOT_SCALAR",
+            "MISSING_KEY",
+            "KEY_CONTROL_CHARACTERS",
+            "UNPARSABLE_EVENT_TIME",
+            "EVENT_TIME_OUT_OF_RANGE",
+            "NO_MATCHING_PIPELINE",
+            "ENVELOPE_MISMATCH",
+            null,
+            "record 1: MISSING_KEY");
+
+    @Test
+    void everyBadMessageIsDeadLetteredWithItsReasonAndTheBatchDoesNotFail() {
+        SQSEvent event = SampleEvents.sqs("sqs-bad-messages.json");
+        assertThat(event.getRecords()).hasSize(REASONS.size());
+        LocalFanin fanin = LocalFanin.start("bad", SampleEvents.lastSent(event).plusSeconds(1));
+
+        SQSBatchResponse response = new IngestFunction(fanin.runtime).handleRequest(event, new FakeContext("bad-1"));
+
+        assertThat(response.getBatchItemFailures()).as("bad input is never retried").isEmpty();
+        long expected = REASONS.stream().filter(r -> r != null).count();
+        List<Message> deadLetters = fanin.receive(fanin.resources.queueUrl("InputDeadLetterQueue"), (int) expected,
+                Duration.ofSeconds(10), Duration.ofSeconds(1));
+        Map<String, Message> byOriginalId = deadLetters.stream().collect(Collectors.toMap(
+                m -> m.messageAttributes().get(SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE).stringValue(), m -> m, (a, b) -> {
+                    throw new AssertionError("dead-lettered twice: " + a.body());
+                }, LinkedHashMap::new));
+        assertThat(byOriginalId).hasSize((int) expected);
+        for (int i = 0; i < REASONS.size(); i++) {
+            SQSEvent.SQSMessage original = event.getRecords().get(i);
+            String reason = REASONS.get(i);
+            if (reason == null) {
+                assertThat(byOriginalId).as("record %d (the S3 test event) is ignored, not dead-lettered", i)
+                        .doesNotContainKey(original.getMessageId());
+                continue;
+            }
+            Message dead = byOriginalId.get(original.getMessageId());
+            assertThat(dead).as("record %d dead-lettered", i).isNotNull();
+            assertThat(dead.body()).as("record %d keeps its body", i).isEqualTo(original.getBody());
+            assertThat(dead.messageAttributes().get(SqsDeadLetters.REASON_ATTRIBUTE).stringValue())
+                    .as("record %d reason", i).startsWith(reason + ": ");
+        }
+        assertThat(fanin.windows("file-uploads", "acme-ingest|uploads/batch-8"))
+                .as("the good record of the partly bad S3 notification is still ingested").hasSize(1);
+    }
+}

@@ -1,0 +1,88 @@
+package dev.fanin.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.net.URI;
+import java.util.HashMap;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+class FunctionSettingsTest {
+
+    private static Map<String, String> complete() {
+        Map<String, String> env = new HashMap<>();
+        env.put("FANIN_TABLE_NAME", "windows");
+        env.put("FANIN_CONFIG", "file:/opt/fanin/pipelines.yaml");
+        env.put("FANIN_EMIT_BUS_NAME", "bus");
+        env.put("FANIN_TIMER_QUEUE_URL", "https://sqs.eu-west-1.amazonaws.com/1/timers");
+        env.put("FANIN_SIDE_OUTPUT_QUEUE_URL", "https://sqs.eu-west-1.amazonaws.com/1/late");
+        env.put("FANIN_DEAD_LETTER_QUEUE_URL", "https://sqs.eu-west-1.amazonaws.com/1/dlq");
+        env.put("FANIN_MAX_RECEIVE_COUNT", "5");
+        env.put("FANIN_DUE_SHARDS", "16");
+        env.put("AWS_REGION", "eu-west-1");
+        return env;
+    }
+
+    @Test
+    void readsEveryVariable() {
+        FunctionSettings s = FunctionSettings.from(complete());
+
+        assertThat(s.tableName()).isEqualTo("windows");
+        assertThat(s.configLocation()).isEqualTo("file:/opt/fanin/pipelines.yaml");
+        assertThat(s.timerQueueUrl()).endsWith("/timers");
+        assertThat(s.sideOutputQueueUrl()).endsWith("/late");
+        assertThat(s.deadLetterQueueUrl()).endsWith("/dlq");
+        assertThat(s.maxReceiveCount()).isEqualTo(5);
+        assertThat(s.dueShards()).isEqualTo(16);
+        assertThat(s.region()).isEqualTo("eu-west-1");
+        assertThat(s.endpoint()).isEmpty();
+        assertThat(s.credentials()).as("Lambda sets keys; without them the SDK's default chain applies").isEmpty();
+    }
+
+    @Test
+    void theConfigDefaultsToTheBundledPipelinesAndLocalRunsGiveAnEndpointAndKeys() {
+        Map<String, String> env = complete();
+        env.remove("FANIN_CONFIG");
+        env.put("AWS_ENDPOINT_URL", "http://127.0.0.1:4566");
+        env.put("AWS_ACCESS_KEY_ID", "id");
+        env.put("AWS_SECRET_ACCESS_KEY", "s3cr3t-value");
+
+        FunctionSettings s = FunctionSettings.from(env);
+
+        assertThat(s.configLocation()).isEqualTo("classpath:fanin/pipelines.yaml");
+        assertThat(s.endpoint()).contains(URI.create("http://127.0.0.1:4566"));
+        assertThat(s.credentials()).hasValueSatisfying(c -> {
+            assertThat(c.accessKeyId()).isEqualTo("id");
+            assertThat(c.sessionToken()).isNull();
+            assertThat(c.toString()).doesNotContain("s3cr3t-value");
+        });
+    }
+
+    @Test
+    void namesEveryMissingOrMalformedVariableAtOnce() {
+        Map<String, String> env = complete();
+        env.remove("FANIN_TABLE_NAME");
+        env.put("FANIN_TIMER_QUEUE_URL", " ");
+        env.put("FANIN_DUE_SHARDS", "0");
+        env.put("FANIN_MAX_RECEIVE_COUNT", "five");
+        env.put("FANIN_CONFIG", "ssm:/fanin/config");
+        env.remove("AWS_REGION");
+
+        assertThatThrownBy(() -> FunctionSettings.from(env))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("environment variable FANIN_TABLE_NAME is not set")
+                .hasMessageContaining("environment variable FANIN_TIMER_QUEUE_URL is not set")
+                .hasMessageContaining("FANIN_DUE_SHARDS must be a whole number of at least 1, was \"0\"")
+                .hasMessageContaining("FANIN_MAX_RECEIVE_COUNT must be a whole number of at least 1, was \"five\"")
+                .hasMessageContaining("FANIN_CONFIG must be classpath:<resource> or file:<path>, was \"ssm:/fanin/config\"")
+                .hasMessageContaining("environment variable AWS_REGION is not set");
+    }
+
+    @Test
+    void aMissingConfigurationResourceIsNamedWithTheFix() {
+        assertThatThrownBy(() -> ConfigSource.load("classpath:fanin/nope.yaml"))
+                .hasMessageContaining("FANIN_CONFIG=classpath:fanin/nope.yaml: no such resource");
+        assertThat(ConfigSource.load("classpath:fanin/pipelines.yaml").pipelines()).hasSize(4);
+    }
+}

@@ -1,0 +1,54 @@
+package dev.fanin.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fanin.core.service.MetricNames;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The sweeper with {@code events/scheduled-sweep.json}: the backstop closes what no timer closed. */
+class SweeperFunctionTest {
+
+    private static final String KEY = "111122223333|eu-west-1|orders-db";
+
+    @Test
+    void theScheduledSweepClosesADueSessionAndReportsWhatItDid() {
+        SQSEvent alerts = SampleEvents.sqs("sqs-sns-alerts.json");
+        ScheduledEvent schedule = SampleEvents.scheduled("scheduled-sweep.json");
+        LocalFanin fanin = LocalFanin.start("sweep", SampleEvents.lastSent(alerts).plusSeconds(1));
+        new IngestFunction(fanin.runtime).handleRequest(alerts, new FakeContext("s-ingest"));
+        fanin.clock.advance(Duration.ofMinutes(5));
+
+        StdoutCapture.Captured<Map<String, Object>> run = StdoutCapture.run(
+                () -> new SweeperFunction(fanin.runtime).handleRequest(schedule, new FakeContext("s-sweep", 60_000)));
+
+        assertThat(run.result()).containsEntry("visited", 1).containsEntry("claimed", 1).containsEntry("exhausted", false);
+        assertThat(fanin.windows("alert-storm-sns", KEY)).singleElement()
+                .satisfies(w -> assertThat(w.status()).isEqualTo(WindowStatus.CLOSED));
+        JsonNode aggregate = fanin.aggregates(1, Duration.ofSeconds(10), Duration.ofSeconds(1)).get(0);
+        assertThat(aggregate.path("pipeline").asText()).isEqualTo("alert-storm-sns");
+        assertThat(aggregate.path("closeReason").asText()).isEqualTo("SESSION_GAP");
+        assertThat(EmfRecords.values(run.lines(), MetricNames.OPEN_WINDOWS)).as("one gauge per pipeline").hasSize(4);
+        assertThat(EmfRecords.values(run.lines(), MetricNames.OLDEST_OPEN_WINDOW_AGE)).hasSize(4);
+    }
+
+    @Test
+    void noRemainingTimeMeansNoWindowIsTakenAndTheRunSaysSo() {
+        SQSEvent alerts = SampleEvents.sqs("sqs-sns-alerts.json");
+        LocalFanin fanin = LocalFanin.start("nosweep", SampleEvents.lastSent(alerts).plusSeconds(1));
+        new IngestFunction(fanin.runtime).handleRequest(alerts, new FakeContext("n-ingest"));
+        fanin.clock.advance(Duration.ofMinutes(5));
+
+        Map<String, Object> report = new SweeperFunction(fanin.runtime)
+                .handleRequest(SampleEvents.scheduled("scheduled-sweep.json"), new FakeContext("n-sweep", 0));
+
+        assertThat(report).containsEntry("visited", 0).containsEntry("exhausted", true);
+        assertThat(fanin.windows("alert-storm-sns", KEY)).singleElement()
+                .satisfies(w -> assertThat(w.status()).isEqualTo(WindowStatus.OPEN));
+    }
+}
