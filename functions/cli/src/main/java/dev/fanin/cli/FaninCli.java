@@ -38,7 +38,7 @@ public final class FaninCli {
         register(commands, new ExplainCommand());
         register(commands, new InitCommand());
         register(commands, new LocalCommand());
-        register(commands, new NotAvailableCommand("replay", "replay a recorded trace on a simulated clock and write what would have fired"));
+        register(commands, new dev.fanin.cli.replay.ReplayCommand());
         register(commands, new BenchCommand());
         return commands;
     }

@@ -45,15 +45,6 @@ class FaninCliTest {
     }
 
     @Test
-    void commandNotInThisBuildSaysSoAndExits2() {
-        CliRun run = CliRun.run("replay", "--trace", "t.json");
-
-        assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("fanin replay is not available in this build yet");
-        assertThat(run.out()).isEmpty();
-    }
-
-    @Test
     void unknownFlagMissingValueAndRepeatedFlagAreUsageErrors() {
         CliRun unknown = CliRun.run("validate", "--confg", "x.yaml");
         CliRun missing = CliRun.run("validate", "--config");

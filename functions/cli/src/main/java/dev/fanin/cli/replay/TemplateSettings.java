@@ -1,0 +1,35 @@
+package dev.fanin.cli.replay;
+
+import dev.fanin.testkit.CloudFormationYaml;
+import java.nio.file.Path;
+import java.util.Map;
+
+/**
+ * The event-source and function settings of {@code template.yaml} that the replay imitates, read from the
+ * template's parameter defaults so that the replay batches and times out as a default deployment does.
+ */
+record TemplateSettings(int ingestBatchSize, int batchingWindowSeconds, int timerBatchSize, int sweeperTimeoutSeconds,
+                        int maxReceiveCount) {
+
+    static TemplateSettings read(Path template) {
+        Map<String, Object> yaml = CloudFormationYaml.read(template);
+        Object parameters = yaml.get("Parameters");
+        if (!(parameters instanceof Map<?, ?> map)) {
+            throw new IllegalStateException(template + " has no Parameters section");
+        }
+        return new TemplateSettings(
+                defaultOf(map, "IngestBatchSize", template),
+                defaultOf(map, "IngestMaxBatchingWindowSeconds", template),
+                defaultOf(map, "TimerBatchSize", template),
+                defaultOf(map, "SweeperTimeout", template),
+                defaultOf(map, "MaxReceiveCount", template));
+    }
+
+    private static int defaultOf(Map<?, ?> parameters, String name, Path template) {
+        Object parameter = parameters.get(name);
+        if (parameter instanceof Map<?, ?> p && p.get("Default") != null) {
+            return Integer.parseInt(String.valueOf(p.get("Default")).trim());
+        }
+        throw new IllegalStateException(template + ": parameter " + name + " with a Default is needed by the replay");
+    }
+}

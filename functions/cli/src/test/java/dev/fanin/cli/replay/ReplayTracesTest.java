@@ -1,0 +1,78 @@
+package dev.fanin.cli.replay;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import org.assertj.core.api.SoftAssertions;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Each sample trace replayed through the real handlers gives exactly the aggregates documented next to it; replaying
+ * it again, with redelivery, or with crashes injected emits nothing that was not emitted before (same ids, same
+ * content except emittedAt) and leaves nothing out.
+ */
+class ReplayTracesTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Map<String, ReplayRun> CLEAN = new ConcurrentHashMap<>();
+
+    /** Shared by the tests of the class, so that each trace's clean replay runs once. */
+    @TempDir
+    static Path cleanRuns;
+
+    @TempDir
+    Path out;
+
+    private ReplayRun clean(String trace) {
+        return CLEAN.computeIfAbsent(trace, t -> ReplayRun.run(ReplayRun.trace(t), cleanRuns.resolve(t), 0, 0, 1));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"alert-storm", "file-uploads", "shard-completions"})
+    void replayGivesTheDocumentedAggregates(String trace) throws IOException {
+        JsonNode expected = JSON.readTree(ReplayRun.REPO.resolve("events/traces/" + trace + ".expected.json").toFile());
+        ReplayRun run = clean(trace);
+
+        Map<String, JsonNode> actual = run.aggregatesById();
+        Map<String, Object> got = new TreeMap<>();
+        actual.forEach((id, a) -> got.put(id, Map.of("closeReason", a.path("closeReason").asText(),
+                "complete", a.path("complete").asBoolean(), "revision", a.path("revision").asInt(),
+                "counts", ReplaySummary.counts(a))));
+        Map<String, Object> want = new TreeMap<>();
+        expected.path("aggregates").fields().forEachRemaining(e -> want.put(e.getKey(), Map.of(
+                "closeReason", e.getValue().path("closeReason").asText(),
+                "complete", e.getValue().path("complete").asBoolean(),
+                "revision", e.getValue().path("revision").asInt(),
+                "counts", JSON.convertValue(e.getValue().path("counts"), new com.fasterxml.jackson.core.type.TypeReference<java.util.LinkedHashMap<String, Long>>() { }))));
+        assertThat(got).isEqualTo(want);
+        assertThat(run.lines(OutputFiles.LATE)).as("late records").isEqualTo(expected.path("late").asInt());
+        assertThat(run.lines(OutputFiles.DEAD_LETTERS)).as("dead letters").isEqualTo(expected.path("deadLetters").asInt());
+        assertThat(run.state().counter("openWindowsAtEnd")).isZero();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"alert-storm", "file-uploads", "shard-completions"})
+    void replayingAgainWithRedeliveryOrCrashesEmitsTheSameAggregates(String trace) {
+        Map<String, JsonNode> first = clean(trace).aggregatesById();
+
+        ReplayRun again = ReplayRun.run(ReplayRun.trace(trace), out.resolve("again"), 0, 0, 1);
+        ReplayRun redelivered = ReplayRun.run(ReplayRun.trace(trace), out.resolve("redeliver"), 0.5, 0, 7);
+        ReplayRun crashed = ReplayRun.run(ReplayRun.trace(trace), out.resolve("crash"), 0, 0.2, 11);
+
+        SoftAssertions softly = new SoftAssertions();
+        softly.assertThat(again.aggregatesById()).as("replayed again").isEqualTo(first);
+        softly.assertThat(redelivered.aggregatesById()).as("with --redeliver 0.5").isEqualTo(first);
+        softly.assertThat(crashed.aggregatesById()).as("with --crash-rate 0.2").isEqualTo(first);
+        softly.assertThat(redelivered.state().counter("messagesRedelivered")).as("redeliveries injected").isPositive();
+        softly.assertThat(crashed.state().counter("crashesInjected")).as("crashes injected").isPositive();
+        softly.assertAll();
+    }
+}
