@@ -3,7 +3,7 @@ package dev.fanin.sim;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.machine.WindowCodec;
-import dev.fanin.core.memory.InMemoryWindowStore;
+
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.service.FaninSettings;
 import dev.fanin.core.window.WindowStatus;
@@ -58,7 +58,7 @@ final class Invariants {
         this.exhaustedSweeps = exhaustedSweeps;
     }
 
-    Result check(InMemoryWindowStore store, SimClock clock) {
+    Result check(PipelineStores store, SimClock clock) {
         String seed = "seed " + config.seed() + ": ";
         Map<Identity, Integer> counted = countedIdentities();
         long lost = 0;
@@ -176,7 +176,7 @@ final class Invariants {
         return new long[] {leftOpen, late};
     }
 
-    private long afterTtl(InMemoryWindowStore store, SimClock clock, String seed) {
+    private long afterTtl(PipelineStores store, SimClock clock, String seed) {
         long lastTtl = store.all().stream().mapToLong(w -> w.expiresAt().toEpochMilli()).max().orElse(clock.millis());
         for (StoredWindow w : store.all()) {
             PipelineConfig p = fanin.pipeline(w.ref().pipeline()).orElseThrow();

@@ -4,7 +4,7 @@ import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.memory.InMemoryWatermarkStore;
-import dev.fanin.core.memory.InMemoryWindowStore;
+
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.service.BatchResult;
 import dev.fanin.core.service.FaninEngine;
@@ -50,7 +50,7 @@ public final class Simulation {
     private final FaninConfig fanin;
     private final FaninSettings settings;
     private final Violations violations = new Violations();
-    private final InMemoryWindowStore store = new InMemoryWindowStore(16);
+    private final PipelineStores store;
     private final CommitLedger ledger;
     private final Faults faults;
     private final EmissionLog emissions = new EmissionLog(violations);
@@ -71,6 +71,7 @@ public final class Simulation {
         this.config = config;
         this.random = new Random(config.seed());
         this.fanin = SimPipelines.load(config.maxOpenWindows());
+        this.store = new PipelineStores(fanin.pipelines().stream().map(PipelineConfig::name).toList(), 16);
         this.settings = FaninSettings.defaults().withMaxReceiveCount(config.maxReceiveCount());
         this.ledger = new CommitLedger(fanin, settings.lease(), clock, violations, emissions);
         this.faults = new Faults(random, config.faults(), config.events() * 6L, clock);
