@@ -3,6 +3,7 @@ package dev.fanin.sim;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.machine.WindowCodec;
+import dev.fanin.core.machine.WindowState;
 
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.service.FaninSettings;
@@ -180,7 +181,10 @@ final class Invariants {
         long lastTtl = store.all().stream().mapToLong(w -> w.expiresAt().toEpochMilli()).max().orElse(clock.millis());
         for (StoredWindow w : store.all()) {
             PipelineConfig p = fanin.pipeline(w.ref().pipeline()).orElseThrow();
-            Instant deadline = WindowCodec.decode(w, p).hardDeadline();
+            WindowState s = WindowCodec.decode(w, p);
+            // A merged session keeps its own TTL but takes the earlier hard deadline; it was created before the
+            // absorbed session's deadline, so at most one lifetime later.
+            Instant deadline = s.absorbed().isEmpty() ? s.hardDeadline() : s.hardDeadline().plus(p.triggers().maxLifetime());
             Instant latest = deadline.plus(p.allowedLateness()).plus(p.late().correctionDelay()).plus(settings.lease()).plus(p.retention())
                     .plus(config.maxSkew());
             if (w.expiresAt().isAfter(latest)) {

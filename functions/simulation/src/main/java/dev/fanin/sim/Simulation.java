@@ -29,8 +29,8 @@ import java.util.TreeMap;
 
 /**
  * A deterministic simulation of fanin in production: the real {@link IngestService}, {@link SweepService} and
- * {@link TimerService}, each worker with its own {@link FaninEngine} and skewed clock, sharing one
- * {@link InMemoryWindowStore} behind fault-injecting decorators, fed by a simulated SQS queue, a simulated timer queue
+ * {@link TimerService}, each worker with its own {@link FaninEngine} and skewed clock, sharing one in-memory store
+ * ({@link PipelineStores}: the core's {@code InMemoryWindowStore}, one per pipeline) behind fault-injecting decorators, fed by a simulated SQS queue, a simulated timer queue
  * and a one-minute schedule, all on one simulated clock. Single-threaded: concurrency is simulated by running another
  * worker's whole invocation between two port calls of the current one ({@link Faults.Interleaver}), so every
  * interleaving is reproducible from the seed.
@@ -43,6 +43,9 @@ public final class Simulation {
 
     static final Instant START = Instant.parse("2026-11-29T00:30:00Z");
     private static final int BATCH_SIZE = 10;
+    /** Due-index shards of the in-memory store: several, so sweeps rotate over shards; fewer than DynamoDB's 16 because
+     * the in-memory index is a scan per shard. */
+    private static final int DUE_SHARDS = 4;
 
     private final SimulationConfig config;
     private final Random random;
@@ -71,7 +74,7 @@ public final class Simulation {
         this.config = config;
         this.random = new Random(config.seed());
         this.fanin = SimPipelines.load(config.maxOpenWindows());
-        this.store = new PipelineStores(fanin.pipelines().stream().map(PipelineConfig::name).toList(), 16);
+        this.store = new PipelineStores(fanin.pipelines().stream().map(PipelineConfig::name).toList(), DUE_SHARDS);
         this.settings = FaninSettings.defaults().withMaxReceiveCount(config.maxReceiveCount());
         this.ledger = new CommitLedger(fanin, settings.lease(), clock, violations, emissions);
         this.faults = new Faults(random, config.faults(), config.events() * 6L, clock);

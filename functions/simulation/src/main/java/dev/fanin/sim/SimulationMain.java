@@ -45,7 +45,8 @@ public final class SimulationMain {
                 usage: simulate [--events N] [--keys N] [--duplicates P] [--reorder P] [--late P] [--very-late P]
                                 [--crashes N] [--seed N] [--rate EVENTS_PER_SECOND] [--workers N] [--flood N]
                                 [--max-open-windows N] [--shapes session,tumbling-expected,session-sentinel-hold]
-                                [--throttle P] [--failed-emit P] [--slow-emit P] [--interleave P]""";
+                                [--throttle P] [--failed-emit P] [--slow-emit P] [--interleave P]
+                       simulate --preset bounded --seed N --shapes SHAPE   (a run of BoundedSimulationTest)""";
     }
 
     static SimulationConfig parse(String[] args) {
@@ -67,6 +68,7 @@ public final class SimulationMain {
         double failedEmit = base.failedEmit();
         double slowEmit = base.slowEmit();
         double interleave = base.interleave();
+        boolean bounded = false;
         for (int i = 0; i < args.length; i++) {
             String flag = args[i];
             if (flag.equals("--help") || flag.equals("-h")) {
@@ -94,8 +96,18 @@ public final class SimulationMain {
                 case "--slow-emit" -> slowEmit = share(flag, v);
                 case "--interleave" -> interleave = share(flag, v);
                 case "--shapes" -> shapes = shapes(v);
+                case "--preset" -> {
+                    if (!v.equals("bounded")) {
+                        throw new IllegalArgumentException("unknown preset " + v + "; the only preset is bounded");
+                    }
+                    bounded = true;
+                }
                 default -> throw new IllegalArgumentException("unknown option " + flag);
             }
+        }
+        if (bounded) {
+            // Exactly the configuration of BoundedSimulationTest, to reproduce one of its runs from its seed and shape.
+            return SimulationConfig.bounded(seed, shapes);
         }
         double veryLateShare = veryLate != null ? veryLate : late / 4;
         if (veryLateShare + late + reorder > 1) {

@@ -37,7 +37,7 @@ class BoundedSimulationTest {
     @ParameterizedTest(name = "{0} seed {1}")
     @MethodSource("sessionRuns")
     @Disabled("bug: a correction extends a CLOSED session over its open neighbour, and a redelivered event of the neighbour is"
-            + " then counted in both (minimal trace: SessionCorrectionOverlapTest); seeds 11 and 22 double count")
+            + " then counted in both (minimal trace: SessionCorrectionOverlapTest); seeds 11 and 33 double count")
     void everyInvariantHoldsUnderEveryFaultForRepeatingSessionKeys(Shape shape, long seed) {
         check(shape, seed);
     }
