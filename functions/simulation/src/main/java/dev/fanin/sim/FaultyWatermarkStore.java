@@ -1,0 +1,32 @@
+package dev.fanin.sim;
+
+import dev.fanin.core.port.WatermarkStore;
+import java.time.Instant;
+import java.util.List;
+
+/** A {@link WatermarkStore} decorator that injects crashes and throttling around every call. */
+public final class FaultyWatermarkStore implements WatermarkStore {
+
+    private final WatermarkStore inner;
+    private final Faults faults;
+
+    public FaultyWatermarkStore(WatermarkStore inner, Faults faults) {
+        this.inner = inner;
+        this.faults = faults;
+    }
+
+    @Override
+    public Reading read(String pipeline) {
+        faults.beforeCall("watermark read", List.of(), true);
+        Reading r = inner.read(pipeline);
+        faults.afterCall("watermark read", List.of());
+        return r;
+    }
+
+    @Override
+    public void advance(String pipeline, Instant maxEventTime, Instant lastArrival) {
+        faults.beforeCall("watermark advance", List.of(), true);
+        inner.advance(pipeline, maxEventTime, lastArrival);
+        faults.afterCall("watermark advance", List.of());
+    }
+}

@@ -1,0 +1,83 @@
+package dev.fanin.sim;
+
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.WindowRef;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+
+/** A {@link WindowStore} decorator that injects crashes, throttling and interleavings around every call. */
+public final class FaultyWindowStore implements WindowStore {
+
+    private final WindowStore inner;
+    private final Faults faults;
+
+    public FaultyWindowStore(WindowStore inner, Faults faults) {
+        this.inner = inner;
+        this.faults = faults;
+    }
+
+    @Override
+    public Optional<StoredWindow> load(WindowRef ref) {
+        faults.beforeCall("load", List.of(ref), true);
+        Optional<StoredWindow> r = inner.load(ref);
+        faults.afterCall("load", List.of(ref));
+        return r;
+    }
+
+    @Override
+    public List<StoredWindow> loadKey(String pipeline, String key) {
+        faults.beforeCall("loadKey", List.of(), true);
+        List<StoredWindow> r = inner.loadKey(pipeline, key);
+        faults.afterCall("loadKey", List.of());
+        return r;
+    }
+
+    @Override
+    public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
+        faults.beforeCall("create", List.of(window.ref()), true);
+        WriteOutcome r = inner.create(window, maxOpenWindows);
+        faults.afterCall("create", List.of(window.ref()));
+        return r;
+    }
+
+    @Override
+    public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+        faults.beforeCall("replace", List.of(next.ref()), true);
+        WriteOutcome r = inner.replace(previous, next);
+        faults.afterCall("replace", List.of(next.ref()));
+        return r;
+    }
+
+    @Override
+    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
+        List<WindowRef> refs = next.stream().map(StoredWindow::ref).toList();
+        faults.beforeCall("replaceAll", refs, true);
+        WriteOutcome r = inner.replaceAll(previous, next);
+        faults.afterCall("replaceAll", refs);
+        return r;
+    }
+
+    @Override
+    public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
+        faults.beforeCall("due", List.of(), true);
+        DuePage r = inner.due(pipeline, shard, dueBy, limit, cursor);
+        faults.afterCall("due", List.of());
+        return r;
+    }
+
+    @Override
+    public int dueShards() {
+        return inner.dueShards();
+    }
+
+    @Override
+    public long openWindows(String pipeline) {
+        faults.beforeCall("openWindows", List.of(), true);
+        long r = inner.openWindows(pipeline);
+        faults.afterCall("openWindows", List.of());
+        return r;
+    }
+}

@@ -1,0 +1,118 @@
+package dev.fanin.sim;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.core.port.DeadLetters;
+import dev.fanin.core.port.SideOutput;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.function.Function;
+
+/**
+ * The late-event side output and the dead-letter queues as the simulation sees them: which event identities ended
+ * there, and with which reason. Dead-lettered messages are mapped back to the identities they carried through the
+ * simulation's own knowledge of the message (ground truth), since fanin dead-letters whole messages.
+ */
+public final class Outputs implements SideOutput, DeadLetters {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final Function<String, SimMessage> inFlight;
+    private final Violations violations;
+    private final Set<Identity> late = new HashSet<>();
+    private final Set<Identity> dead = new HashSet<>();
+    private final Map<String, Integer> reasons = new TreeMap<>();
+    private long sideRecords;
+    private long deadLetters;
+
+    /** @param inFlight the message (still in the queue) with a given id, or null */
+    public Outputs(Function<String, SimMessage> inFlight, Violations violations) {
+        this.inFlight = inFlight;
+        this.violations = violations;
+    }
+
+    @Override
+    public void send(String kind, String pipeline, String json) {
+        sideRecords++;
+        JsonNode n;
+        try {
+            n = JSON.readTree(json);
+        } catch (JsonProcessingException e) {
+            violations.add("side output record of kind " + kind + " is not JSON: " + e.getMessage());
+            return;
+        }
+        String reason = n.path("reason").asText("");
+        switch (kind) {
+            case "LATE_EVENT", "WINDOW_FULL" -> {
+                if (reason.isBlank()) {
+                    violations.add("side output record of kind " + kind + " carries no reason: " + json);
+                }
+                late.add(new Identity(n.path("pipeline").asText(), n.path("key").asText(), n.path("eventId").asText()));
+                reasons.merge(kind + " " + reason.split(":")[0], 1, Integer::sum);
+            }
+            case "WINDOW_DEAD_LETTERED" -> {
+                for (JsonNode id : n.path("aggregations").path(SimPipelines.IDS).path("ids")) {
+                    dead.add(new Identity(n.path("pipeline").asText(), n.path("key").asText(), id.asText()));
+                }
+                reasons.merge(kind, 1, Integer::sum);
+            }
+            default -> violations.add("side output record of unknown kind " + kind);
+        }
+    }
+
+    @Override
+    public void send(String messageId, String body, Map<String, String> attributes, String reason) {
+        deadLetters++;
+        if (reason == null || reason.isBlank()) {
+            violations.add("message " + messageId + " dead-lettered without a reason");
+        }
+        deadLettered(messageId, reason == null ? "" : reason);
+    }
+
+    /** SQS moved a message to the dead-letter queue after maxReceiveCount receives (its reason is that count). */
+    public void redriven(String messageId, SimMessage message) {
+        deadLetters++;
+        for (Identity id : message.identities()) {
+            dead.add(id);
+        }
+        reasons.merge("SQS_REDRIVE", 1, Integer::sum);
+    }
+
+    private void deadLettered(String messageId, String reason) {
+        SimMessage m = inFlight.apply(messageId);
+        if (m == null) {
+            violations.add("dead letter for message " + messageId + " that is not in flight");
+            return;
+        }
+        dead.addAll(m.identities());
+        String head = reason.split(":")[0];
+        if (head.equals("RETRIES_EXHAUSTED")) {
+            String[] parts = reason.split(":");
+            head = head + ":" + (parts.length > 1 ? parts[1].trim() : "");
+        }
+        reasons.merge(head, 1, Integer::sum);
+    }
+
+    public Set<Identity> late() {
+        return late;
+    }
+
+    public Set<Identity> dead() {
+        return dead;
+    }
+
+    public Map<String, Integer> reasons() {
+        return reasons;
+    }
+
+    public long sideRecords() {
+        return sideRecords;
+    }
+
+    public long deadLetters() {
+        return deadLetters;
+    }
+}

@@ -1,0 +1,90 @@
+package dev.fanin.sim;
+
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.WindowRef;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One {@link InMemoryWindowStore} per pipeline behind one {@link WindowStore}. Every operation of the port concerns
+ * one pipeline (a multi-window replace is within one key), and the open-window bound is per pipeline, so this is the
+ * same store; it only keeps {@code loadKey} and {@code due}, which scan their store, from scanning the other
+ * pipelines' windows in long runs.
+ */
+public final class PipelineStores implements WindowStore {
+
+    private final Map<String, InMemoryWindowStore> stores = new LinkedHashMap<>();
+    private final int dueShards;
+
+    public PipelineStores(List<String> pipelines, int dueShards) {
+        this.dueShards = dueShards;
+        for (String p : pipelines) {
+            stores.put(p, new InMemoryWindowStore(dueShards));
+        }
+    }
+
+    private InMemoryWindowStore of(String pipeline) {
+        InMemoryWindowStore s = stores.get(pipeline);
+        if (s == null) {
+            throw new IllegalArgumentException("no store for pipeline " + pipeline);
+        }
+        return s;
+    }
+
+    @Override
+    public Optional<StoredWindow> load(WindowRef ref) {
+        return of(ref.pipeline()).load(ref);
+    }
+
+    @Override
+    public List<StoredWindow> loadKey(String pipeline, String key) {
+        return of(pipeline).loadKey(pipeline, key);
+    }
+
+    @Override
+    public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
+        return of(window.ref().pipeline()).create(window, maxOpenWindows);
+    }
+
+    @Override
+    public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+        return of(next.ref().pipeline()).replace(previous, next);
+    }
+
+    @Override
+    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
+        return of(next.get(0).ref().pipeline()).replaceAll(previous, next);
+    }
+
+    @Override
+    public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
+        return of(pipeline).due(pipeline, shard, dueBy, limit, cursor);
+    }
+
+    @Override
+    public int dueShards() {
+        return dueShards;
+    }
+
+    @Override
+    public long openWindows(String pipeline) {
+        return of(pipeline).openWindows(pipeline);
+    }
+
+    public List<StoredWindow> all() {
+        List<StoredWindow> all = new ArrayList<>();
+        stores.values().forEach(s -> all.addAll(s.all()));
+        return all;
+    }
+
+    public int expire(Instant now) {
+        return stores.values().stream().mapToInt(s -> s.expire(now)).sum();
+    }
+}

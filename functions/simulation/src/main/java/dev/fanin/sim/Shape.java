@@ -1,0 +1,24 @@
+package dev.fanin.sim;
+
+/**
+ * The three sample pipeline shapes of the brief, as the simulation drives them (see {@link SimPipelines} for their
+ * configuration and {@link Workload} for their traffic).
+ */
+public enum Shape {
+    /** alert-storm: EventBridge envelope, session window (30 s gap, 10 min lifetime), fire partial, 2 min lateness. */
+    SESSION("alert-storm"),
+    /** shard-completions: raw JSON, tumbling day window closed by the expected shard count, 30 min deadline. */
+    TUMBLING_EXPECTED("shard-completions"),
+    /** file-uploads: S3 notifications, session window closed by a manifest sentinel carrying the count, HOLD policy. */
+    SESSION_SENTINEL_HOLD("file-uploads");
+
+    private final String pipeline;
+
+    Shape(String pipeline) {
+        this.pipeline = pipeline;
+    }
+
+    public String pipeline() {
+        return pipeline;
+    }
+}
