@@ -40,6 +40,7 @@ public final class FaninCli {
         register(commands, new LocalCommand());
         register(commands, new dev.fanin.cli.replay.ReplayCommand());
         register(commands, new BenchCommand());
+        register(commands, new SimulateCommand());
         return commands;
     }
 

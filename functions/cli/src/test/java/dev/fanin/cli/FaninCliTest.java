@@ -12,7 +12,7 @@ class FaninCliTest {
         CliRun run = CliRun.run("--help");
 
         assertThat(run.exit()).isZero();
-        for (String command : List.of("validate", "explain", "init", "local", "replay", "bench")) {
+        for (String command : List.of("validate", "explain", "init", "local", "replay", "bench", "simulate")) {
             assertThat(run.out()).containsPattern("(?m)^  " + command + " +\\S");
         }
     }
@@ -41,7 +41,7 @@ class FaninCliTest {
         CliRun run = CliRun.run("valdate");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("unknown command \"valdate\"", "validate, explain, init, local, replay, bench");
+        assertThat(run.err()).contains("unknown command \"valdate\"", "validate, explain, init, local, replay, bench, simulate");
     }
 
     @Test

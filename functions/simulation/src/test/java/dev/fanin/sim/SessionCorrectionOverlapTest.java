@@ -22,7 +22,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Disabled;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -55,8 +54,6 @@ class SessionCorrectionOverlapTest {
     }
 
     @Test
-    @Disabled("bug: a correction extends a CLOSED session over its open neighbour; a redelivered event of the neighbour"
-            + " is then counted in both sessions (see the report of the simulation work, SessionCorrectionOverlapTest)")
     void aRedeliveredEventIsCountedOnceEvenAfterACorrectionExtendedTheClosedSessionOverItsNeighbour() throws Exception {
         // Session A: one event at t0 -> [t0, t0+30s).
         ingest.handle(List.of(alert("A", 0)));
