@@ -47,10 +47,24 @@ final class Scalars {
     }
 
     /** The first control character (U+0000-U+001F, U+007F) in {@code s}, or -1. */
+    /**
+     * The index of the first control character (U+0000-U+001F, U+007F) or unpaired UTF-16 surrogate, or -1. An unpaired
+     * surrogate has no UTF-8 encoding: stored in DynamoDB it would become "?", so two different keys could collide.
+     */
     static int firstControlCharacter(String s) {
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
             if (c < 0x20 || c == 0x7F) {
+                return i;
+            }
+            if (Character.isHighSurrogate(c)) {
+                if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                    i++;
+                    continue;
+                }
+                return i;
+            }
+            if (Character.isLowSurrogate(c)) {
                 return i;
             }
         }

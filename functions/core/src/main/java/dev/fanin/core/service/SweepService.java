@@ -49,7 +49,14 @@ public final class SweepService {
         for (PipelineConfig pipeline : engine.config().pipelines()) {
             String name = pipeline.name();
             Followups followups = new Followups();
-            long watermark = engine.watermark(name, Long.MIN_VALUE, start);
+            long watermark;
+            try {
+                watermark = engine.watermark(name, Long.MIN_VALUE, start);
+            } catch (StoreUnavailableException e) {
+                // One throttled read skips this pipeline for this run only; the others are still swept.
+                LOG.warn("sweep of pipeline {} skipped: watermark unavailable: {}", name, e.getMessage());
+                continue;
+            }
             followups.watermarks.put(name, watermark);
             int pipelineOverdue = 0;
             long pipelineOldest = 0;
