@@ -9,7 +9,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The real ./fanin script, run from another directory; it may build the CLI jar first, hence the long timeout. */
+/**
+ * The real ./fanin script, run from another directory, on the test classpath (FANIN_CLASSPATH): rebuilding the module
+ * jars from inside the suite would rewrite the jars this JVM and its siblings are reading.
+ */
 class LauncherScriptTest {
 
     /** Surefire runs in the module directory. */
@@ -20,8 +23,10 @@ class LauncherScriptTest {
 
     @Test
     void validateRunsFromAnyDirectory() throws IOException, InterruptedException {
-        Process process = new ProcessBuilder(SCRIPT.toString(), "validate")
-                .directory(elsewhere.toFile())
+        ProcessBuilder builder = new ProcessBuilder(SCRIPT.toString(), "validate")
+                .directory(elsewhere.toFile());
+        builder.environment().put("FANIN_CLASSPATH", System.getProperty("java.class.path"));
+        Process process = builder
                 .redirectError(ProcessBuilder.Redirect.DISCARD)
                 .start();
         boolean finished = process.waitFor(10, TimeUnit.MINUTES);
