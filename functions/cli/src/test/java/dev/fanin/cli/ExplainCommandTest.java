@@ -60,7 +60,7 @@ class ExplainCommandTest {
                 "events arriving within `7s`",
                 "at most 66 UTF-8 bytes",
                 "further ones go to the side output (`onOverflow: side-output`)",
-                "at most 555 windows of this pipeline open",
+                "at most 555 windows of this pipeline admitted and not yet closed for the first time",
                 "`resources` keeps 88 values",
                 "= creation + 17m + 3m + 7s + lease + 9d",
                 "= creation + 9d 20m 7s + lease",

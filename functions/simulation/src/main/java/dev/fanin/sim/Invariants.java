@@ -185,7 +185,7 @@ final class Invariants {
             // A merged session keeps its own TTL but takes the earlier hard deadline; it was created before the
             // absorbed session's deadline, so at most one lifetime later.
             Instant deadline = s.absorbed().isEmpty() ? s.hardDeadline() : s.hardDeadline().plus(p.triggers().maxLifetime());
-            Instant latest = deadline.plus(p.allowedLateness()).plus(p.late().correctionDelay()).plus(settings.lease()).plus(p.retention())
+            Instant latest = deadline.plus(p.allowedLateness()).plus(p.late().correctionDelay()).plus(settings.lease()).plus(p.effectiveRetention())
                     .plus(config.maxSkew());
             if (w.expiresAt().isAfter(latest)) {
                 violations.add(seed + "window " + w.ref() + " expires at " + w.expiresAt() + ", later than hard deadline + lateness"

@@ -44,22 +44,24 @@ final class StateSection {
         md.append("- Group keys of at most ").append(bounds.maxKeyLength()).append(" bytes and payloads of at most ")
                 .append(bounds.maxPayloadBytes()).append(" bytes; larger ones are rejected with their reason.\n");
         md.append("- **Admission control:** at most ").append(bounds.maxOpenWindows())
-                .append(" windows of this pipeline open (OPEN, HELD or CLAIMED) at once. Creating a window increments a counter shard "
+                .append(" windows of this pipeline admitted and not yet closed for the first time. Creating a window increments a counter shard "
                         + "in the same transaction, on condition that the shard is below its share of the bound; a new window beyond it "
                         + "is refused (`AdmissionRefused`) and its messages return through SQS to be retried, never dropped. Events for "
                         + "windows already open are not affected.\n\n");
         Duration lifetime = p.triggers().maxLifetime();
-        Duration ttl = Human.sum(lifetime, p.allowedLateness(), p.late().correctionDelay(), p.retention());
+        Duration ttl = Human.sum(lifetime, p.allowedLateness(), p.late().correctionDelay(), p.effectiveRetention());
         md.append("**Eviction.** No key can hold state forever: every window leaves the open set when it fires, at the latest at its "
                 + "hard deadline (creation + ").append(Human.config(lifetime)).append("). Its items then stay for dedupe and corrections, "
                         + "and carry a TTL (`lease` is the flush lease, a deployment setting):\n\n```\n"
-                        + "ttl = hardDeadline + allowedLateness + correctionDelay + lease + retention\n    = creation + ")
+                        + "ttl = hardDeadline + allowedLateness + correctionDelay + lease + max(retention, maxPast + maxFuture)\n    = creation + ")
                 .append(Human.plain(lifetime)).append(" + ").append(Human.plain(p.allowedLateness())).append(" + ")
-                .append(Human.plain(p.late().correctionDelay())).append(" + lease + ").append(Human.plain(p.retention()))
+                .append(Human.plain(p.late().correctionDelay())).append(" + lease + ").append(Human.plain(p.effectiveRetention()))
                 .append("\n    = creation + ").append(Human.derived(ttl)).append(" + lease\n```\n\n");
         md.append("TTL is garbage collection, never the way a window closes (the triggers are). `retention` ")
                 .append(Human.config(p.retention())).append(" outlasts `allowedLateness` ").append(Human.config(p.allowedLateness()))
-                .append(", so a late event never finds its window deleted and fires it a second time.\n");
+                .append(", so a late event never finds its window deleted and fires it a second time; and the retention applied is at least "
+                        + "`eventTime.maxPast + maxFuture` (").append(Human.derived(p.effectiveRetention()))
+                .append(" here), so a duplicate that intake still accepts always finds its window.\n");
         return md.toString();
     }
 

@@ -51,6 +51,22 @@ public record PipelineConfig(
         aggregations = List.copyOf(aggregations);
     }
 
+    /**
+     * The retention applied to closed windows: {@code retention}, but at least {@code eventTime.maxPast +
+     * eventTime.maxFuture}. Any event intake accepts has an event time within those bounds of its arrival, so a
+     * redelivered duplicate always finds its window (and its ids) still stored; deleting it sooner would let the
+     * duplicate open the window again and fire the same aggregate id a second time.
+     */
+    public Duration effectiveRetention() {
+        if (eventTime != null && eventTime.maxPast() != null && eventTime.maxFuture() != null) {
+            Duration intakeHorizon = eventTime.maxPast().plus(eventTime.maxFuture());
+            if (intakeHorizon.compareTo(retention) > 0) {
+                return intakeHorizon;
+            }
+        }
+        return retention;
+    }
+
     /** True when the pipeline can tell whether a window is complete (an expected count or a sentinel). */
     public boolean knowsCompleteness() {
         return triggers.expected() != null || triggers.sentinel() != null;

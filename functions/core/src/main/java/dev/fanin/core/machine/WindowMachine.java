@@ -87,29 +87,10 @@ public final class WindowMachine {
     public WindowState open(WindowRef ref, Interval bounds, Instant now) {
         Instant hardDeadline = now.plus(config.triggers().maxLifetime());
         Instant expiresAt = hardDeadline.plus(config.allowedLateness()).plus(config.late().correctionDelay())
-                .plus(lease).plus(effectiveRetention());
+                .plus(lease).plus(config.effectiveRetention());
         return new WindowState(ref, WindowKind.of(config.window()), bounds, WindowStatus.OPEN, 0, 0, null, null, expiresAt,
                 Set.of(), null, 0, -1, Aggregates.empty(config.aggregations()), Completeness.initial(config), 0, now,
                 hardDeadline, null, null, null, null, null, null, List.of(), 0);
-    }
-
-    /**
-     * How long a window's items outlive its last possible correction: the configured retention, but at least
-     * {@code eventTime.maxPast + eventTime.maxFuture}. Any event intake accepts has an event time within those bounds
-     * of its arrival, so a redelivered duplicate always finds its window (and its ids) still stored; deleting it sooner
-     * would let the duplicate open the window again and fire the same aggregate id a second time.
-     */
-    Duration effectiveRetention() {
-        Duration retention = config.retention();
-        Duration maxPast = config.eventTime().maxPast();
-        Duration maxFuture = config.eventTime().maxFuture();
-        if (maxPast != null && maxFuture != null) {
-            Duration intakeHorizon = maxPast.plus(maxFuture);
-            if (intakeHorizon.compareTo(retention) > 0) {
-                return intakeHorizon;
-            }
-        }
-        return retention;
     }
 
     /**
