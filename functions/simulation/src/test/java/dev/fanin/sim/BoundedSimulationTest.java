@@ -37,7 +37,8 @@ class BoundedSimulationTest {
     @ParameterizedTest(name = "{0} seed {1}")
     @MethodSource("sessionRuns")
     @Disabled("bug: a correction extends a CLOSED session over its open neighbour, and a redelivered event of the neighbour is"
-            + " then counted in both (minimal trace: SessionCorrectionOverlapTest); seeds 11 and 33 double count")
+            + " then counted in both (minimal trace: SessionCorrectionOverlapTest; seeds 11 and 22); and a correction claim"
+            + " re-enters the open set without the bound, so maxOpenWindows is exceeded by one (seed 22); see docs/RELIABILITY.md")
     void everyInvariantHoldsUnderEveryFaultForRepeatingSessionKeys(Shape shape, long seed) {
         check(shape, seed);
     }
