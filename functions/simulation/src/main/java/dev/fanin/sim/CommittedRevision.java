@@ -2,6 +2,7 @@ package dev.fanin.sim;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -40,8 +41,8 @@ record CommittedRevision(String aggregateId, int revision, String reason, boolea
                 agg.path(SimPipelines.COUNT).asLong(-1),
                 agg.path(SimPipelines.IDS).path("count").asLong(-1),
                 List.copyOf(ids),
-                java.time.Instant.parse(emission.path("window").path("start").asText()).toEpochMilli(),
-                java.time.Instant.parse(emission.path("window").path("end").asText()).toEpochMilli(),
+                Instant.parse(emission.path("window").path("start").asText()).toEpochMilli(),
+                Instant.parse(emission.path("window").path("end").asText()).toEpochMilli(),
                 deadLetter,
                 Fingerprint.of(emission));
     }

@@ -22,6 +22,7 @@ public record SimulationReport(
         long revisionsCommitted,
         long emissions,
         long partialFires,
+        long portCalls,
         long crashes,
         long throttles,
         long failedEmits,
@@ -65,6 +66,7 @@ public record SimulationReport(
         line(b, "revisions committed", revisionsCommitted);
         line(b, "emissions (re-emissions included)", emissions);
         line(b, "partial fires (complete=false)", partialFires);
+        line(b, "port calls (fault injection points)", portCalls);
         line(b, "crashes injected", crashes);
         line(b, "throttles / failed emits / stalled emits", throttles + " / " + failedEmits + " / " + slowEmits);
         line(b, "interleaved invocations", interleavings);

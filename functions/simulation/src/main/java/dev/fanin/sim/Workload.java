@@ -3,10 +3,12 @@ package dev.fanin.sim;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.Set;
 
 /**
  * The simulated producers: bursts of events per key for each enabled {@link Shape}, generated lazily in send-time
@@ -27,7 +29,7 @@ public final class Workload {
     private final long start;
     private final PriorityQueue<Send> pending = new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
     private final Map<Identity, Long> sentinels = new HashMap<>();
-    private final java.util.Set<Identity> produced = new java.util.HashSet<>();
+    private final Set<Identity> produced = new HashSet<>();
     private long nextBurstAt;
     private long seq;
     private long events;
@@ -242,7 +244,7 @@ public final class Workload {
         pending.add(new Send(at, messages, new SimMessage(id, body, ids)));
     }
 
-    public java.util.Set<Identity> produced() {
+    public Set<Identity> produced() {
         return produced;
     }
 
