@@ -1,6 +1,7 @@
 package dev.fanin.cli.local;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import dev.fanin.cli.InProcessContext;
 import dev.fanin.lambda.FaninRuntime;
 import dev.fanin.lambda.IngestFunction;
 import dev.fanin.lambda.SweeperFunction;
@@ -207,7 +208,7 @@ final class LocalRun {
             event.setSource("aws.events");
             event.setDetailType("Scheduled Event");
             event.setTime(new org.joda.time.DateTime(clock.millis()));
-            Map<String, Object> report = sweeper.handleRequest(event, new LocalContext("SweeperFunction", functions.sweepTimeout(), clock));
+            Map<String, Object> report = sweeper.handleRequest(event, new InProcessContext("SweeperFunction", java.util.UUID.randomUUID().toString(), "local", functions.sweepTimeout(), clock));
             sweeps.incrementAndGet();
             Object claimed = report.get("claimed");
             if (claimed instanceof Number n && n.intValue() > 0) {

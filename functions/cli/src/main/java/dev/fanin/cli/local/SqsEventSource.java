@@ -3,6 +3,7 @@ package dev.fanin.cli.local;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.fanin.cli.InProcessContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -109,7 +110,7 @@ final class SqsEventSource implements AutoCloseable {
         boolean threw = false;
         try {
             SQSBatchResponse response = handler.handleRequest(event,
-                    new LocalContext(settings.function(), settings.functionTimeout(), clock));
+                    new InProcessContext(settings.function(), java.util.UUID.randomUUID().toString(), "local", settings.functionTimeout(), clock));
             if (response != null && response.getBatchItemFailures() != null) {
                 response.getBatchItemFailures().forEach(f -> failed.add(f.getItemIdentifier()));
             }

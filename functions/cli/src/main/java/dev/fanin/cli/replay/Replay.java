@@ -3,10 +3,11 @@ package dev.fanin.cli.replay;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.sqs.SqsDeadLetters;
+import dev.fanin.cli.InProcessContext;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
-import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.lambda.FaninRuntime;
 import dev.fanin.lambda.IngestFunction;
 import dev.fanin.lambda.SweeperFunction;
@@ -407,8 +408,8 @@ final class Replay {
         return m;
     }
 
-    private ReplayContext context(String function, int timeoutSeconds) {
-        return new ReplayContext(function, "replay-" + state.invocations, timeoutSeconds);
+    private InProcessContext context(String function, int timeoutSeconds) {
+        return new InProcessContext(function, "replay-" + state.invocations, "replay", java.time.Duration.ofSeconds(timeoutSeconds), clock);
     }
 
     /** For tests: the runtime currently in use (a new one after each simulated crash). */

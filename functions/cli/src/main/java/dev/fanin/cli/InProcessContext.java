@@ -1,4 +1,4 @@
-package dev.fanin.cli.local;
+package dev.fanin.cli;
 
 import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
@@ -8,25 +8,28 @@ import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link Context} of one local invocation: a fresh request id, and the remaining time counting down from the
- * function's timeout in the template (the sweeper sizes its work from it), on the run's clock.
+ * The {@link Context} of one in-process invocation (by {@code fanin local} or {@code fanin replay}): a request id, and
+ * the remaining time counting down from the function's timeout in the template (the sweeper sizes its work from it),
+ * on the run's clock (the wall clock locally, the simulated one in a replay).
  */
-final class LocalContext implements Context {
+public final class InProcessContext implements Context {
 
     private static final Logger LOG = LoggerFactory.getLogger("dev.fanin.local.LambdaLogger");
 
     private final String functionName;
-    private final String requestId = UUID.randomUUID().toString();
+    private final String requestId;
+    private final String logStream;
     private final Clock clock;
     private final Instant deadline;
 
-    LocalContext(String functionName, Duration timeout, Clock clock) {
+    public InProcessContext(String functionName, String requestId, String logStream, Duration timeout, Clock clock) {
         this.functionName = functionName;
+        this.requestId = requestId;
+        this.logStream = logStream;
         this.clock = clock;
         this.deadline = clock.instant().plus(timeout);
     }
@@ -43,7 +46,7 @@ final class LocalContext implements Context {
 
     @Override
     public String getLogStreamName() {
-        return "local";
+        return logStream;
     }
 
     @Override
