@@ -54,7 +54,7 @@ public final class WindowItemCodec {
         if (!headIds.isEmpty()) {
             item.put(IDS, AttributeValue.fromSs(List.copyOf(headIds)));
         }
-        item.put(STATE, s(window.state()));
+        item.put(STATE, StateCompression.encode(window.state()));
         item.put(TTL, n(ttlSeconds(window.expiresAt())));
         return item;
     }
@@ -98,7 +98,7 @@ public final class WindowItemCodec {
                 head.containsKey(FENCE) ? Long.parseLong(head.get(FENCE).n()) : 0,
                 instantMillis(head.get(LEASE)),
                 eventIds,
-                head.get(STATE).s(),
+                StateCompression.decode(head.get(STATE)),
                 new IdLayout(sealed, nextSlice));
     }
 
