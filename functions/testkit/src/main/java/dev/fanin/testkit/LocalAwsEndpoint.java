@@ -68,7 +68,8 @@ public final class LocalAwsEndpoint implements AutoCloseable {
             String image = environment.getOrDefault("FANIN_LOCALSTACK_IMAGE", LocalStackBackend.DEFAULT_IMAGE);
             return new LocalAwsEndpoint(LocalStackBackend.start(image));
         }
-        return startMoto(MotoServer.DEFAULT_COMMAND, defaultLogDirectory());
+        Path logs = defaultLogDirectory();
+        return startMoto(MotoServer.preferredCommand(logs), logs);
     }
 
     /** Starts moto with an explicit command line prefix; package-private so tests can name a missing binary. */

@@ -18,6 +18,37 @@ import java.util.concurrent.TimeUnit;
 final class MotoServer implements Backend {
 
     static final List<String> DEFAULT_COMMAND = List.of("moto_server");
+    private static final String SERIALISED_LAUNCHER = "moto_serialized_dynamodb.py";
+
+    /**
+     * The command the testkit starts: moto with every DynamoDB request serialised (see the launcher script: moto
+     * checks a condition and writes without a lock, so racing conditional writes could both apply, which DynamoDB
+     * never allows), when the Python that runs moto can import it; else plain {@code moto_server}.
+     */
+    static List<String> preferredCommand(Path workDirectory) {
+        try {
+            Process probe = new ProcessBuilder("python3", "-c", "import moto.server, werkzeug.serving")
+                    .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+            if (!probe.waitFor(30, TimeUnit.SECONDS) || probe.exitValue() != 0) {
+                probe.destroyForcibly();
+                return DEFAULT_COMMAND;
+            }
+            Files.createDirectories(workDirectory);
+            Path script = workDirectory.resolve(SERIALISED_LAUNCHER);
+            try (var in = MotoServer.class.getResourceAsStream(SERIALISED_LAUNCHER)) {
+                if (in == null) {
+                    return DEFAULT_COMMAND;
+                }
+                Files.write(script, in.readAllBytes());
+            }
+            return List.of("python3", script.toString());
+        } catch (IOException e) {
+            return DEFAULT_COMMAND;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return DEFAULT_COMMAND;
+        }
+    }
     private static final Duration STARTUP_TIMEOUT = Duration.ofSeconds(60);
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
 

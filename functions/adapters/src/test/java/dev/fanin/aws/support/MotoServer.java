@@ -1,14 +1,6 @@
 package dev.fanin.aws.support;
 
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.net.HttpURLConnection;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.time.Duration;
-import java.time.Instant;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -18,8 +10,7 @@ import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 
 /**
- * One local AWS endpoint per test JVM: {@code AWS_ENDPOINT_URL} when set, else a {@code moto_server} started on a
- * free loopback port and stopped by a shutdown hook. Stand-in until the shared {@code fanin-testkit LocalAws} lands.
+ * Clients of their own (the adapter tests close and decorate them) on the testkit's shared local endpoint.
  */
 public final class MotoServer {
 
@@ -33,8 +24,8 @@ public final class MotoServer {
 
     public static synchronized MotoServer get() {
         if (instance == null) {
-            String configured = System.getenv("AWS_ENDPOINT_URL");
-            instance = new MotoServer(configured != null && !configured.isBlank() ? URI.create(configured) : start());
+            // The testkit's shared endpoint: AWS_ENDPOINT_URL, LocalStack, or moto with DynamoDB requests serialised.
+            instance = new MotoServer(dev.fanin.testkit.LocalAwsEndpoint.shared().endpoint());
         }
         return instance;
     }
@@ -66,52 +57,5 @@ public final class MotoServer {
 
     private static StaticCredentialsProvider credentials() {
         return StaticCredentialsProvider.create(AwsBasicCredentials.create("testing", "testing"));
-    }
-
-    private static URI start() {
-        int port = freePort();
-        try {
-            Path log = Files.createTempFile("moto-", ".log");
-            Process process = new ProcessBuilder("moto_server", "-H", "127.0.0.1", "-p", Integer.toString(port))
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            Runtime.getRuntime().addShutdownHook(new Thread(process::destroy));
-            URI endpoint = URI.create("http://127.0.0.1:" + port);
-            Instant deadline = Instant.now().plus(Duration.ofSeconds(30));
-            while (Instant.now().isBefore(deadline)) {
-                if (!process.isAlive()) {
-                    throw new IllegalStateException("moto_server exited; see " + log);
-                }
-                if (answers(endpoint)) {
-                    return endpoint;
-                }
-                Thread.sleep(100);
-            }
-            process.destroy();
-            throw new IllegalStateException("moto_server did not answer within 30 s; see " + log);
-        } catch (IOException e) {
-            throw new UncheckedIOException("cannot start moto_server (is it on PATH?)", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
-    }
-
-    private static boolean answers(URI endpoint) {
-        try {
-            HttpURLConnection connection = (HttpURLConnection) endpoint.resolve("/moto-api/").toURL().openConnection();
-            connection.setConnectTimeout(500);
-            connection.setReadTimeout(2000);
-            return connection.getResponseCode() == 200;
-        } catch (IOException notYet) {
-            return false;
-        }
-    }
-
-    private static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 }
