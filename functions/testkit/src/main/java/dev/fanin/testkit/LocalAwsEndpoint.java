@@ -86,6 +86,11 @@ public final class LocalAwsEndpoint implements AutoCloseable {
         return backend.kind();
     }
 
+    /** See {@link Backend#atomicConditionalWrites()}: whether racing conditional writes behave as DynamoDB's. */
+    public boolean atomicConditionalWrites() {
+        return backend.atomicConditionalWrites();
+    }
+
     /**
      * Wipes every table, queue and bus on the endpoint where the backend supports it (moto, including a moto named
      * by AWS_ENDPOINT_URL). Returns false, and changes nothing, elsewhere: tests that must run on every backend use

@@ -57,7 +57,10 @@ final class MotoServer implements Backend {
     private final Path log;
     private final Thread shutdownHook;
 
-    private MotoServer(Process process, URI endpoint, Path log) {
+    private final boolean serialised;
+
+    private MotoServer(Process process, URI endpoint, Path log, boolean serialised) {
+        this.serialised = serialised;
         this.process = process;
         this.endpoint = endpoint;
         this.log = log;
@@ -89,7 +92,7 @@ final class MotoServer implements Backend {
                     + cannotRun.getMessage(), cannotRun);
         }
         URI endpoint = URI.create("http://127.0.0.1:" + port);
-        MotoServer server = new MotoServer(process, endpoint, log);
+        MotoServer server = new MotoServer(process, endpoint, log, !command.equals(DEFAULT_COMMAND));
         server.awaitAnswer();
         return server;
     }
@@ -120,6 +123,11 @@ final class MotoServer implements Backend {
     @Override
     public String kind() {
         return "moto";
+    }
+
+    @Override
+    public boolean atomicConditionalWrites() {
+        return serialised;
     }
 
     @Override
