@@ -1,5 +1,6 @@
 package dev.fanin.bench;
 
+import dev.fanin.core.memory.ForwardClock;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.memory.InMemoryWatermarkStore;
@@ -73,7 +74,7 @@ final class CpuTiming {
     }
 
     private static long endToEndPass(FaninConfig config, List<List<Arrival>> batches) {
-        SimClock clock = new SimClock(batches.get(0).get(0).at());
+        ForwardClock clock = new ForwardClock(batches.get(0).get(0).at());
         RecordingSideOutput side = new RecordingSideOutput();
         FaninPorts ports = new FaninPorts(new InMemoryWindowStore(16), new InMemoryWatermarkStore(), new RecordingEmitter(),
                 new RecordingTimers(), side, side, Metrics.NONE);
@@ -81,7 +82,7 @@ final class CpuTiming {
         long nanos = 0;
         for (List<Arrival> batch : batches) {
             Instant at = Simulation.handleAt(batch);
-            clock.set(at);
+            clock.advanceTo(at);
             List<InboundMessage> messages = messages(batch, at);
             long begin = THREADS.getCurrentThreadCpuTime();
             ingest.handle(messages);

@@ -1,5 +1,6 @@
 package dev.fanin.bench;
 
+import dev.fanin.core.memory.ForwardClock;
 import dev.fanin.aws.dynamodb.DynamoDbWatermarkStore;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.core.config.FaninConfig;
@@ -97,7 +98,7 @@ final class Simulation {
 
     static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, DynamoDbBill bill, Stores stores) {
         Instant start = workload.arrivals().get(0).at();
-        SimClock clock = new SimClock(start);
+        ForwardClock clock = new ForwardClock(start);
         TimedEmitter emitter = new TimedEmitter(clock);
         SimTimers timers = new SimTimers(mode.timers());
         RecordingSideOutput side = new RecordingSideOutput();
@@ -128,7 +129,7 @@ final class Simulation {
             Instant batchAt = next < batches.size() ? handleAt(batches.get(next)) : null;
             Instant timerAt = timers.next();
             if (batchAt != null && !batchAt.isAfter(nextSweep) && (timerAt == null || !batchAt.isAfter(timerAt))) {
-                clock.set(batchAt);
+                clock.advanceTo(batchAt);
                 List<InboundMessage> messages = new ArrayList<>();
                 for (Arrival a : batches.get(next)) {
                     messages.add(a.message(batchAt));
@@ -141,14 +142,14 @@ final class Simulation {
                 failed += r.failedMessageIds().size();
                 next++;
             } else if (timerAt != null && !timerAt.isAfter(nextSweep)) {
-                clock.set(timerAt);
+                clock.advanceTo(timerAt);
                 List<SimTimers.Pending> due = timers.takeDue(timerAt);
                 timerInvocations += (due.size() + 9) / 10;
                 for (SimTimers.Pending t : due) {
                     timerService.fire(t.ref(), t.dueAt());
                 }
             } else {
-                clock.set(nextSweep);
+                clock.advanceTo(nextSweep);
                 sweep.sweep(nextSweep.plus(SWEEP_EVERY).minusSeconds(10));
                 sweeps++;
                 nextSweep = nextSweep.plus(SWEEP_EVERY);

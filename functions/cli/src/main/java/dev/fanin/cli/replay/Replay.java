@@ -1,5 +1,6 @@
 package dev.fanin.cli.replay;
 
+import dev.fanin.core.memory.ForwardClock;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
@@ -35,7 +36,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
- * Runs a trace through the real Lambda handlers against a local endpoint on a {@link SimulatedClock}, as the Lambda
+ * Runs a trace through the real Lambda handlers against a local endpoint on a {@link ForwardClock}, as the Lambda
  * service would run them: ingest batches formed as the SQS event source forms them, failed messages redelivered,
  * timers delivered at their due time, the sweeper on its one-minute schedule. Every step is saved in a
  * {@link ReplayState} so a replay whose process dies can be resumed ({@link ReplayOptions#resume()}): the messages
@@ -59,7 +60,7 @@ final class Replay {
     private final Path stateFile;
     private final PrintStream notes;
     private ReplayState state;
-    private SimulatedClock clock;
+    private ForwardClock clock;
     private FaninRuntime runtime;
     private QueueDrains drains;
     private long boundMillis;
@@ -115,7 +116,7 @@ final class Replay {
         }
         outputs.restore(state.offsets);
         outputs.lengthsInto(state.offsets);
-        clock = new SimulatedClock(Instant.ofEpochMilli(state.nowMillis));
+        clock = new ForwardClock(Instant.ofEpochMilli(state.nowMillis));
         ReplayInterceptor.undelay(Set.of(state.resources.queueUrl("TimerQueue")));
         runtime = newRuntime();
         drains = new QueueDrains(endpoint.sqs(), state, outputs, this::save);

@@ -1,4 +1,4 @@
-package dev.fanin.cli.replay;
+package dev.fanin.core.memory;
 
 import java.time.Clock;
 import java.time.Instant;
@@ -6,21 +6,21 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 
 /**
- * The replay's processing-time clock: stands still while a handler runs and is moved forward by the replay between
- * invocations, so a replay's outcome does not depend on how fast the machine or the local endpoint is.
+ * A processing-time clock moved only by its owner, and only forward: it stands still while a handler runs, so a
+ * replay's or a benchmark's outcome does not depend on how fast the machine is. UTC only.
  */
-final class SimulatedClock extends Clock {
+public final class ForwardClock extends Clock {
 
     private volatile Instant now;
 
-    SimulatedClock(Instant start) {
+    public ForwardClock(Instant start) {
         this.now = start;
     }
 
     /** @throws IllegalArgumentException when asked to go back in time */
-    void advanceTo(Instant instant) {
+    public void advanceTo(Instant instant) {
         if (instant.isBefore(now)) {
-            throw new IllegalArgumentException("the simulated clock cannot go back from " + now + " to " + instant);
+            throw new IllegalArgumentException("the clock cannot go back from " + now + " to " + instant);
         }
         now = instant;
     }
@@ -40,6 +40,6 @@ final class SimulatedClock extends Clock {
         if (zone.equals(ZoneOffset.UTC)) {
             return this;
         }
-        throw new UnsupportedOperationException("the simulated clock is UTC only");
+        throw new UnsupportedOperationException("the clock is UTC only");
     }
 }
