@@ -29,8 +29,24 @@ public final class Workloads {
             case "file-uploads" -> fileUploads(scale, random);
             case "hot-key" -> hotKey(scale, random);
             case "late-heavy" -> lateHeavy(scale, random);
-            default -> throw new IllegalArgumentException("unknown profile \"" + name + "\"; profiles: " + String.join(", ", NAMES));
+            default -> {
+                int perKey = sparseEventsPerKey(name);
+                if (perKey < 1) {
+                    throw new IllegalArgumentException("unknown profile \"" + name + "\"; profiles: " + String.join(", ", NAMES)
+                            + ", or sparse-N for sparse traffic with N events per key (1 to 20)");
+                }
+                yield sparse(scale, perKey);
+            }
         };
+    }
+
+    /** N for a profile named {@code sparse-N} (1 to 20), else 0. */
+    private static int sparseEventsPerKey(String name) {
+        if (!name.matches("sparse-[0-9]{1,2}")) {
+            return 0;
+        }
+        int n = Integer.parseInt(name.substring("sparse-".length()));
+        return n <= 20 ? n : 0;
     }
 
     /**
@@ -59,16 +75,26 @@ public final class Workloads {
 
     /** 2,000 keys in turn at 100 alerts/s, three alerts per key 20 s apart: every batch touches ten different windows. */
     static Workload sparse(double scale) {
+        return sparse(scale, 3);
+    }
+
+    /**
+     * As {@link #sparse(double)} with {@code perKey} alerts per key (each key's window then holds that many events):
+     * the profile {@code sparse-N}, for where fanin and the baseline cross as windows grow.
+     */
+    static Workload sparse(double scale, int perKey) {
         int keys = Math.max(10, (int) Math.round(2_000 * scale));
         List<Arrival> arrivals = new ArrayList<>();
         Random unused = new Random(0);
-        for (int round = 0; round < 3; round++) {
+        for (int round = 0; round < perKey; round++) {
             for (int k = 0; k < keys; k++) {
                 Instant at = START.plus(Duration.ofSeconds(20L * round)).plusMillis(k * 10L);
                 arrivals.add(new Arrival(at, "m-" + arrivals.size(), alert(arrivals.size(), k, at.minusMillis(300), unused)));
             }
         }
-        return new Workload("sparse", "2,000 keys in turn, one event per key per batch, three per key 20 s apart", sorted(arrivals));
+        String name = perKey == 3 ? "sparse" : "sparse-" + perKey;
+        return new Workload(name, "%,d keys in turn, one event per key per batch, %d per key 20 s apart".formatted(keys, perKey),
+                sorted(arrivals));
     }
 
     /**

@@ -42,4 +42,22 @@ class SimulationTest {
         assertThat(batches.stream().mapToInt(java.util.List::size).sum()).isEqualTo(workload.arrivals().size());
         assertThat(batches.get(0).get(0)).isEqualTo(workload.arrivals().get(0));
     }
+
+    @org.junit.jupiter.params.ParameterizedTest(name = "sparse-{0}")
+    @org.junit.jupiter.params.provider.ValueSource(ints = {1, 2, 5})
+    void sparseNGivesEveryKeyOneWindowOfNEvents(int perKey) {
+        BenchMain.ProfileReport report = BenchMain.run(CONFIG, Workloads.named("sparse-" + perKey, 0.01, 1), Simulation.BatchShape.DEFAULT, 0);
+
+        assertThat(report.fanin().windows()).isEqualTo(20);
+        assertThat(report.baseline().windows()).isEqualTo(20);
+        assertThat(report.fanin().events()).isEqualTo(20L * perKey);
+    }
+
+    @Test
+    void anUnknownProfileIsRefusedWithTheNamesThatExist() {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> Workloads.named("sparse-0", 1, 1))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unknown profile \"sparse-0\"")
+                .hasMessageContaining("sparse-N");
+    }
 }

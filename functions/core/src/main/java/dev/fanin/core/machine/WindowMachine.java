@@ -54,9 +54,13 @@ public final class WindowMachine {
     /** The default granularity of due times in the due index. */
     public static final Duration DEFAULT_DUE_GRANULARITY = Duration.ofSeconds(10);
 
+    /** The default time an indexed due time may lie in the past before a write moves it (the default sweep period). */
+    public static final Duration DEFAULT_INDEX_REFRESH = Duration.ofMinutes(1);
+
     private final PipelineConfig config;
     private final Duration lease;
     private final long dueGranularityMillis;
+    private final Duration indexRefresh;
 
     /**
      * @param config the pipeline
@@ -64,7 +68,7 @@ public final class WindowMachine {
      *               emitter's worst-case call time
      */
     public WindowMachine(PipelineConfig config, Duration lease) {
-        this(config, lease, DEFAULT_DUE_GRANULARITY);
+        this(config, lease, DEFAULT_DUE_GRANULARITY, DEFAULT_INDEX_REFRESH);
     }
 
     /**
@@ -72,11 +76,19 @@ public final class WindowMachine {
      *                       whose next check moves with every event (a session) rewrites its index entry at most
      *                       once per granularity step instead of at every write; timers keep the exact time, so
      *                       only the sweeper-alone close latency grows, by at most this much
+     * @param indexRefresh   how long an indexed due time may lie in the past before a sweep that finds the window not
+     *                       yet due moves it to the window's next check. The index only has to be early, never late: a
+     *                       visit that comes too soon re-decides and changes nothing. So only the sweeper, the one
+     *                       visitor that early entries cost anything, moves an entry forward, and only once it has
+     *                       been due this long (in practice at the second sweep that finds the window not yet due).
+     *                       Ingest, timers and commits keep an earlier entry: sessions extended by every event and timer
+     *                       visits before the due time write no index entry. Set it to the sweep period.
      */
-    public WindowMachine(PipelineConfig config, Duration lease, Duration dueGranularity) {
+    public WindowMachine(PipelineConfig config, Duration lease, Duration dueGranularity, Duration indexRefresh) {
         this.config = Objects.requireNonNull(config, "config");
         this.lease = Objects.requireNonNull(lease, "lease");
         this.dueGranularityMillis = Math.max(1, dueGranularity.toMillis());
+        this.indexRefresh = Objects.requireNonNull(indexRefresh, "indexRefresh");
     }
 
     public PipelineConfig config() {
@@ -126,7 +138,7 @@ public final class WindowMachine {
             // Nothing counted (all too late or refused): a window is never created empty.
             return new Transition(state, false, inOfferOrder, Transition.Action.NONE, false);
         }
-        return decide(s, state, changed, inOfferOrder, watermark, now);
+        return decide(s, state, changed, inOfferOrder, watermark, now, false);
     }
 
     private Disposition offer(WindowState.Builder s, Event event, long watermark, Instant now) {
@@ -195,11 +207,19 @@ public final class WindowMachine {
      * correction, or refreshes the due time.
      */
     public Transition tick(WindowState state, long watermark, Instant now) {
-        return decide(state.toBuilder(), state, false, List.of(), watermark, now);
+        return tick(state, watermark, now, Visitor.SWEEP);
     }
 
+    /** As {@link #tick(WindowState, long, Instant)}, by the given visitor (which decides whether a stale index entry moves). */
+    public Transition tick(WindowState state, long watermark, Instant now, Visitor visitor) {
+        return decide(state.toBuilder(), state, false, List.of(), watermark, now, visitor == Visitor.SWEEP);
+    }
+
+    /** Who visits a window outside ingest. Only a sweep moves an indexed due time forward (see the constructor). */
+    public enum Visitor { SWEEP, TIMER }
+
     private Transition decide(WindowState.Builder s, WindowState before, boolean changed, List<EventOutcome> outcomes,
-                              long watermark, Instant now) {
+                              long watermark, Instant now, boolean sweep) {
         Transition.Action action = Transition.Action.NONE;
         switch (s.status) {
             case OPEN, HELD -> {
@@ -257,10 +277,25 @@ public final class WindowMachine {
                 s.timerAt = exactDue;
                 armTimer = true;
             }
-            s.dueAt = roundUp(exactDue, s.hardDeadline);
+            Instant rounded = roundUp(exactDue, s.hardDeadline);
+            s.dueAt = keepsIndexedDue(before.dueAt(), rounded, now, sweep) ? before.dueAt() : rounded;
         }
-        changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timerAt, before.timerAt());
+        changed |= !Objects.equals(s.dueAt, before.dueAt());
+        if (!changed && armTimer) {
+            // Only the timer moved (a timer visit before the window is due): arm the next one, write nothing. The
+            // stored timerAt stays the fired one, in the past, so the next write or visit arms again if it must.
+            return new Transition(s.build(), false, outcomes, action, true);
+        }
         return new Transition(changed ? s.build() : before, changed, outcomes, action, armTimer);
+    }
+
+    /**
+     * Whether the due time already in the index can stay: it must not be later than the new one (the index may send
+     * a sweep too early, never too late), and for a sweep it must not have been due for longer than the refresh period.
+     */
+    private boolean keepsIndexedDue(Instant indexed, Instant rounded, Instant now, boolean sweep) {
+        return indexed != null && rounded != null && !indexed.isAfter(rounded)
+                && (!sweep || indexed.isAfter(now.minus(indexRefresh)));
     }
 
     /** Applies the winning trigger under the incomplete-window policy. */
@@ -334,7 +369,7 @@ public final class WindowMachine {
         } else {
             s.status = WindowStatus.CLOSED;
         }
-        return decide(s, state, true, List.of(), watermark, now);
+        return decide(s, state, true, List.of(), watermark, now, false);
     }
 
     /**

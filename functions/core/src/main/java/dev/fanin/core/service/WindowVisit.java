@@ -1,6 +1,7 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
@@ -42,8 +43,12 @@ final class WindowVisit {
             if (firedTimer != null && firedTimer.equals(state.timerAt())) {
                 state = state.withTimerAt(null);
             }
-            Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now);
+            Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now,
+                    firedTimer == null ? WindowMachine.Visitor.SWEEP : WindowMachine.Visitor.TIMER);
             if (!t.write()) {
+                if (t.armTimer()) {
+                    followups.timers.add(t.next());
+                }
                 return Optional.of(state);
             }
             if (t.action() == Transition.Action.EMIT && state.isClaimed()) {

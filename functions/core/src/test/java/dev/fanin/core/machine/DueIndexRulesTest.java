@@ -1,0 +1,164 @@
+package dev.fanin.core.machine;
+
+import static dev.fanin.core.trigger.EventFixture.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.WindowSpec;
+import dev.fanin.core.trigger.PipelineFixture;
+import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * How the machine keeps a window's due-index entry (its {@code dueAt}): never later than the next check rounded up to
+ * the 10 s grid (so the sweeper is never late), moved earlier at once, and moved later only by a sweep that finds the
+ * entry due for longer than the refresh period. Timers keep the exact time and re-arm without a write.
+ */
+class DueIndexRulesTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final Duration LEASE = Duration.ofSeconds(30);
+    private static final Duration REFRESH = Duration.ofMinutes(1);
+
+    /** Sessions of 30 s gap; the fixture's watermark allows 5 s of out-of-orderness. */
+    private final PipelineConfig sessions = PipelineFixture.pipeline().window(new WindowSpec.Session(Duration.ofSeconds(30))).build();
+    private final WindowMachine machine = new WindowMachine(sessions, LEASE, Duration.ofSeconds(10), REFRESH);
+    private final WindowRef ref = new WindowRef("test-pipe", "key-1", "s-1");
+
+    /** The session after its first event at T0 (arrival T0, watermark T0 - 5 s), as stored (version 1). */
+    private WindowState firstEvent() {
+        WindowState open = machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 30_000), T0);
+        Transition t = machine.ingest(open, List.of(event("e1", T0.toEpochMilli())), watermarkAt(T0), T0);
+        assertThat(t.write()).isTrue();
+        return t.next().withVersion(1);
+    }
+
+    private static long watermarkAt(Instant now) {
+        return now.toEpochMilli() - 5_000;
+    }
+
+    @Test
+    void aNewWindowIsIndexedAtItsNextCheckRoundedUpAndTimedExactly() {
+        WindowState s = firstEvent();
+        // Session end T0+30 s, watermark T0-5 s: the watermark reaches the end 35 s from now.
+        assertThat(s.timerAt()).isEqualTo(T0.plusSeconds(35));
+        assertThat(s.dueAt()).isEqualTo(T0.plusSeconds(40));
+    }
+
+    @Test
+    void anEventExtendingTheSessionKeepsTheEarlierIndexEntryAndItsTimer() {
+        WindowState s = firstEvent();
+        Instant now = T0.plusSeconds(20);
+        Transition t = machine.ingest(s, List.of(event("e2", now.toEpochMilli())), watermarkAt(now), now);
+
+        assertThat(t.write()).isTrue();
+        assertThat(t.next().dueAt()).as("index entry not moved: an early entry is harmless").isEqualTo(T0.plusSeconds(40));
+        assertThat(t.next().timerAt()).as("the armed timer is earlier, so no new one").isEqualTo(T0.plusSeconds(35));
+        assertThat(t.armTimer()).isFalse();
+    }
+
+    @Test
+    void aTimerFiringBeforeTheWindowIsDueReArmsWithoutAWrite() {
+        WindowState extended = machine.ingest(firstEvent(), List.of(event("e2", T0.plusSeconds(20).toEpochMilli())),
+                watermarkAt(T0.plusSeconds(20)), T0.plusSeconds(20)).next().withVersion(2);
+        Instant fired = T0.plusSeconds(35);
+        Transition t = machine.tick(extended.withTimerAt(null), watermarkAt(fired), fired, WindowMachine.Visitor.TIMER);
+
+        assertThat(t.write()).as("nothing worth storing changed").isFalse();
+        assertThat(t.armTimer()).isTrue();
+        // Session end T0+50 s; the watermark (T0+30 s) gets there in 20 s.
+        assertThat(t.next().timerAt()).isEqualTo(T0.plusSeconds(55));
+        assertThat(t.next().dueAt()).isEqualTo(T0.plusSeconds(40));
+    }
+
+    @ParameterizedTest(name = "sweep {0} s after the indexed due")
+    @ValueSource(longs = {0, 30, 59})
+    void aSweepWithinTheRefreshPeriodLeavesAnEarlyEntryAlone(long secondsAfterDue) {
+        WindowState extended = extendedTo(T0.plusSeconds(120));
+        Instant now = extended.dueAt().plusSeconds(secondsAfterDue);
+        Transition t = machine.tick(extended, watermarkAt(now), now, WindowMachine.Visitor.SWEEP);
+
+        assertThat(t.write()).isFalse();
+        assertThat(t.next().dueAt()).isEqualTo(extended.dueAt());
+    }
+
+    @ParameterizedTest(name = "sweep {0} s after the indexed due")
+    @ValueSource(longs = {60, 61, 90})
+    void aSweepPastTheRefreshPeriodMovesTheEntryToTheNextCheck(long secondsAfterDue) {
+        WindowState extended = extendedTo(T0.plusSeconds(120));
+        Instant now = extended.dueAt().plusSeconds(secondsAfterDue);
+        Transition t = machine.tick(extended, watermarkAt(now), now, WindowMachine.Visitor.SWEEP);
+
+        assertThat(t.write()).isTrue();
+        assertThat(t.next().status()).isEqualTo(WindowStatus.OPEN);
+        // Session end T0+150 s; the next check is when the watermark gets there, rounded up to the grid.
+        Instant exact = now.plusMillis(T0.plusSeconds(150).toEpochMilli() - watermarkAt(now));
+        assertThat(t.next().dueAt()).isAfterOrEqualTo(exact).isBefore(exact.plusSeconds(10));
+    }
+
+    @Test
+    void aTimerNeverMovesAStaleEntryForward() {
+        WindowState extended = extendedTo(T0.plusSeconds(120));
+        Instant now = extended.dueAt().plusSeconds(90);
+        Transition t = machine.tick(extended.withTimerAt(null), watermarkAt(now), now, WindowMachine.Visitor.TIMER);
+
+        assertThat(t.write()).isFalse();
+        assertThat(t.next().dueAt()).isEqualTo(extended.dueAt());
+    }
+
+    @Test
+    void anEntryMovesEarlierAtOnceWhenTheNextCheckComesSooner() {
+        // A tumbling minute whose watermark lags by ten minutes is indexed at its hard deadline (an hour away) ...
+        PipelineConfig tumbling = PipelineFixture.pipeline().build();
+        WindowMachine m = new WindowMachine(tumbling, LEASE, Duration.ofSeconds(10), REFRESH);
+        WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        long lagging = T0.toEpochMilli() - Duration.ofHours(2).toMillis();
+        WindowState s = m.ingest(open, List.of(event("e1", T0.toEpochMilli())), lagging, T0).next().withVersion(1);
+        assertThat(s.dueAt()).isEqualTo(s.hardDeadline());
+
+        // ... and when the watermark catches up to 30 s before the window's end, the entry moves to 30 s from now.
+        Instant now = T0.plusSeconds(5);
+        Transition t = m.tick(s, T0.toEpochMilli() + 30_000, now, WindowMachine.Visitor.TIMER);
+        assertThat(t.write()).isTrue();
+        assertThat(t.next().dueAt()).isEqualTo(T0.plusSeconds(40));
+    }
+
+    @Test
+    void theIndexedDueNeverPassesTheRoundedNextCheckAcrossAnyVisitor() {
+        WindowState s = firstEvent();
+        Instant now = T0;
+        for (int i = 1; i <= 40; i++) {
+            now = now.plusSeconds(7);
+            Transition t = switch (i % 3) {
+                case 0 -> machine.ingest(s, List.of(event("e" + i + "x", now.toEpochMilli())), watermarkAt(now), now);
+                case 1 -> machine.tick(s.withTimerAt(null), watermarkAt(now), now, WindowMachine.Visitor.TIMER);
+                default -> machine.tick(s, watermarkAt(now), now, WindowMachine.Visitor.SWEEP);
+            };
+            WindowState next = t.next();
+            if (next.status() != WindowStatus.OPEN) {
+                break;
+            }
+            Instant exact = now.plusMillis(Math.max(0, next.bounds().endMillis() - watermarkAt(now)));
+            Instant roundedUp = Instant.ofEpochMilli(Math.floorDiv(exact.toEpochMilli() + 9_999, 10_000) * 10_000);
+            assertThat(next.dueAt()).as("step %d", i).isBeforeOrEqualTo(roundedUp);
+            s = t.write() ? next.withVersion(s.version() + 1) : s;
+        }
+    }
+
+    /** The session extended by events every 20 s up to {@code last} (arrival = event time), as stored. */
+    private WindowState extendedTo(Instant last) {
+        WindowState s = firstEvent();
+        int n = 2;
+        for (Instant at = T0.plusSeconds(20); !at.isAfter(last); at = at.plusSeconds(20)) {
+            s = machine.ingest(s, List.of(event("e" + n++, at.toEpochMilli())), watermarkAt(at), at).next().withVersion(s.version() + 1);
+        }
+        return s;
+    }
+}
