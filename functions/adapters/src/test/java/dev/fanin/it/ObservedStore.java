@@ -91,10 +91,10 @@ final class ObservedStore implements WindowStore {
     }
 
     @Override
-    public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
+    public WriteOutcome create(StoredWindow window) {
         Write write = write(null, window);
         check(Phase.BEFORE, write);
-        WriteOutcome outcome = delegate.create(window, maxOpenWindows);
+        WriteOutcome outcome = delegate.create(window);
         return applied(write, outcome);
     }
 
@@ -151,6 +151,21 @@ final class ObservedStore implements WindowStore {
     @Override
     public int dueShards() {
         return delegate.dueShards();
+    }
+
+    @Override
+    public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
+        return delegate.reserveSlots(pipeline, epoch, wanted, maxOpenWindows);
+    }
+
+    @Override
+    public void releaseSlots(String pipeline, long epoch, int count) {
+        delegate.releaseSlots(pipeline, epoch, count);
+    }
+
+    @Override
+    public long retireEpochs(String pipeline, long before) {
+        return delegate.retireEpochs(pipeline, before);
     }
 
     @Override

@@ -22,8 +22,9 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A {@link WindowStore} that keeps windows in an {@link InMemoryWindowStore} and bills every call exactly as
- * {@link DynamoDbWindowStore} would make it: the same API calls (a transaction when the open-window count changes,
- * a conditional PutItem otherwise, a PutItem and an UpdateItem for each spill, one Query per load), and request
+ * {@link DynamoDbWindowStore} would make it: the same API calls (a conditional PutItem per window write, a
+ * transaction for a merge, a PutItem and an UpdateItem for each spill, one Query per load, an UpdateItem or GetItem
+ * of the open-window counter item per slot reservation, release, retirement or count), and request
  * units by {@link CapacityRules} over the items the adapter's own {@link WindowItemCodec} builds. Sizes of old items
  * are taken the way the adapter takes them (re-encoded from the loaded window), so {@link DynamoDbBill#tableWriteUnits()}
  * equals the sum of the adapter's size-based figures, which is what the functions report as their metric.
@@ -39,6 +40,7 @@ public final class MeteredWindowStore implements WindowStore {
     private static final String PUT = "PutItem";
     private static final String UPDATE = "UpdateItem";
     private static final String QUERY = "Query";
+    private static final String GET = "GetItem";
 
     private final InMemoryWindowStore delegate;
     private final DynamoDbWindowStore.Settings settings;
@@ -49,6 +51,7 @@ public final class MeteredWindowStore implements WindowStore {
     private final Map<WindowRef, Map<String, AttributeValue>> indexEntries = new HashMap<>();
     private long headWrites;
     private long headBytesWritten;
+    private double slotWriteUnits;
 
     public MeteredWindowStore(DynamoDbWindowStore.Settings settings, DynamoDbBill bill) {
         this.delegate = new InMemoryWindowStore(settings.dueShards());
@@ -93,24 +96,77 @@ public final class MeteredWindowStore implements WindowStore {
 
     @Override
     public long openWindows(String pipeline) {
-        bill.call(QUERY);
-        bill.read(CapacityRules.strongReadUnits(0));
+        billSlotsRead();
         return delegate.openWindows(pipeline);
+    }
+
+    /**
+     * As the adapter: one conditional {@code UpdateItem} of the counter item; when not all of it fits, a
+     * {@code GetItem} and one more {@code UpdateItem} for what is left, if anything.
+     */
+    @Override
+    public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
+        int ask = Math.min(wanted, maxOpenWindows);
+        long free = maxOpenWindows - delegate.openWindows(pipeline);
+        billSlotsWrite();
+        if (free < ask) {
+            billSlotsRead();
+            if (free > 0) {
+                billSlotsWrite();
+            }
+        }
+        return delegate.reserveSlots(pipeline, epoch, ask, maxOpenWindows);
+    }
+
+    @Override
+    public void releaseSlots(String pipeline, long epoch, int count) {
+        if (count < 1) {
+            return;
+        }
+        billSlotsWrite();
+        delegate.releaseSlots(pipeline, epoch, count);
+    }
+
+    /** As the adapter: a {@code GetItem} of the counter item and one {@code UpdateItem} per epoch retired. */
+    @Override
+    public long retireEpochs(String pipeline, long before) {
+        billSlotsRead();
+        for (Long epoch : delegate.slotsByEpoch(pipeline).keySet()) {
+            if (epoch < before) {
+                billSlotsWrite();
+            }
+        }
+        return delegate.retireEpochs(pipeline, before);
+    }
+
+    /** Write units spent on the open-window counter item (not part of the services' per-window WriteUnits metric). */
+    public double slotWriteUnits() {
+        return slotWriteUnits;
+    }
+
+    private void billSlotsRead() {
+        bill.call(GET);
+        bill.read(CapacityRules.strongReadUnits(0));
+    }
+
+    private void billSlotsWrite() {
+        double units = CapacityRules.writeUnits(0, 0);
+        bill.call(UPDATE);
+        bill.write(units);
+        slotWriteUnits += units;
     }
 
     // ---------------------------------------------------------------- writes
 
     @Override
-    public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
+    public WriteOutcome create(StoredWindow window) {
         IdLayout layout = layoutOf(window.layout());
         Set<String> headIds = headIds(window, layout);
         Map<String, AttributeValue> head = WindowItemCodec.head(window, 1, headIds, settings.dueShards());
-        long bytes = DynamoDbItemSize.bytes(head);
-        boolean transaction = window.status().isOpen();
-        bill.call(transaction ? TRANSACT : PUT);
-        double units = transaction ? 2 * (CapacityRules.writeUnits(0, bytes) + 1) : CapacityRules.writeUnits(0, bytes);
+        double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
+        bill.call(PUT);
         bill.write(units);
-        WriteOutcome outcome = delegate.create(withLayout(window, layoutAfter(window.ref(), headIds, layout)), maxOpenWindows);
+        WriteOutcome outcome = delegate.create(withLayout(window, layoutAfter(window.ref(), headIds, layout)));
         if (!outcome.applied()) {
             return outcome;
         }
@@ -123,10 +179,8 @@ public final class MeteredWindowStore implements WindowStore {
         Set<String> headIds = headIds(next, layout);
         long version = previous.version() + 1;
         Map<String, AttributeValue> head = WindowItemCodec.head(next, version, headIds, settings.dueShards());
-        double headUnits = CapacityRules.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
-        boolean transaction = openDelta(previous, next) != 0;
-        bill.call(transaction ? TRANSACT : PUT);
-        double units = transaction ? 2 * (headUnits + 1) : headUnits;
+        double units = CapacityRules.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
+        bill.call(PUT);
         bill.write(units);
         WriteOutcome outcome = delegate.replace(previous, withLayout(next, layoutAfter(next.ref(), headIds, layout)));
         if (!outcome.applied()) {
@@ -141,7 +195,6 @@ public final class MeteredWindowStore implements WindowStore {
         List<Set<String>> ids = new ArrayList<>();
         List<StoredWindow> laidOut = new ArrayList<>();
         double units = 0;
-        int counterDelta = 0;
         for (int i = 0; i < previous.size(); i++) {
             StoredWindow before = previous.get(i);
             StoredWindow after = next.get(i);
@@ -152,13 +205,7 @@ public final class MeteredWindowStore implements WindowStore {
             ids.add(headIds);
             laidOut.add(withLayout(after, layoutAfter(after.ref(), headIds, layout)));
             units += CapacityRules.transactionalWriteUnits(previousHeadBytes(before, layout), DynamoDbItemSize.bytes(head));
-            counterDelta += openDelta(before, after);
         }
-        // One counter shard (the adapter's default): one counter item in the transaction when the deltas do not cancel.
-        if (settings.counterShards() != 1) {
-            throw new IllegalStateException("the cost model mirrors one counter shard, the adapter's default");
-        }
-        units += counterDelta != 0 ? 2 : 0;
         bill.call(TRANSACT);
         bill.write(units);
         WriteOutcome outcome = delegate.replaceAll(previous, laidOut);
@@ -262,10 +309,6 @@ public final class MeteredWindowStore implements WindowStore {
 
     private static IdLayout layoutOf(Object layout) {
         return layout instanceof IdLayout idLayout ? idLayout : IdLayout.EMPTY;
-    }
-
-    private static int openDelta(StoredWindow previous, StoredWindow next) {
-        return (next.status().isOpen() ? 1 : 0) - (previous.status().isOpen() ? 1 : 0);
     }
 
     private static StoredWindow withLayout(StoredWindow w, IdLayout layout) {

@@ -32,9 +32,9 @@ final class Report {
         row(out, "EventBridge $ per million events", f.eventBridgePerMillion(prices), b.eventBridgePerMillion(prices), "%.2f");
         row(out, "**total $ per million events**", f.totalPerMillion(prices), b.totalPerMillion(prices), "%.2f");
         out.printf("%nfanin DynamoDB calls: %s; mean head item written: %.0f bytes. Functions' WriteUnits metric: %.1f; benchmark's table write units for window "
-                        + "writes: %.1f (watermark advances add %.1f).%n",
-                f.bill().callsByOperation(), t.meanHeadBytes(), t.windowWriteUnitsMetric(), f.bill().tableWriteUnits() - t.watermarkWriteUnits(),
-                t.watermarkWriteUnits());
+                        + "writes: %.1f (watermark advances add %.1f, open-window slot updates %.1f).%n",
+                f.bill().callsByOperation(), t.meanHeadBytes(), t.windowWriteUnitsMetric(),
+                f.bill().tableWriteUnits() - t.watermarkWriteUnits() - t.slotWriteUnits(), t.watermarkWriteUnits(), t.slotWriteUnits());
         out.printf("Ingest CPU per event (this machine, median [range] of the passes): core alone %s; handler path with in-memory "
                 + "ports %s; ratio %.1fx.%n", r.cpu().core().describe(), r.cpu().endToEnd().describe(), r.cpu().ratio());
         out.printf("Close latency p50 / p90 / p99 / max (simulated): with timers %s over %d windows %s; sweeper alone (every %d s) %s%s.%n%n",

@@ -48,7 +48,8 @@ final class Simulation {
         static final Mode SWEEPER = new Mode("sweeper only", false);
     }
 
-    record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double watermarkWriteUnits, double windowWriteUnitsMetric,
+    record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double watermarkWriteUnits, double slotWriteUnits,
+                  double windowWriteUnitsMetric,
                   List<TimedEmitter.Emitted> emitted, long emitCalls, long batches, long sweeps, long timersArmed,
                   long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
                   long failedMessages, long sideRecords, long deadLetters) { }
@@ -65,6 +66,11 @@ final class Simulation {
         double meanHeadBytes();
 
         double watermarkWriteUnits();
+
+        /** Write units on the open-window counter item (outside the services' per-window WriteUnits metric). */
+        default double slotWriteUnits() {
+            return 0;
+        }
     }
 
     private Simulation() { }
@@ -92,6 +98,10 @@ final class Simulation {
 
             public double watermarkWriteUnits() {
                 return watermarks.writeUnits();
+            }
+
+            public double slotWriteUnits() {
+                return store.slotWriteUnits();
             }
         });
     }
@@ -159,7 +169,7 @@ final class Simulation {
                 }
             }
         }
-        return new Result(workload, mode, bill, stores.meanHeadBytes(), stores.watermarkWriteUnits(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
+        return new Result(workload, mode, bill, stores.meanHeadBytes(), stores.watermarkWriteUnits(), stores.slotWriteUnits(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
                 batches.size(), sweeps, timers.armed(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
                 failed, side.sideRecords().size(), side.deadLetters().size());
     }

@@ -40,23 +40,40 @@ class MeteredWindowStoreTest {
     private final MeteredWindowStore store = new MeteredWindowStore(DynamoDbWindowStore.Settings.defaults(), bill);
 
     @Test
-    void creatingAnOpenWindowIsOneTransactionOfHeadAndCounterBilledTwice() {
+    void creatingAWindowIsOnePutBilledByItsSize() {
         StoredWindow window = window(0, WindowStatus.OPEN, DUE, ids(3), noise(1600), null);
 
-        WriteOutcome outcome = store.create(window, 100);
+        WriteOutcome outcome = store.create(window);
 
-        // head of more than 1 KB: 2 units; the counter item: 1 unit; a transaction bills both twice.
+        // head of more than 1 KB: 2 units, and its due-index entry 1 more.
         assertThat(headBytes(window, 1, ids(3))).isBetween(1025L, 2048L);
-        assertThat(outcome.writeUnits()).isEqualTo(2 * (2 + 1));
-        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("TransactWriteItems", 1L));
-        assertThat(bill.tableWriteUnits()).isEqualTo(6);
+        assertThat(outcome.writeUnits()).isEqualTo(2);
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("PutItem", 1L));
+        assertThat(bill.tableWriteUnits()).isEqualTo(2);
         assertThat(bill.indexWriteUnits()).isEqualTo(1);
     }
 
     @Test
-    void replacingWithoutLeavingTheOpenSetIsOnePutBilledByTheLargerItem() {
+    void slotUpdatesAreOneUnitEachAndAPartialReservationAddsAReadAndASecondUpdate() {
+        assertThat(store.reserveSlots("p", 1, 10, 12)).isEqualTo(10);
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("UpdateItem", 1L));
+        assertThat(store.reserveSlots("p", 1, 10, 12)).isEqualTo(2);
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("UpdateItem", 3L, "GetItem", 1L));
+        assertThat(store.reserveSlots("p", 1, 1, 12)).isZero();
+        store.releaseSlots("p", 1, 4);
+        assertThat(store.retireEpochs("p", 2)).isEqualTo(8);
+
+        // updates: 1 + 2 + 1 (refused) + 1 (release) + 1 (retire); reads: the partial and the refused reservation, the retirement
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("UpdateItem", 6L, "GetItem", 3L));
+        assertThat(bill.tableWriteUnits()).isEqualTo(6);
+        assertThat(store.slotWriteUnits()).isEqualTo(6);
+        assertThat(store.openWindows("p")).isZero();
+    }
+
+    @Test
+    void replacingIsOnePutBilledByTheLargerItem() {
         StoredWindow created = window(0, WindowStatus.OPEN, DUE, ids(3), noise(3000), null);
-        store.create(created, 100);
+        store.create(created);
         StoredWindow loaded = store.load(REF).orElseThrow();
         StoredWindow next = window(1, WindowStatus.OPEN, DUE, ids(4), "small", loaded.layout());
 
@@ -64,14 +81,14 @@ class MeteredWindowStoreTest {
 
         assertThat(headBytes(created, 1, ids(3))).isBetween(2049L, 3072L);
         assertThat(outcome.writeUnits()).isEqualTo(3); // the old head, more than 2 KB, sets the price
-        assertThat(bill.calls("PutItem")).isEqualTo(1);
+        assertThat(bill.calls("PutItem")).as("the create and the replace").isEqualTo(2);
         assertThat(bill.calls("Query")).isEqualTo(1);
         assertThat(bill.indexWriteUnits()).isEqualTo(1); // same due: the entry did not move
     }
 
     @Test
     void movingTheDueTimeRewritesTheIndexEntryAndClearingItRemovesIt() {
-        store.create(window(0, WindowStatus.OPEN, DUE, ids(1), "{}", null), 100);
+        store.create(window(0, WindowStatus.OPEN, DUE, ids(1), "{}", null));
         StoredWindow loaded = store.load(REF).orElseThrow();
         store.replace(loaded, window(1, WindowStatus.OPEN, DUE.plusSeconds(30), ids(2), "{}", loaded.layout()));
         StoredWindow again = store.load(REF).orElseThrow();
@@ -85,12 +102,11 @@ class MeteredWindowStoreTest {
         Set<String> ids = ids(33);
         StoredWindow window = window(0, WindowStatus.OPEN, DUE, ids, "{}", null);
 
-        WriteOutcome outcome = store.create(window, 100);
+        WriteOutcome outcome = store.create(window);
 
-        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(
-                java.util.Map.of("TransactWriteItems", 1L, "PutItem", 1L, "UpdateItem", 1L));
-        // create 2 x (1 + 1), slice 1, head update 1
-        assertThat(outcome.writeUnits()).isEqualTo(4 + 1 + 1);
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("PutItem", 2L, "UpdateItem", 1L));
+        // create 1, slice 1, head update 1
+        assertThat(outcome.writeUnits()).isEqualTo(1 + 1 + 1);
         StoredWindow loaded = store.load(REF).orElseThrow();
         assertThat(loaded.layout()).isEqualTo(new IdLayout(ids, 1));
         assertThat(loaded.eventIds()).isEqualTo(ids);
@@ -98,7 +114,7 @@ class MeteredWindowStoreTest {
 
     @Test
     void aLoadReadsTheHeadAndItsSlicesAtOneUnitPerStartedFourKilobytes() {
-        store.create(window(0, WindowStatus.OPEN, DUE, ids(1), noise(6000), null), 100);
+        store.create(window(0, WindowStatus.OPEN, DUE, ids(1), noise(6000), null));
         double before = bill.readUnits();
 
         store.load(REF);
@@ -108,15 +124,16 @@ class MeteredWindowStoreTest {
     }
 
     @Test
-    void closingAWindowChangesTheOpenCountSoItIsATransaction() {
-        store.create(window(0, WindowStatus.OPEN, DUE, ids(1), "{}", null), 100);
+    void closingAWindowIsAPlainPutThatRemovesItsIndexEntry() {
+        store.create(window(0, WindowStatus.OPEN, DUE, ids(1), "{}", null));
         StoredWindow loaded = store.load(REF).orElseThrow();
 
         WriteOutcome outcome = store.replace(loaded, window(1, WindowStatus.CLOSED, null, ids(1), "{}", loaded.layout()));
 
-        assertThat(outcome.writeUnits()).isEqualTo(2 * (1 + 1));
-        assertThat(bill.calls("TransactWriteItems")).isEqualTo(2);
-        assertThat(store.openWindows("p")).isZero();
+        assertThat(outcome.writeUnits()).isEqualTo(1);
+        assertThat(bill.calls("PutItem")).isEqualTo(2);
+        assertThat(bill.calls("TransactWriteItems")).isZero();
+        assertThat(bill.indexWriteUnits()).isEqualTo(2);
     }
 
     private static StoredWindow window(long version, WindowStatus status, Instant due, Set<String> ids, String state, Object layout) {

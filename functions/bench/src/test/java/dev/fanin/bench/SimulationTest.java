@@ -21,7 +21,7 @@ class SimulationTest {
         assertThat(result.accepted() + result.duplicates()).isEqualTo(BenchMain.parse(CONFIG, workload).size());
         assertThat(result.failedMessages()).isZero();
         assertThat(result.windowWriteUnitsMetric())
-                .isEqualTo(result.bill().tableWriteUnits() - result.watermarkWriteUnits());
+                .isEqualTo(result.bill().tableWriteUnits() - result.watermarkWriteUnits() - result.slotWriteUnits());
     }
 
     @Test

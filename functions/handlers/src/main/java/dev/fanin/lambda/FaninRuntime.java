@@ -84,7 +84,7 @@ public final class FaninRuntime implements Resource {
             WriteCostMeter writeCosts = new WriteCostMeter();
             PowertoolsMetrics metrics = new PowertoolsMetrics();
             DynamoDbWindowStore.Settings storeSettings = new DynamoDbWindowStore.Settings(settings.dueShards(),
-                    DynamoDbWindowStore.Settings.defaults().counterShards(), DynamoDbWindowStore.Settings.defaults().spillThreshold(),
+                    DynamoDbWindowStore.Settings.defaults().spillThreshold(),
                     DynamoDbWindowStore.Settings.defaults().dueIndexName());
             FaninPorts ports = new FaninPorts(
                     new DynamoDbWindowStore(clients.dynamoDb(), settings.tableName(), storeSettings, writeCosts),

@@ -36,9 +36,9 @@ public final class FaultyWindowStore implements WindowStore {
     }
 
     @Override
-    public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
+    public WriteOutcome create(StoredWindow window) {
         faults.beforeCall("create", List.of(window.ref()), true);
-        WriteOutcome r = inner.create(window, maxOpenWindows);
+        WriteOutcome r = inner.create(window);
         faults.afterCall("create", List.of(window.ref()));
         return r;
     }
@@ -71,6 +71,29 @@ public final class FaultyWindowStore implements WindowStore {
     @Override
     public int dueShards() {
         return inner.dueShards();
+    }
+
+    @Override
+    public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
+        faults.beforeCall("reserveSlots", List.of(), true);
+        int r = inner.reserveSlots(pipeline, epoch, wanted, maxOpenWindows);
+        faults.afterCall("reserveSlots", List.of());
+        return r;
+    }
+
+    @Override
+    public void releaseSlots(String pipeline, long epoch, int count) {
+        faults.beforeCall("releaseSlots", List.of(), true);
+        inner.releaseSlots(pipeline, epoch, count);
+        faults.afterCall("releaseSlots", List.of());
+    }
+
+    @Override
+    public long retireEpochs(String pipeline, long before) {
+        faults.beforeCall("retireEpochs", List.of(), true);
+        long r = inner.retireEpochs(pipeline, before);
+        faults.afterCall("retireEpochs", List.of());
+        return r;
     }
 
     @Override

@@ -34,8 +34,8 @@ public final class ObservedStore implements WindowStore {
     }
 
     @Override
-    public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
-        WriteOutcome r = inner.create(window, maxOpenWindows);
+    public WriteOutcome create(StoredWindow window) {
+        WriteOutcome r = inner.create(window);
         if (r.applied()) {
             ledger.written(null, window);
         }
@@ -70,6 +70,21 @@ public final class ObservedStore implements WindowStore {
     @Override
     public int dueShards() {
         return inner.dueShards();
+    }
+
+    @Override
+    public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
+        return inner.reserveSlots(pipeline, epoch, wanted, maxOpenWindows);
+    }
+
+    @Override
+    public void releaseSlots(String pipeline, long epoch, int count) {
+        inner.releaseSlots(pipeline, epoch, count);
+    }
+
+    @Override
+    public long retireEpochs(String pipeline, long before) {
+        return inner.retireEpochs(pipeline, before);
     }
 
     @Override

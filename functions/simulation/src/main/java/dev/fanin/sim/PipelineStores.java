@@ -49,8 +49,8 @@ public final class PipelineStores implements WindowStore {
     }
 
     @Override
-    public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
-        return of(window.ref().pipeline()).create(window, maxOpenWindows);
+    public WriteOutcome create(StoredWindow window) {
+        return of(window.ref().pipeline()).create(window);
     }
 
     @Override
@@ -71,6 +71,21 @@ public final class PipelineStores implements WindowStore {
     @Override
     public int dueShards() {
         return dueShards;
+    }
+
+    @Override
+    public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
+        return of(pipeline).reserveSlots(pipeline, epoch, wanted, maxOpenWindows);
+    }
+
+    @Override
+    public void releaseSlots(String pipeline, long epoch, int count) {
+        of(pipeline).releaseSlots(pipeline, epoch, count);
+    }
+
+    @Override
+    public long retireEpochs(String pipeline, long before) {
+        return of(pipeline).retireEpochs(pipeline, before);
     }
 
     @Override

@@ -25,9 +25,10 @@ import java.util.Set;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.CancellationReason;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.GetItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.Put;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -36,8 +37,8 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
 import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
-import software.amazon.awssdk.services.dynamodb.model.Update;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 
 /**
  * {@link WindowStore} on one DynamoDB table, with the item layout of docs/ARCHITECTURE.md ("Data model").
@@ -47,17 +48,15 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  *   <li>Every head write is conditional: {@code attribute_not_exists(#pk)} on create, {@code #ver = :expected} on
  *       replace, and stores {@code ver = previous + 1}. A failed condition is returned as
  *       {@link Rejection#CONFLICT}, never thrown.</li>
- *   <li>A window counts against its pipeline's open-window counter exactly while its status
- *       {@linkplain dev.fanin.core.window.WindowStatus#isOpen() is open}: the create, and every write that moves
- *       it out of (or back into) the open set, carries the counter change in the same transaction. A window always uses the
- *       same counter shard (a stable hash of key and window id), so each shard's count is exact.</li>
  *   <li>Every committed event id is on the head or in a sealed slice, at every instant (see {@link #spill}).</li>
  * </ul>
  *
- * <p>Admission exactness: with {@code counterShards = 1} (the default) the bound is exact. With {@code n > 1}
- * shards each shard admits {@code max(1, maxOpenWindows / n)} windows, so the pipeline never holds more than
- * {@code n * max(1, maxOpenWindows / n)} (which is {@code maxOpenWindows} when it is a multiple of {@code n} and not
- * smaller than {@code n}), and under an uneven spread a shard can refuse before the pipeline reaches the bound.
+ * <p>Open-window slots live on one counter item per pipeline ({@code pk = C#<pipeline>}, {@code sk = slots}):
+ * {@code open} is the total held and {@code e<epoch>} the part held by windows created in each admission epoch.
+ * Every change updates both in one {@code UpdateItem}: a reservation is conditional on the total staying within the
+ * bound, a release on its epoch still being there (a retired epoch's slots were returned already), a retirement on
+ * the epoch's count being the one read. One item takes about 1,000 updates a second, and the core reserves and
+ * returns slots once per batch, not per window.
  *
  * <p>{@link WriteOutcome#writeUnits()} is what DynamoDB reported ({@code ReturnConsumedCapacity.TOTAL}) or, when
  * it reported nothing, the size-based figure; both figures go to the {@link WriteCostListener}.
@@ -66,37 +65,36 @@ public final class DynamoDbWindowStore implements WindowStore {
 
     /**
      * @param dueShards      due-index shards per pipeline (spreads windows falling due together)
-     * @param counterShards  open-window counter items per pipeline (1: exact bound, see the class comment)
      * @param spillThreshold a head holding more ids than this after a write has them moved to a sealed slice
      * @param dueIndexName   name of the due GSI ({@code dsh}, {@code due})
      */
-    public record Settings(int dueShards, int counterShards, int spillThreshold, String dueIndexName) {
+    public record Settings(int dueShards, int spillThreshold, String dueIndexName) {
 
         public Settings {
-            if (dueShards < 1 || counterShards < 1 || spillThreshold < 1) {
-                throw new IllegalArgumentException("dueShards, counterShards and spillThreshold must be at least 1");
+            if (dueShards < 1 || spillThreshold < 1) {
+                throw new IllegalArgumentException("dueShards and spillThreshold must be at least 1");
             }
             Objects.requireNonNull(dueIndexName, "dueIndexName");
         }
 
         public static Settings defaults() {
-            return new Settings(16, 1, 32, WindowTableSchema.DEFAULT_DUE_INDEX);
+            return new Settings(16, 32, WindowTableSchema.DEFAULT_DUE_INDEX);
         }
 
         public Settings withSpillThreshold(int threshold) {
-            return new Settings(dueShards, counterShards, threshold, dueIndexName);
-        }
-
-        public Settings withCounterShards(int shards) {
-            return new Settings(dueShards, shards, spillThreshold, dueIndexName);
+            return new Settings(dueShards, threshold, dueIndexName);
         }
     }
 
     static final String CREATE_CONDITION = "attribute_not_exists(#pk)";
     static final String VERSION_CONDITION = "#ver = :expected";
-    static final String ADMIT_UPDATE = "ADD #open :one";
-    static final String ADMIT_CONDITION = "attribute_not_exists(#open) OR #open < :limit";
-    static final String COUNT_UPDATE = "ADD #open :delta";
+    static final String SLOTS_UPDATE = "ADD #open :n, #epoch :n";
+    static final String RESERVE_CONDITION = "attribute_not_exists(#open) OR #open <= :room";
+    static final String RELEASE_CONDITION = "attribute_exists(#epoch)";
+    static final String RETIRE_UPDATE = "ADD #open :n REMOVE #epoch";
+    static final String RETIRE_CONDITION = "#epoch = :held";
+    static final String SLOTS_SK = "slots";
+    static final String EPOCH_PREFIX = "e";
     static final String SPILL_HEAD_UPDATE = "DELETE #ids :spilled";
     static final String SPILL_HEAD_CONDITION = "#ver = :written";
     static final String OPEN = "open";
@@ -229,71 +227,162 @@ public final class DynamoDbWindowStore implements WindowStore {
 
     @Override
     public long openWindows(String pipeline) {
-        QueryRequest request = QueryRequest.builder()
-                .tableName(table)
-                .keyConditionExpression("#pk = :pk")
-                .expressionAttributeNames(Map.of("#pk", PK))
-                .expressionAttributeValues(Map.of(":pk", s(WindowKeys.counterPk(pipeline))))
-                .consistentRead(true)
-                .build();
-        long open = 0;
-        for (Map<String, AttributeValue> shard : queryAll(request, "openWindows")) {
-            AttributeValue count = shard.get(OPEN);
-            open += count == null ? 0 : Long.parseLong(count.n());
+        AttributeValue open = slotsItem(pipeline).get(OPEN);
+        return open == null ? 0 : Long.parseLong(open.n());
+    }
+
+    @Override
+    public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
+        if (wanted < 1 || maxOpenWindows < 1) {
+            throw new IllegalArgumentException("wanted and maxOpenWindows must be at least 1, were " + wanted + " and " + maxOpenWindows);
         }
-        return open;
+        int ask = Math.min(wanted, maxOpenWindows);
+        if (tryReserve(pipeline, epoch, ask, maxOpenWindows)) {
+            return ask;
+        }
+        // Not all of it fits: take what is left, if anything, in one more conditional update.
+        long held = openWindows(pipeline);
+        int room = (int) Math.min(ask - 1, Math.max(0, maxOpenWindows - held));
+        return room > 0 && tryReserve(pipeline, epoch, room, maxOpenWindows) ? room : 0;
+    }
+
+    private boolean tryReserve(String pipeline, long epoch, int n, int maxOpenWindows) {
+        try {
+            UpdateItemResponse response = dynamo.updateItem(reserveRequest(pipeline, epoch, n, maxOpenWindows));
+            costs.onWrite("reserveSlots", reported(response.consumedCapacity()), 1);
+            return true;
+        } catch (ConditionalCheckFailedException full) {
+            costs.onWrite("reserveSlots", 0, 1);
+            return false;
+        } catch (SdkException e) {
+            throw DynamoDbFailures.translate("reserveSlots", e);
+        }
+    }
+
+    UpdateItemRequest reserveRequest(String pipeline, long epoch, int n, int maxOpenWindows) {
+        return UpdateItemRequest.builder()
+                .tableName(table)
+                .key(slotsKey(pipeline))
+                .updateExpression(SLOTS_UPDATE)
+                .conditionExpression(RESERVE_CONDITION)
+                .expressionAttributeNames(Map.of("#open", OPEN, "#epoch", EPOCH_PREFIX + epoch))
+                .expressionAttributeValues(Map.of(":n", n(n), ":room", n((long) maxOpenWindows - n)))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .build();
+    }
+
+    @Override
+    public void releaseSlots(String pipeline, long epoch, int count) {
+        if (count < 1) {
+            return;
+        }
+        try {
+            UpdateItemResponse response = dynamo.updateItem(releaseRequest(pipeline, epoch, count));
+            costs.onWrite("releaseSlots", reported(response.consumedCapacity()), 1);
+        } catch (ConditionalCheckFailedException retired) {
+            costs.onWrite("releaseSlots", 0, 1);
+        } catch (SdkException e) {
+            throw DynamoDbFailures.translate("releaseSlots", e);
+        }
+    }
+
+    UpdateItemRequest releaseRequest(String pipeline, long epoch, int count) {
+        return UpdateItemRequest.builder()
+                .tableName(table)
+                .key(slotsKey(pipeline))
+                .updateExpression(SLOTS_UPDATE)
+                .conditionExpression(RELEASE_CONDITION)
+                .expressionAttributeNames(Map.of("#open", OPEN, "#epoch", EPOCH_PREFIX + epoch))
+                .expressionAttributeValues(Map.of(":n", n(-(long) count)))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .build();
+    }
+
+    @Override
+    public long retireEpochs(String pipeline, long before) {
+        long returned = 0;
+        for (Map.Entry<String, AttributeValue> attribute : slotsItem(pipeline).entrySet()) {
+            Long epoch = epochOf(attribute.getKey());
+            if (epoch == null || epoch >= before) {
+                continue;
+            }
+            long held = Long.parseLong(attribute.getValue().n());
+            try {
+                UpdateItemResponse response = dynamo.updateItem(retireRequest(pipeline, epoch, held));
+                costs.onWrite("retireEpochs", reported(response.consumedCapacity()), 1);
+                returned += held;
+            } catch (ConditionalCheckFailedException changed) {
+                // A late release landed in between: the next sweep retires the epoch.
+                costs.onWrite("retireEpochs", 0, 1);
+            } catch (SdkException e) {
+                throw DynamoDbFailures.translate("retireEpochs", e);
+            }
+        }
+        return returned;
+    }
+
+    UpdateItemRequest retireRequest(String pipeline, long epoch, long held) {
+        return UpdateItemRequest.builder()
+                .tableName(table)
+                .key(slotsKey(pipeline))
+                .updateExpression(RETIRE_UPDATE)
+                .conditionExpression(RETIRE_CONDITION)
+                .expressionAttributeNames(Map.of("#open", OPEN, "#epoch", EPOCH_PREFIX + epoch))
+                .expressionAttributeValues(Map.of(":n", n(-held), ":held", n(held)))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .build();
+    }
+
+    /** The epoch an attribute of the counter item counts, or null for any other attribute. */
+    static Long epochOf(String attribute) {
+        if (!attribute.startsWith(EPOCH_PREFIX) || attribute.length() == EPOCH_PREFIX.length()) {
+            return null;
+        }
+        try {
+            return Long.parseLong(attribute.substring(EPOCH_PREFIX.length()));
+        } catch (NumberFormatException notAnEpoch) {
+            return null;
+        }
+    }
+
+    private Map<String, AttributeValue> slotsItem(String pipeline) {
+        try {
+            GetItemResponse response = dynamo.getItem(GetItemRequest.builder()
+                    .tableName(table)
+                    .key(slotsKey(pipeline))
+                    .consistentRead(true)
+                    .build());
+            return response.hasItem() ? response.item() : Map.of();
+        } catch (SdkException e) {
+            throw DynamoDbFailures.translate("openWindows", e);
+        }
+    }
+
+    private static Map<String, AttributeValue> slotsKey(String pipeline) {
+        return Map.of(PK, s(WindowKeys.counterPk(pipeline)), SK, s(SLOTS_SK));
     }
 
     // ---------------------------------------------------------------- writes
 
     @Override
-    public WriteOutcome create(StoredWindow window, int maxOpenWindows) {
+    public WriteOutcome create(StoredWindow window) {
         if (window.version() != 0) {
             throw new IllegalArgumentException("create takes a window never stored (version 0), got version " + window.version());
-        }
-        if (maxOpenWindows < 1) {
-            throw new IllegalArgumentException("maxOpenWindows must be at least 1, was " + maxOpenWindows);
         }
         IdLayout layout = IdLayout.of(window.layout());
         Set<String> headIds = headIds(window, layout);
         Map<String, AttributeValue> head = WindowItemCodec.head(window, 1, headIds, settings.dueShards());
-        double sizeBased;
+        double sizeBased = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(head));
         double reported;
         try {
-            if (window.status().isOpen()) {
-                sizeBased = 2 * (DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(head)) + 1);
-                reported = reported(dynamo.transactWriteItems(createRequest(window.ref(), head, maxOpenWindows)).consumedCapacity());
-            } else {
-                sizeBased = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(head));
-                reported = reported(dynamo.putItem(createPutRequest(head)).consumedCapacity());
-            }
-        } catch (TransactionCanceledException cancelled) {
-            return rejectedOrThrow("create", cancelled, createRejection(cancelled), 2 * DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(head)));
+            reported = reported(dynamo.putItem(createPutRequest(head)).consumedCapacity());
         } catch (ConditionalCheckFailedException conflict) {
-            return WriteOutcome.rejected(Rejection.CONFLICT, DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(head)));
+            return WriteOutcome.rejected(Rejection.CONFLICT, sizeBased);
         } catch (SdkException e) {
             throw DynamoDbFailures.translate("create", e);
         }
         costs.onWrite("create", reported, sizeBased);
         return applied(reported, sizeBased, spill(window, 1, headIds, layout));
-    }
-
-    TransactWriteItemsRequest createRequest(WindowRef ref, Map<String, AttributeValue> head, int maxOpenWindows) {
-        long limit = perShardLimit(maxOpenWindows, settings.counterShards());
-        Update admit = Update.builder()
-                .tableName(table)
-                .key(counterKey(ref))
-                .updateExpression(ADMIT_UPDATE)
-                .conditionExpression(ADMIT_CONDITION)
-                .expressionAttributeNames(Map.of("#open", OPEN))
-                .expressionAttributeValues(Map.of(":one", n(1), ":limit", n(limit)))
-                .build();
-        return TransactWriteItemsRequest.builder()
-                .transactItems(
-                        TransactWriteItem.builder().put(createPut(head)).build(),
-                        TransactWriteItem.builder().update(admit).build())
-                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-                .build();
     }
 
     PutItemRequest createPutRequest(Map<String, AttributeValue> head) {
@@ -316,20 +405,6 @@ public final class DynamoDbWindowStore implements WindowStore {
                 .build();
     }
 
-    /** Windows each counter shard admits; see the class comment for what that makes of the bound. */
-    static long perShardLimit(int maxOpenWindows, int counterShards) {
-        return Math.max(1, maxOpenWindows / counterShards);
-    }
-
-    private static Rejection createRejection(TransactionCanceledException cancelled) {
-        List<CancellationReason> reasons = cancelled.hasCancellationReasons() ? cancelled.cancellationReasons() : List.of();
-        if (reasons.size() > 1 && "ConditionalCheckFailed".equals(reasons.get(1).code())
-                && !"ConditionalCheckFailed".equals(reasons.get(0).code())) {
-            return Rejection.OPEN_WINDOW_BOUND;
-        }
-        return Rejection.CONFLICT;
-    }
-
     @Override
     public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
         requireSameWindow(previous, next);
@@ -338,19 +413,12 @@ public final class DynamoDbWindowStore implements WindowStore {
         long written = previous.version() + 1;
         Map<String, AttributeValue> head = WindowItemCodec.head(next, written, headIds, settings.dueShards());
         double headUnits = DynamoDbItemSize.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
-        boolean countChanges = openDelta(previous, next) != 0;
-        double sizeBased = countChanges ? 2 * (headUnits + 1) : headUnits;
+        double sizeBased = headUnits;
         double reported;
         try {
-            if (countChanges) {
-                reported = reported(dynamo.transactWriteItems(replaceAllRequest(List.of(previous), List.of(next), List.of(head))).consumedCapacity());
-            } else {
-                reported = reported(dynamo.putItem(replacePutRequest(head, previous.version())).consumedCapacity());
-            }
+            reported = reported(dynamo.putItem(replacePutRequest(head, previous.version())).consumedCapacity());
         } catch (ConditionalCheckFailedException conflict) {
             return WriteOutcome.rejected(Rejection.CONFLICT, headUnits);
-        } catch (TransactionCanceledException cancelled) {
-            return rejectedOrThrow("replace", cancelled, Rejection.CONFLICT, 2 * headUnits);
         } catch (SdkException e) {
             throw DynamoDbFailures.translate("replace", e);
         }
@@ -388,8 +456,7 @@ public final class DynamoDbWindowStore implements WindowStore {
             headIds.add(ids);
             sizeBased += 2 * DynamoDbItemSize.writeUnits(previousHeadBytes(before, layout), DynamoDbItemSize.bytes(head));
         }
-        TransactWriteItemsRequest request = replaceAllRequest(previous, next, heads);
-        sizeBased += 2.0 * (request.transactItems().size() - heads.size());
+        TransactWriteItemsRequest request = replaceAllRequest(previous, heads);
         double reported;
         try {
             reported = reported(dynamo.transactWriteItems(request).consumedCapacity());
@@ -407,16 +474,9 @@ public final class DynamoDbWindowStore implements WindowStore {
         return applied(reported, sizeBased, spillUnits);
     }
 
-    /**
-     * The heads, each conditional on its loaded version, plus one {@code ADD} per counter shard whose count
-     * changes: -1 for each window leaving the open set, +1 for each window re-entering it (a closed window
-     * claimed again for a late correction; never refused, it was admitted when created). A transaction may not
-     * touch one item twice, so the changes to one shard are summed, and shards whose changes cancel out are left
-     * alone.
-     */
-    TransactWriteItemsRequest replaceAllRequest(List<StoredWindow> previous, List<StoredWindow> next, List<Map<String, AttributeValue>> heads) {
+    /** The heads, each conditional on its loaded version, in one transaction. */
+    TransactWriteItemsRequest replaceAllRequest(List<StoredWindow> previous, List<Map<String, AttributeValue>> heads) {
         List<TransactWriteItem> items = new ArrayList<>();
-        Map<Map<String, AttributeValue>, Integer> deltas = new LinkedHashMap<>();
         for (int i = 0; i < heads.size(); i++) {
             items.add(TransactWriteItem.builder().put(Put.builder()
                     .tableName(table)
@@ -425,19 +485,7 @@ public final class DynamoDbWindowStore implements WindowStore {
                     .expressionAttributeNames(Map.of("#ver", VERSION))
                     .expressionAttributeValues(Map.of(":expected", n(previous.get(i).version())))
                     .build()).build());
-            deltas.merge(counterKey(previous.get(i).ref()), openDelta(previous.get(i), next.get(i)), Integer::sum);
         }
-        deltas.forEach((counter, delta) -> {
-            if (delta != 0) {
-                items.add(TransactWriteItem.builder().update(Update.builder()
-                        .tableName(table)
-                        .key(counter)
-                        .updateExpression(COUNT_UPDATE)
-                        .expressionAttributeNames(Map.of("#open", OPEN))
-                        .expressionAttributeValues(Map.of(":delta", n(delta)))
-                        .build()).build());
-            }
-        });
         if (items.size() > MAX_TRANSACTION_ITEMS) {
             throw new IllegalArgumentException("replaceAll would write " + items.size() + " items; DynamoDB allows "
                     + MAX_TRANSACTION_ITEMS + " per transaction");
@@ -519,11 +567,6 @@ public final class DynamoDbWindowStore implements WindowStore {
 
     // ---------------------------------------------------------------- helpers
 
-    private Map<String, AttributeValue> counterKey(WindowRef ref) {
-        int shard = WindowKeys.shardOf(ref, settings.counterShards());
-        return Map.of(PK, s(WindowKeys.counterPk(ref.pipeline())), SK, s(Integer.toString(shard)));
-    }
-
     private static Set<String> headIds(StoredWindow window, IdLayout layout) {
         Set<String> ids = new HashSet<>(window.eventIds());
         ids.removeAll(layout.sealedIds());
@@ -532,11 +575,6 @@ public final class DynamoDbWindowStore implements WindowStore {
 
     private long previousHeadBytes(StoredWindow previous, IdLayout layout) {
         return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout), settings.dueShards()));
-    }
-
-    /** How the window changes its pipeline's open count: -1 leaving the open set, +1 re-entering it, else 0. */
-    static int openDelta(StoredWindow previous, StoredWindow next) {
-        return (next.status().isOpen() ? 1 : 0) - (previous.status().isOpen() ? 1 : 0);
     }
 
     private static void requireSameWindow(StoredWindow previous, StoredWindow next) {

@@ -2,6 +2,7 @@ package dev.fanin.core.machine;
 
 import dev.fanin.core.aggregate.Aggregates;
 import dev.fanin.core.trigger.Completeness;
+import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.WindowKind;
 import dev.fanin.core.window.WindowRef;
@@ -93,6 +94,19 @@ public record WindowState(
 
     public boolean isClaimed() {
         return status == WindowStatus.CLAIMED;
+    }
+
+    /**
+     * Whether the window holds one of its pipeline's open-window slots ({@code bounds.maxOpenWindows}): from its
+     * creation until it is first closed or merged. A SIZE_LIMIT split keeps its slot (the window continues); a
+     * correction (a closed window claimed again for late events) takes none.
+     */
+    public boolean holdsSlot() {
+        return switch (status) {
+            case OPEN, HELD -> true;
+            case CLAIMED -> claim == null || claim.reason() != CloseReason.LATE_CORRECTION;
+            case CLOSED, MERGED -> false;
+        };
     }
 
     /** Whether an emitted revision exists, so that new events are corrections of it. */

@@ -16,8 +16,9 @@ import java.util.TreeMap;
 
 /**
  * A {@link WindowStore} in memory with the semantics the DynamoDB adapter provides: every write conditional on the
- * version read (or on absence, for a create), the open-window bound checked atomically with the create, atomic
- * multi-window replace, and a due index that only holds windows with a due time. Used by the replay tool, the
+ * version read (or on absence, for a create), atomic multi-window replace, open-window slots counted per admission
+ * epoch with the bound checked atomically with each reservation, and a due index that only holds windows with a due
+ * time. Used by the replay tool, the
  * deterministic simulation and the benchmark; the differential test checks it against DynamoDB.
  *
  * <p>Thread-safe (one lock): concurrency here is about interleaving, not throughput.
@@ -26,7 +27,7 @@ public final class InMemoryWindowStore implements WindowStore {
 
     private final int dueShards;
     private final Map<WindowRef, StoredWindow> windows = new HashMap<>();
-    private final Map<String, Long> openCounts = new HashMap<>();
+    private final Map<String, Slots> slotsByPipeline = new HashMap<>();
     private long writes;
 
     public InMemoryWindowStore(int dueShards) {
@@ -47,21 +48,14 @@ public final class InMemoryWindowStore implements WindowStore {
     }
 
     @Override
-    public synchronized WriteOutcome create(StoredWindow window, int maxOpenWindows) {
+    public synchronized WriteOutcome create(StoredWindow window) {
         if (window.version() != 0) {
             throw new IllegalArgumentException("create needs a new window (version 0): " + window.ref());
         }
         if (windows.containsKey(window.ref())) {
             return WriteOutcome.rejected(WriteOutcome.Rejection.CONFLICT, 0);
         }
-        String pipeline = window.ref().pipeline();
-        if (window.status().isOpen() && openCounts.getOrDefault(pipeline, 0L) >= maxOpenWindows) {
-            return WriteOutcome.rejected(WriteOutcome.Rejection.OPEN_WINDOW_BOUND, 0);
-        }
         windows.put(window.ref(), withVersion(window, 1));
-        if (window.status().isOpen()) {
-            openCounts.merge(pipeline, 1L, Long::sum);
-        }
         writes++;
         return WriteOutcome.applied(1);
     }
@@ -89,10 +83,6 @@ public final class InMemoryWindowStore implements WindowStore {
                 throw new IllegalArgumentException("previous " + p.ref() + " pairs with next " + n.ref());
             }
             windows.put(n.ref(), withVersion(n, p.version() + 1));
-            long delta = (n.status().isOpen() ? 1 : 0) - (p.status().isOpen() ? 1 : 0);
-            if (delta != 0) {
-                openCounts.merge(n.ref().pipeline(), delta, Long::sum);
-            }
             writes++;
         }
         return WriteOutcome.applied(next.size());
@@ -126,8 +116,55 @@ public final class InMemoryWindowStore implements WindowStore {
     }
 
     @Override
+    public synchronized int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
+        Slots slots = slots(pipeline);
+        int granted = (int) Math.max(0, Math.min(wanted, maxOpenWindows - slots.held));
+        if (granted > 0) {
+            slots.held += granted;
+            slots.byEpoch.merge(epoch, (long) granted, Long::sum);
+        }
+        return granted;
+    }
+
+    @Override
+    public synchronized void releaseSlots(String pipeline, long epoch, int count) {
+        Slots slots = slots(pipeline);
+        if (slots.byEpoch.containsKey(epoch)) {
+            slots.held -= count;
+            slots.byEpoch.merge(epoch, (long) -count, Long::sum);
+        }
+    }
+
+    @Override
+    public synchronized long retireEpochs(String pipeline, long before) {
+        Slots slots = slots(pipeline);
+        long returned = 0;
+        for (Map.Entry<Long, Long> epoch : List.copyOf(slots.byEpoch.headMap(before).entrySet())) {
+            returned += epoch.getValue();
+            slots.held -= epoch.getValue();
+            slots.byEpoch.remove(epoch.getKey());
+        }
+        return returned;
+    }
+
+    @Override
     public synchronized long openWindows(String pipeline) {
-        return openCounts.getOrDefault(pipeline, 0L);
+        return slots(pipeline).held;
+    }
+
+    /** The slots held per admission epoch (for invariant checks). */
+    public synchronized Map<Long, Long> slotsByEpoch(String pipeline) {
+        return Map.copyOf(slots(pipeline).byEpoch);
+    }
+
+    private Slots slots(String pipeline) {
+        return slotsByPipeline.computeIfAbsent(pipeline, p -> new Slots());
+    }
+
+    /** The open-window counter item of a pipeline: the total held and its split by admission epoch. */
+    private static final class Slots {
+        long held;
+        final TreeMap<Long, Long> byEpoch = new TreeMap<>();
     }
 
     /** Every stored window (for invariant checks). */
@@ -138,12 +175,9 @@ public final class InMemoryWindowStore implements WindowStore {
     /** Deletes the windows whose TTL has passed, as DynamoDB's TTL eventually does. */
     public synchronized int expire(Instant now) {
         List<WindowRef> gone = windows.values().stream().filter(w -> !w.expiresAt().isAfter(now)).map(StoredWindow::ref).toList();
-        for (WindowRef ref : gone) {
-            StoredWindow w = windows.remove(ref);
-            if (w.status().isOpen()) {
-                openCounts.merge(ref.pipeline(), -1L, Long::sum);
-            }
-        }
+        // As in DynamoDB, a TTL deletion leaves the open-window slots alone (only an open window would hold one, and
+        // the simulation reports any open window reaching its TTL as a violation).
+        gone.forEach(windows::remove);
         return gone.size();
     }
 

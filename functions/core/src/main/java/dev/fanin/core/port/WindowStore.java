@@ -22,17 +22,14 @@ public interface WindowStore {
     List<StoredWindow> loadKey(String pipeline, String key);
 
     /**
-     * Creates a window ({@code window.version()} must be 0) if no window with its ref exists, and admits it against
-     * the pipeline's open-window bound in the same atomic step.
+     * Creates a window ({@code window.version()} must be 0) if no window with its ref exists. Admission against the
+     * open-window bound is separate: the caller holds a slot from {@link #reserveSlots} first.
      */
-    WriteOutcome create(StoredWindow window, int maxOpenWindows);
+    WriteOutcome create(StoredWindow window);
 
     /**
      * Replaces {@code previous} (as loaded) by {@code next} if the stored version is still
-     * {@code previous.version()}, storing {@code previous.version() + 1}. When the window leaves the open set
-     * ({@code previous.status().isOpen() && !next.status().isOpen()}, see
-     * {@link dev.fanin.core.window.WindowStatus#isOpen()}) the pipeline's open-window count is decremented in the
-     * same atomic step.
+     * {@code previous.version()}, storing {@code previous.version() + 1}.
      */
     WriteOutcome replace(StoredWindow previous, StoredWindow next);
 
@@ -48,7 +45,30 @@ public interface WindowStore {
     /** Number of due-index shards per pipeline. */
     int dueShards();
 
-    /** The pipeline's count of open windows, as the admission counter holds it. */
+    /**
+     * Reserves up to {@code wanted} of the pipeline's open-window slots for windows created in admission epoch
+     * {@code epoch}, never letting the slots held pass {@code maxOpenWindows}. One conditional counter update for
+     * any number of slots.
+     *
+     * @return slots granted, from 0 (the bound is reached) to {@code wanted}
+     */
+    int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows);
+
+    /**
+     * Returns {@code count} slots reserved in {@code epoch} (windows that closed, or reservations not used). Does
+     * nothing when the epoch is already retired: its slots came back then.
+     */
+    void releaseSlots(String pipeline, long epoch, int count);
+
+    /**
+     * Retires every admission epoch before {@code before}: the slots still held there, which only a crash between a
+     * window write and its counter update can leave behind, return to the pool.
+     *
+     * @return slots returned
+     */
+    long retireEpochs(String pipeline, long before);
+
+    /** Slots the pipeline holds: its open windows, plus any left behind by a crash until their epoch retires. */
     long openWindows(String pipeline);
 
     /** A page of due windows: refs with the due time the index held, and a cursor for the next page (null at the end). */

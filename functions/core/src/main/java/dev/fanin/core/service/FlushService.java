@@ -37,7 +37,10 @@ public final class FlushService {
         this.writes = new WindowWrites(engine);
     }
 
-    /** Emits and commits every claimed window in {@code followups}, and any correction a commit claims right away. */
+    /**
+     * Emits and commits every claimed window in {@code followups}, and any correction a commit claims right away;
+     * then arms the recorded timers and returns the invocation's open-window slots.
+     */
     void flush(Followups followups) {
         for (int round = 0; round <= engine.settings().flushChainLimit() && !followups.claimed.isEmpty(); round++) {
             List<WindowState> claimed = WindowWrites.drain(followups.claimed);
@@ -46,6 +49,7 @@ public final class FlushService {
         // Claims left beyond the chain limit stay claimed; their lease makes the sweeper finish them.
         followups.claimed.clear();
         writes.armTimers(followups);
+        writes.settleSlots(followups);
     }
 
     private void emitAndCommit(List<WindowState> claimed, Followups followups) {

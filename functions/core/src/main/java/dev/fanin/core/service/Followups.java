@@ -8,7 +8,7 @@ import java.util.Map;
 
 /**
  * Work that follows successful window writes within one invocation: claimed revisions to emit (batched, so one
- * PutEvents call carries up to ten aggregates) and timers to arm.
+ * PutEvents call carries up to ten aggregates), timers to arm, and open-window slots to return.
  */
 final class Followups {
 
@@ -16,4 +16,10 @@ final class Followups {
     final List<WindowState> timers = new ArrayList<>();
     /** Watermarks already computed in this invocation, by pipeline, so a commit does not read them again. */
     final Map<String, Long> watermarks = new HashMap<>();
+    /** Open-window slots reserved in this invocation and not yet given to a new window. */
+    final Map<OpenWindowSlots.Bucket, Integer> unusedSlots = new HashMap<>();
+    /** Slots of windows this invocation closed or merged for the first time, to return. */
+    final Map<OpenWindowSlots.Bucket, Integer> freedSlots = new HashMap<>();
+    /** Per pipeline, how many windows this invocation may still create at most: the size of the next reservation. */
+    final Map<String, Integer> creationsAhead = new HashMap<>();
 }

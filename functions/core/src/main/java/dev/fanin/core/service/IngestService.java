@@ -118,7 +118,10 @@ public final class IngestService {
         followups.watermarks.put(pipeline, watermark);
         if (config.window() instanceof WindowSpec.Session) {
             Map<String, List<Event>> byKey = events.stream().collect(Collectors.groupingBy(Event::key, LinkedHashMap::new, Collectors.toList()));
+            int ahead = byKey.size();
             for (Map.Entry<String, List<Event>> e : byKey.entrySet()) {
+                // A key's events rarely open more than one session: this many new windows may still come.
+                followups.creationsAhead.put(pipeline, ahead--);
                 ingestSessions(machine, pipeline, e.getKey(), e.getValue(), watermark, now, followups, failed, counts);
             }
         } else {
@@ -131,7 +134,9 @@ public final class IngestService {
                     bounds.put(ref, w);
                 }
             }
+            int ahead = byWindow.size();
             for (Map.Entry<WindowRef, List<Event>> e : byWindow.entrySet()) {
+                followups.creationsAhead.put(pipeline, ahead--);
                 ingestWindow(machine, e.getKey(), bounds.get(e.getKey()), e.getValue(), watermark, now, followups, failed, counts);
             }
         }
@@ -300,6 +305,9 @@ public final class IngestService {
         WriteOutcome outcome = engine.ports().store().replaceAll(prev, next);
         if (outcome.applied()) {
             WindowLog.info(LOG, t.next().ref(), "sessions merged", Map.of("absorbed", t.next().absorbed()));
+            for (StoredWindow absorbed : absorbedPrev) {
+                writes.merged(engine.decode(absorbed), followups);
+            }
             if (t.action() == Transition.Action.EMIT) {
                 followups.claimed.add(t.next().withVersion(survivorPrev.version() + 1));
             }

@@ -16,7 +16,9 @@ import org.slf4j.LoggerFactory;
  * The scheduled backstop that makes closure certain: visits every window whose due time has passed, through the
  * sparse sharded due index, shard by shard, earliest due first. Bounded work per run (a window budget and the
  * caller's deadline); what is left is still due and is taken by the next run, so a run is resumable by
- * construction. Overlapping runs are safe: every visit writes under the window's version condition.
+ * construction. Overlapping runs are safe: every visit writes under the window's version condition. Each run also
+ * retires the admission epochs whose windows are all closed by now ({@link AdmissionEpochs}), so open-window slots left
+ * behind by a crash come back.
  */
 public final class SweepService {
 
@@ -112,9 +114,13 @@ public final class SweepService {
             metrics.record(MetricNames.OVERDUE_WINDOWS, pipelineOverdue, Metrics.Unit.COUNT, dims);
             metrics.record(MetricNames.OLDEST_OPEN_WINDOW_AGE, pipelineOldest, Metrics.Unit.SECONDS, dims);
             try {
+                long returned = store.retireEpochs(name, AdmissionEpochs.retirableBefore(start, pipeline));
+                if (returned != 0) {
+                    LOG.info("pipeline {}: {} open-window slots left behind by interrupted invocations returned", name, returned);
+                }
                 metrics.record(MetricNames.OPEN_WINDOWS, store.openWindows(name), Metrics.Unit.COUNT, dims);
             } catch (StoreUnavailableException e) {
-                LOG.warn("open-window count of {} unavailable: {}", name, e.getMessage());
+                LOG.warn("open-window slots of {} unavailable: {}", name, e.getMessage());
             }
         }
         metrics.record(MetricNames.WINDOWS_SWEPT, visited, Metrics.Unit.COUNT, Map.of("pipeline", "all"));

@@ -20,30 +20,42 @@ final class WindowWrites {
     private static final Logger LOG = LoggerFactory.getLogger(WindowWrites.class);
 
     private final FaninEngine engine;
+    private final OpenWindowSlots slots;
 
     WindowWrites(FaninEngine engine) {
         this.engine = engine;
+        this.slots = new OpenWindowSlots(engine);
     }
 
     /**
-     * Writes {@code t.next()} in place of {@code loaded} (null for a window that does not exist yet).
+     * Writes {@code t.next()} in place of {@code loaded} (null for a window that does not exist yet). A new window
+     * first takes an open-window slot; a window that this write closes or merges for the first time frees its slot.
      *
-     * @return the store's outcome; on success the follow-ups are recorded
+     * @return the store's outcome ({@link WriteOutcome.Rejection#OPEN_WINDOW_BOUND} when no slot is left); on
+     *         success the follow-ups are recorded
      */
     WriteOutcome write(StoredWindow loaded, Transition t, Followups followups) {
         WindowState next = t.next();
+        boolean creating = loaded == null;
+        if (creating && next.holdsSlot() && !slots.take(next, followups)) {
+            return WriteOutcome.rejected(WriteOutcome.Rejection.OPEN_WINDOW_BOUND, 0);
+        }
         StoredWindow encoded = WindowCodec.encode(next);
-        WriteOutcome outcome = loaded == null
-                ? engine.ports().store().create(encoded, engine.machine(next.ref().pipeline()).config().bounds().maxOpenWindows())
-                : engine.ports().store().replace(loaded, encoded);
+        WriteOutcome outcome = creating ? engine.ports().store().create(encoded) : engine.ports().store().replace(loaded, encoded);
         Metrics metrics = engine.ports().metrics();
         String pipeline = next.ref().pipeline();
         metrics.record(MetricNames.WRITE_UNITS, outcome.writeUnits(), Metrics.Unit.COUNT, Map.of("pipeline", pipeline));
         if (!outcome.applied()) {
+            if (creating && next.holdsSlot()) {
+                slots.unused(next, followups);
+            }
             if (outcome.reason() == WriteOutcome.Rejection.CONFLICT) {
                 metrics.count(MetricNames.WINDOW_CONFLICTS, pipeline);
             }
             return outcome;
+        }
+        if (!creating && !next.holdsSlot() && engine.decode(loaded).holdsSlot()) {
+            slots.freed(next, followups);
         }
         if (loaded == null) {
             metrics.count(MetricNames.WINDOWS_OPENED, pipeline);
@@ -62,6 +74,18 @@ final class WindowWrites {
             followups.timers.add(next);
         }
         return outcome;
+    }
+
+    /** A session absorbed by a merge written elsewhere ({@code before} as loaded) frees its slot if it held one. */
+    void merged(WindowState before, Followups followups) {
+        if (before.holdsSlot()) {
+            slots.freed(before, followups);
+        }
+    }
+
+    /** Returns this invocation's freed and unused open-window slots (see {@link OpenWindowSlots#settle}). */
+    void settleSlots(Followups followups) {
+        slots.settle(followups);
     }
 
     /** Arms the recorded timers; a failure only delays the close until the next sweep. */

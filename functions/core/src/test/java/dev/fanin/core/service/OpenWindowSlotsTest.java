@@ -1,0 +1,177 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.memory.InMemoryWatermarkStore;
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.memory.RecordingSideOutput;
+import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.WindowStore;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The open-window bound kept with one counter update per batch: slots are reserved before windows are created and
+ * returned after they close, so the bound is never passed; slots a crash leaves behind come back when their
+ * admission epoch retires.
+ */
+class OpenWindowSlotsTest {
+
+    private static final String YAML = """
+            version: 1
+            pipelines:
+              - name: alerts
+                match: [{path: $.kind, equals: alert}]
+                envelope: raw
+                key: [$.service]
+                eventId: $.id
+                eventTime: {path: $.at}
+                window: {type: session, gap: 30s}
+                triggers: {maxLifetime: 10m}
+                watermark: {outOfOrderness: 5s, idleAfter: 30s}
+                allowedLateness: 2m
+                incomplete: {policy: fire-partial}
+                aggregations: [{name: alerts, type: count}]
+                bounds: {maxOpenWindows: 4}
+                emit:
+                  eventbridge: {bus: b, source: fanin, detailType: fanin.aggregate}
+            """;
+
+    private final FaninConfig config = ConfigLoader.load(YAML, "test");
+    private final PipelineConfig alerts = config.pipeline("alerts").orElseThrow();
+    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+    private final InMemoryWindowStore memory = new InMemoryWindowStore(4);
+    private final AtomicInteger reservations = new AtomicInteger();
+    private final AtomicInteger releases = new AtomicInteger();
+    private final WindowStore store = counting(memory);
+    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final RecordingSideOutput side = new RecordingSideOutput();
+    private final FaninEngine engine = new FaninEngine(config,
+            new FaninPorts(store, new InMemoryWatermarkStore(), emitter, new RecordingTimers(), side, side, Metrics.NONE),
+            FaninSettings.defaults(), clock);
+    private final IngestService ingest = new IngestService(engine);
+    private final SweepService sweep = new SweepService(engine);
+    private int seq;
+
+    @Test
+    void aBatchOpeningSeveralWindowsReservesTheirSlotsInOneUpdate() {
+        BatchResult r = ingest.handle(List.of(alert("a"), alert("b"), alert("c"), alert("a")));
+
+        assertThat(r.failedMessageIds()).isEmpty();
+        assertThat(reservations).as("one reservation for the batch's three new sessions").hasValue(1);
+        assertThat(memory.openWindows("alerts")).isEqualTo(3);
+        assertThat(releases).as("all reserved slots were used").hasValue(0);
+    }
+
+    @Test
+    void windowsPastTheBoundAreRefusedAndRetriedAndSlotsReturnWhenWindowsClose() {
+        BatchResult first = ingest.handle(List.of(alert("a"), alert("b"), alert("c"), alert("d"), alert("e"), alert("f")));
+
+        assertThat(first.failedMessageIds()).as("two new sessions over the bound of 4").hasSize(2);
+        assertThat(memory.openWindows("alerts")).isEqualTo(4);
+
+        clock.advance(Duration.ofMinutes(2));
+        sweep.sweep(clock.instant().plusSeconds(60));
+        assertThat(emitter.emitted()).hasSize(4);
+        assertThat(memory.openWindows("alerts")).as("closing returned every slot").isZero();
+
+        BatchResult retried = ingest.handle(List.of(alert("e"), alert("f")));
+        assertThat(retried.failedMessageIds()).isEmpty();
+        assertThat(memory.openWindows("alerts")).isEqualTo(2);
+    }
+
+    @Test
+    void aCreateLostToAnotherWriterKeepsItsSlotForTheBatchAndReturnsItAtTheEnd() {
+        // Another ingester created session "a" first: this batch reserves two slots, uses one for "b" and hands the
+        // unused one back when it ends.
+        ingest.handle(List.of(alert("a")));
+        int before = releases.get();
+
+        ingest.handle(List.of(alert("b"), alert("a")));
+
+        assertThat(memory.openWindows("alerts")).isEqualTo(2);
+        assertThat(releases.get() - before).isEqualTo(1);
+    }
+
+    @Test
+    void slotsLeftBehindByACrashReturnWhenTheirEpochRetires() {
+        // A crash between a reservation and its windows' creation: two slots held by no window.
+        long epoch = AdmissionEpochs.of(clock.instant(), alerts);
+        memory.reserveSlots("alerts", epoch, 2, 4);
+        ingest.handle(List.of(alert("a")));
+        clock.advance(Duration.ofMinutes(2));
+        sweep.sweep(clock.instant().plusSeconds(60));
+        assertThat(memory.openWindows("alerts")).as("conservative: the lost slots are still counted").isEqualTo(2);
+
+        clock.advance(AdmissionEpochs.length(alerts).multipliedBy(2).plus(AdmissionEpochs.RETIRE_MARGIN));
+        sweep.sweep(clock.instant().plusSeconds(60));
+        assertThat(memory.openWindows("alerts")).isZero();
+        assertThat(memory.slotsByEpoch("alerts")).isEmpty();
+    }
+
+    @Test
+    void anEpochRetiresOnlyAfterEveryWindowCreatedInItIsPastItsHardDeadlineAndTheMargin() {
+        Instant created = Instant.parse("2026-11-29T10:07:00Z");
+        long epoch = AdmissionEpochs.of(created, alerts);
+        Instant epochEnd = Instant.ofEpochMilli((epoch + 1) * AdmissionEpochs.length(alerts).toMillis());
+        Instant lastDeadline = epochEnd.plus(alerts.triggers().maxLifetime());
+
+        assertThat(AdmissionEpochs.retirableBefore(lastDeadline.plus(AdmissionEpochs.RETIRE_MARGIN).minusMillis(1), alerts)).isLessThanOrEqualTo(epoch);
+        assertThat(AdmissionEpochs.retirableBefore(lastDeadline.plus(AdmissionEpochs.RETIRE_MARGIN), alerts)).isGreaterThan(epoch);
+    }
+
+    @Test
+    void aLateCorrectionOfAClosedWindowTakesNoSlot() {
+        ingest.handle(List.of(alert("a")));
+        clock.advance(Duration.ofMinutes(2));
+        sweep.sweep(clock.instant().plusSeconds(60));
+        assertThat(emitter.emitted()).hasSize(1);
+        assertThat(memory.openWindows("alerts")).isZero();
+
+        // Inside the closed session and within its allowed lateness: a correction.
+        ingest.handle(List.of(alertAt("a", clock.instant().minusSeconds(110))));
+        assertThat(memory.openWindows("alerts")).isZero();
+        clock.advance(Duration.ofMinutes(1));
+        sweep.sweep(clock.instant().plusSeconds(60));
+        assertThat(emitter.emitted()).as("the correction was emitted").hasSize(2);
+        assertThat(memory.openWindows("alerts")).isZero();
+    }
+
+    private InboundMessage alert(String service) {
+        return alertAt(service, clock.instant());
+    }
+
+    private InboundMessage alertAt(String service, Instant at) {
+        seq++;
+        String body = "{\"kind\":\"alert\",\"service\":\"" + service + "\",\"id\":\"e" + seq + "\",\"at\":\"" + at + "\"}";
+        return new InboundMessage("m-" + seq, body, Map.of("SentTimestamp", String.valueOf(clock.instant().toEpochMilli()),
+                "ApproximateReceiveCount", "1"), clock.instant());
+    }
+
+    /** The store with its slot reservations and releases counted. */
+    private WindowStore counting(InMemoryWindowStore inner) {
+        return (WindowStore) java.lang.reflect.Proxy.newProxyInstance(WindowStore.class.getClassLoader(), new Class<?>[] {WindowStore.class},
+                (proxy, method, args) -> {
+                    if (method.getName().equals("reserveSlots")) {
+                        reservations.incrementAndGet();
+                    } else if (method.getName().equals("releaseSlots")) {
+                        releases.incrementAndGet();
+                    }
+                    try {
+                        return method.invoke(inner, args);
+                    } catch (java.lang.reflect.InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
+    }
+}
