@@ -31,7 +31,8 @@ final class ObservabilitySection {
         metric(md, "HeldWindows", "", p.incomplete().mode() == IncompletePolicy.Mode.HOLD
                 ? "incomplete windows held past their end (alert: the batch is not completing)"
                 : "always 0: this pipeline does not hold (policy " + Describe.yaml(p.incomplete().mode()) + ")");
-        metric(md, "OpenWindows", "", "windows open now, at most " + p.bounds().maxOpenWindows());
+        metric(md, "OpenWindows", "", "open-window slots held, at most " + p.bounds().maxOpenWindows()
+                + ": the windows open now, plus any slots a crash left taken until their admission epoch retires");
         metric(md, "OldestOpenWindowAgeSeconds", "", "age of the oldest open window; at most " + lifetimeSeconds
                 + " (" + lifetime + ") plus the close latency while windows close");
         metric(md, "OverdueWindows", "", "windows found open after their due time");

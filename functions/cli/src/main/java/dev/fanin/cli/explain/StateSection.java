@@ -3,6 +3,7 @@ package dev.fanin.cli.explain;
 import dev.fanin.core.config.AggregationSpec;
 import dev.fanin.core.config.Bounds;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.service.AdmissionEpochs;
 import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
@@ -24,7 +25,7 @@ final class StateSection {
         md.append("| window head | `W#").append(name).append("#<key>` | `<windowId>#H` | version, status, due time and due shard (only while "
                 + "something is due), fence, lease, the recent event-id digests, the accumulators, `ttl` |\n");
         md.append("| id slice | `W#").append(name).append("#<key>` | `<windowId>#S#<n>` | sealed event-id digests, `ttl` |\n");
-        md.append("| open-window counter shard | `C#").append(name).append("` | `<shard>` | windows open now |\n");
+        md.append("| open-window counter | `C#").append(name).append("` | `slots` | open-window slots held, in total and per admission epoch |\n");
         md.append("| watermark shard | `M#").append(name).append("` | `<shard>` | `maxEt`, `lastArr`, `ttl` |\n\n");
         md.append("`<windowId>` is ").append(shape.session()
                 ? "`S` + the event time (epoch ms, 15 digits) of the event that opened the session; a session keeps it as it grows or absorbs others."
@@ -44,10 +45,13 @@ final class StateSection {
         md.append("- Group keys of at most ").append(bounds.maxKeyLength()).append(" bytes and payloads of at most ")
                 .append(bounds.maxPayloadBytes()).append(" bytes; larger ones are rejected with their reason.\n");
         md.append("- **Admission control:** at most ").append(bounds.maxOpenWindows())
-                .append(" windows of this pipeline admitted and not yet closed for the first time. Creating a window increments a counter shard "
-                        + "in the same transaction, on condition that the shard is below its share of the bound; a new window beyond it "
-                        + "is refused (`AdmissionRefused`) and its messages return through SQS to be retried, never dropped. Events for "
-                        + "windows already open are not affected.\n\n");
+                .append(" windows of this pipeline admitted and not yet closed for the first time. A new window takes a slot before it is "
+                        + "created, reserved with the batch's other new windows in one conditional counter update that never lets the slots "
+                        + "held pass the bound, and gives it back after its first close; a new window beyond the bound is refused "
+                        + "(`AdmissionRefused`) and its messages return through SQS to be retried, never dropped. Events for windows "
+                        + "already open are not affected. After a crash the count errs on the safe side: a slot left taken comes back "
+                        + "at the sweep that retires its admission epoch, at most ")
+                .append(Human.derived(epochReturn(p))).append(" (plus a sweep period) after it was taken.\n\n");
         Duration lifetime = p.triggers().maxLifetime();
         Duration ttl = Human.sum(lifetime, p.allowedLateness(), p.late().correctionDelay(), p.effectiveRetention());
         md.append("**Eviction.** No key can hold state forever: every window leaves the open set when it fires, at the latest at its "
@@ -63,6 +67,11 @@ final class StateSection {
                         + "`eventTime.maxPast + maxFuture` (").append(Human.derived(p.effectiveRetention()))
                 .append(" here), so a duplicate that intake still accepts always finds its window.\n");
         return md.toString();
+    }
+
+    /** When a slot a crash left taken is back at the latest: two admission epochs and the retire margin. */
+    private static Duration epochReturn(PipelineConfig p) {
+        return AdmissionEpochs.length(p).multipliedBy(2).plus(AdmissionEpochs.RETIRE_MARGIN);
     }
 
     private static String accumulatorBounds(List<AggregationSpec> aggregations) {
