@@ -6,10 +6,13 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.fanin.aws.sqs.TimerMessage;
 import dev.fanin.core.port.Metrics;
+import dev.fanin.core.service.TimerService;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
@@ -18,7 +21,9 @@ import org.slf4j.MDC;
  * The timer function: each message of the timer queue names one window and when it falls due
  * ({@link TimerMessage}); the window is visited exactly as the sweeper would ({@link dev.fanin.core.service.TimerService}).
  *
- * <p>A failure to visit (the store unavailable, throttling) fails that message only, so SQS redelivers it. A
+ * <p>The batch is handled as one invocation of {@link dev.fanin.core.service.TimerService#fireAll}: every window is
+ * visited, then one flush emits all the claims and returns the open-window slots once. A failure to visit (the store
+ * unavailable, throttling) fails that message only, so SQS redelivers it; a failure of the flush fails the batch. A
  * malformed timer (not a timer body, or a pipeline the configuration no longer has) can never become valid by
  * retrying: it is logged, counted ({@value FunctionMetricNames#MALFORMED_TIMERS}) and acknowledged. Losing a timer
  * is harmless: the sweeper visits every due window.
@@ -45,56 +50,65 @@ public final class TimerFunction implements RequestHandler<SQSEvent, SQSBatchRes
 
     private SQSBatchResponse handle(SQSEvent event) {
         List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
-        List<SQSBatchResponse.BatchItemFailure> failures = new ArrayList<>();
+        List<TimerService.Timer> timers = new ArrayList<>();
+        List<String> messageIds = new ArrayList<>();
         for (SQSEvent.SQSMessage message : records) {
-            MDC.put("messageId", message.getMessageId());
-            try {
-                if (!fire(message)) {
-                    failures.add(SQSBatchResponse.BatchItemFailure.builder().withItemIdentifier(message.getMessageId()).build());
-                }
-            } finally {
-                MDC.remove("messageId");
+            TimerService.Timer timer = parse(message);
+            if (timer != null) {
+                timers.add(timer);
+                messageIds.add(message.getMessageId());
             }
         }
-        if (!failures.isEmpty()) {
-            runtime.metrics().record(FunctionMetricNames.MESSAGES_RETRIED, failures.size(), Metrics.Unit.COUNT, FUNCTION);
+        List<String> failed = new ArrayList<>();
+        if (!timers.isEmpty()) {
+            try {
+                // One invocation for the batch: one flush emits every claim and returns the open-window slots once.
+                Set<TimerService.Timer> retry = new HashSet<>(runtime.timers().fireAll(timers));
+                for (int i = 0; i < timers.size(); i++) {
+                    if (retry.contains(timers.get(i))) {
+                        failed.add(messageIds.get(i));
+                    } else {
+                        runtime.metrics().record(FunctionMetricNames.TIMERS_FIRED, 1, Metrics.Unit.COUNT,
+                                Map.of("pipeline", timers.get(i).ref().pipeline()));
+                    }
+                }
+            } catch (RuntimeException e) {
+                LOG.warn("timer batch not handled, its {} timers will be redelivered: {}", timers.size(), e.toString(), e);
+                failed.addAll(messageIds);
+            }
         }
-        return SQSBatchResponse.builder().withBatchItemFailures(failures).build();
+        if (!failed.isEmpty()) {
+            runtime.metrics().record(FunctionMetricNames.MESSAGES_RETRIED, failed.size(), Metrics.Unit.COUNT, FUNCTION);
+        }
+        return SQSBatchResponse.builder().withBatchItemFailures(failed.stream()
+                .map(id -> SQSBatchResponse.BatchItemFailure.builder().withItemIdentifier(id).build())
+                .toList()).build();
     }
 
-    /** @return false when the message must be redelivered */
-    private boolean fire(SQSEvent.SQSMessage message) {
+    /** The timer a message carries, or null for a malformed one (logged, counted and acknowledged). */
+    private TimerService.Timer parse(SQSEvent.SQSMessage message) {
         TimerMessage timer;
         try {
             timer = TimerMessage.parse(message.getBody() == null ? "" : message.getBody());
         } catch (IllegalArgumentException e) {
-            malformed(e.getMessage());
-            return true;
+            malformed(message.getMessageId(), e.getMessage());
+            return null;
         }
         String pipeline = timer.ref().pipeline();
         if (runtime.engine().config().pipelines().stream().noneMatch(p -> p.name().equals(pipeline))) {
-            malformed("timer names pipeline \"" + pipeline + "\", which the configuration does not have");
-            return true;
+            malformed(message.getMessageId(), "timer names pipeline \"" + pipeline + "\", which the configuration does not have");
+            return null;
         }
-        MDC.put("pipeline", pipeline);
-        MDC.put("key", timer.ref().key());
-        MDC.put("windowId", timer.ref().windowId());
-        try {
-            runtime.timers().fire(timer.ref(), timer.dueAt());
-            runtime.metrics().record(FunctionMetricNames.TIMERS_FIRED, 1, Metrics.Unit.COUNT, Map.of("pipeline", pipeline));
-            return true;
-        } catch (RuntimeException e) {
-            LOG.warn("timer not handled, it will be redelivered: {}", e.toString(), e);
-            return false;
-        } finally {
-            MDC.remove("pipeline");
-            MDC.remove("key");
-            MDC.remove("windowId");
-        }
+        return new TimerService.Timer(timer.ref(), timer.dueAt());
     }
 
-    private void malformed(String reason) {
-        LOG.warn("malformed timer message acknowledged without effect: {}", reason);
+    private void malformed(String messageId, String reason) {
+        MDC.put("messageId", messageId);
+        try {
+            LOG.warn("malformed timer message acknowledged without effect: {}", reason);
+        } finally {
+            MDC.remove("messageId");
+        }
         runtime.metrics().record(FunctionMetricNames.MALFORMED_TIMERS, 1, Metrics.Unit.COUNT, FUNCTION);
     }
 }

@@ -54,8 +54,13 @@ public final class WindowMachine {
     /** The default granularity of due times in the due index. */
     public static final Duration DEFAULT_DUE_GRANULARITY = Duration.ofSeconds(10);
 
-    /** The default time an indexed due time may lie in the past before a write moves it (the default sweep period). */
-    public static final Duration DEFAULT_INDEX_REFRESH = Duration.ofMinutes(1);
+    /**
+     * The default time an indexed due time may lie in the past before a sweep moves it: two default sweep periods. A
+     * move costs three write units (the head and the index entry's delete and put); a revisit that changes nothing
+     * costs one read of the window, a fifth of the price of one write unit. So an entry is revisited twice before it
+     * is moved, which is cheaper unless the window stays open much longer, and costs the sweeper's budget little.
+     */
+    public static final Duration DEFAULT_INDEX_REFRESH = Duration.ofMinutes(2);
 
     private final PipelineConfig config;
     private final Duration lease;
@@ -80,9 +85,9 @@ public final class WindowMachine {
      *                       yet due moves it to the window's next check. The index only has to be early, never late: a
      *                       visit that comes too soon re-decides and changes nothing. So only the sweeper, the one
      *                       visitor that early entries cost anything, moves an entry forward, and only once it has
-     *                       been due this long (in practice at the second sweep that finds the window not yet due).
-     *                       Ingest, timers and commits keep an earlier entry: sessions extended by every event and timer
-     *                       visits before the due time write no index entry. Set it to the sweep period.
+     *                       been due this long (with the default, at the third sweep that finds the window not yet
+     *                       due). Ingest, timers and commits keep an earlier entry: sessions extended by every event and
+     *                       timer visits before the due time write no index entry. A multiple of the sweep period.
      */
     public WindowMachine(PipelineConfig config, Duration lease, Duration dueGranularity, Duration indexRefresh) {
         this.config = Objects.requireNonNull(config, "config");

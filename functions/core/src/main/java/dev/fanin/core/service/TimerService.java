@@ -1,7 +1,13 @@
 package dev.fanin.core.service;
 
+import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Per-window wake-ups: a timer message for a window arrives at (or, past the transport's 15-minute delay limit,
@@ -10,6 +16,8 @@ import java.time.Instant;
  * harmless: the sweeper visits every due window.
  */
 public final class TimerService {
+
+    private static final Logger LOG = LoggerFactory.getLogger(TimerService.class);
 
     private final FaninEngine engine;
     private final WindowVisit visits;
@@ -21,13 +29,47 @@ public final class TimerService {
         this.flush = new FlushService(engine);
     }
 
+    /** One timer message: the window it wakes and the due time it was armed for. */
+    public record Timer(WindowRef ref, Instant dueAt) {
+        public Timer {
+            Objects.requireNonNull(ref, "ref");
+            Objects.requireNonNull(dueAt, "dueAt");
+        }
+    }
+
     /** Handles one timer. Store failures propagate so that the timer message is retried. */
     public void fire(WindowRef ref, Instant dueAt) {
+        List<Timer> failed = fireAll(List.of(new Timer(ref, dueAt)));
+        if (!failed.isEmpty()) {
+            throw new StoreUnavailableException("timer for " + ref + " not handled: the store was unavailable", null);
+        }
+    }
+
+    /**
+     * Handles a batch of timers as one invocation: every window is visited, then one flush emits all the claims (an
+     * emission call carries up to ten aggregates) and returns the batch's open-window slots in one update.
+     *
+     * @return the timers whose visit failed because the store was unavailable, to be redelivered; the others are done
+     */
+    public List<Timer> fireAll(List<Timer> timers) {
         Instant now = engine.clock().instant();
         Followups followups = new Followups();
-        long watermark = engine.watermark(ref.pipeline(), Long.MIN_VALUE, now);
-        followups.watermarks.put(ref.pipeline(), watermark);
-        visits.visit(ref, watermark, now, dueAt, followups);
+        List<Timer> failed = new ArrayList<>();
+        for (Timer timer : timers) {
+            String pipeline = timer.ref().pipeline();
+            try {
+                Long watermark = followups.watermarks.get(pipeline);
+                if (watermark == null) {
+                    watermark = engine.watermark(pipeline, Long.MIN_VALUE, now);
+                    followups.watermarks.put(pipeline, watermark);
+                }
+                visits.visit(timer.ref(), watermark, now, timer.dueAt(), followups);
+            } catch (StoreUnavailableException e) {
+                LOG.warn("timer for {} not handled, it will be redelivered: {}", timer.ref(), e.getMessage());
+                failed.add(timer);
+            }
+        }
         flush.flush(followups);
+        return failed;
     }
 }
