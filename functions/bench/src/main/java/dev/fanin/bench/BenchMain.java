@@ -105,7 +105,9 @@ public final class BenchMain {
         long firstRevisions = latency.summarize(timers.emitted()).windows();
         ProfileFigures fanin = new ProfileFigures(events.size(), firstRevisions, timers.emitted().size(), timers.bill(),
                 timers.batches() + timers.timerInvocations() + timers.sweeps(),
-                inputSqs + timers.timersArmed() + 2 * timers.timersDelivered(), cpu.endToEnd().medianMicros());
+                // Timers: the sends as made (ten per SendMessageBatch), and a receive and a delete per timer batch as
+                // the event source mapping makes them (as for the input queue, on both sides).
+                inputSqs + timers.timerSendRequests() + 2 * timers.timerInvocations(), cpu.endToEnd().medianMicros());
         ProfileFigures naive = new ProfileFigures(events.size(), baseline.windows(), baseline.windows(), baselineBill, timers.batches(),
                 inputSqs, cpu.core().medianMicros());
         return new ProfileReport(workload, timers, sweeper, fanin, naive, cpu, latency.summarize(timers.emitted()),

@@ -9,7 +9,7 @@ package dev.fanin.bench;
  * @param emitted         aggregate events sent (corrections included)
  * @param bill            DynamoDB calls and units
  * @param invocations     Lambda invocations (ingest batches, timer batches, sweeps)
- * @param sqsRequests     SQS requests (input receive and delete per batch; timer send, receive, delete)
+ * @param sqsRequests     SQS requests (input: a receive and a delete per batch; timers: sends, ten per SendMessageBatch, and a receive and a delete per timer batch)
  * @param cpuMicrosPerEvent measured CPU per event used for the Lambda duration estimate
  */
 record ProfileFigures(long events, long windows, long emitted, DynamoDbBill bill, long invocations, long sqsRequests,

@@ -21,6 +21,7 @@ final class SimTimers implements WindowTimers {
     private final boolean deliver;
     private final PriorityQueue<Pending> pending = new PriorityQueue<>(Comparator.comparing(Pending::deliverAt));
     private long armed;
+    private long sendRequests;
     private long delivered;
 
     SimTimers(boolean deliver) {
@@ -29,10 +30,28 @@ final class SimTimers implements WindowTimers {
 
     @Override
     public void arm(WindowRef ref, Instant dueAt, Instant now) {
+        sendRequests++;
         armed++;
         if (deliver) {
             pending.add(new Pending(ref, dueAt, now.plusSeconds(SqsWindowTimers.delaySeconds(dueAt, now))));
         }
+    }
+
+    /** As {@link dev.fanin.aws.sqs.SqsWindowTimers#armAll}: one SendMessageBatch request per ten timers. */
+    @Override
+    public void armAll(List<Wakeup> wakeups, Instant now) {
+        sendRequests += (wakeups.size() + SqsWindowTimers.MAX_BATCH - 1) / SqsWindowTimers.MAX_BATCH;
+        for (Wakeup w : wakeups) {
+            armed++;
+            if (deliver) {
+                pending.add(new Pending(w.ref(), w.dueAt(), now.plusSeconds(SqsWindowTimers.delaySeconds(w.dueAt(), now))));
+            }
+        }
+    }
+
+    /** SQS send requests made to arm the timers. */
+    long sendRequests() {
+        return sendRequests;
     }
 
     /** Delivery time of the next timer, or null. */

@@ -51,7 +51,7 @@ final class Simulation {
     record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double watermarkWriteUnits, double slotWriteUnits,
                   double windowWriteUnitsMetric,
                   List<TimedEmitter.Emitted> emitted, long emitCalls, long batches, long sweeps, long timersArmed,
-                  long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
+                  long timerSendRequests, long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
                   long failedMessages, long sideRecords, long deadLetters) { }
 
     /** The window and watermark stores a run uses; the benchmark's are metered, the cross-check's are the AWS adapters. */
@@ -172,7 +172,7 @@ final class Simulation {
             }
         }
         return new Result(workload, mode, bill, stores.meanHeadBytes(), stores.watermarkWriteUnits(), stores.slotWriteUnits(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
-                batches.size(), sweeps, timers.armed(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
+                batches.size(), sweeps, timers.armed(), timers.sendRequests(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
                 failed, side.sideRecords().size(), side.deadLetters().size());
     }
 

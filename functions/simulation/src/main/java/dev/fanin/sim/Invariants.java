@@ -199,9 +199,11 @@ final class Invariants {
             violations.add(seed + left + " window items remain after the last TTL");
         }
         for (PipelineConfig p : fanin.pipelines()) {
-            // What the sweep run at this time does: every epoch's windows are long closed, so all epochs retire and
-            // any slot a crash left behind comes back.
-            store.retireEpochs(p.name(), dev.fanin.core.service.AdmissionEpochs.retirableBefore(clock.instant(), p));
+            // What the sweeps do once every epoch that exists now is retirable (its windows are all long closed):
+            // every epoch retires and any slot a crash or a throttled release left behind comes back.
+            java.time.Duration epoch = dev.fanin.core.service.AdmissionEpochs.length(p);
+            Instant allRetirable = clock.instant().plus(epoch).plus(epoch).plus(dev.fanin.core.service.AdmissionEpochs.RETIRE_MARGIN);
+            store.retireEpochs(p.name(), dev.fanin.core.service.AdmissionEpochs.retirableBefore(allRetirable, p));
             if (store.openWindows(p.name()) != 0) {
                 violations.add(seed + "pipeline " + p.name() + " counts " + store.openWindows(p.name()) + " open windows after the last TTL");
             }

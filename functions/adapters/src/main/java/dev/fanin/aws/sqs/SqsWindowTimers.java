@@ -4,8 +4,15 @@ import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
@@ -17,6 +24,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 public final class SqsWindowTimers implements WindowTimers {
 
     public static final int MAX_DELAY_SECONDS = 900;
+    /** Entries SQS takes in one SendMessageBatch. */
+    public static final int MAX_BATCH = 10;
 
     private final SqsClient sqs;
     private final String queueUrl;
@@ -29,6 +38,43 @@ public final class SqsWindowTimers implements WindowTimers {
     @Override
     public void arm(WindowRef ref, Instant dueAt, Instant now) {
         sqs.sendMessage(request(ref, dueAt, now));
+    }
+
+    /**
+     * One {@code SendMessageBatch} per ten wake-ups (each entry with its own delay), so a batch closing or extending
+     * ten windows pays one SQS request instead of ten. Every chunk is tried; entries SQS refused, or chunks that
+     * failed, are reported in one exception at the end.
+     */
+    @Override
+    public void armAll(List<Wakeup> wakeups, Instant now) {
+        List<String> failed = new ArrayList<>();
+        for (int from = 0; from < wakeups.size(); from += MAX_BATCH) {
+            List<Wakeup> chunk = wakeups.subList(from, Math.min(wakeups.size(), from + MAX_BATCH));
+            try {
+                SendMessageBatchResponse response = sqs.sendMessageBatch(batchRequest(chunk, now));
+                for (BatchResultErrorEntry error : response.failed()) {
+                    failed.add(chunk.get(Integer.parseInt(error.id())).ref() + " (" + error.code() + ")");
+                }
+            } catch (SdkException e) {
+                chunk.forEach(w -> failed.add(w.ref() + " (" + e.getClass().getSimpleName() + ")"));
+            }
+        }
+        if (!failed.isEmpty()) {
+            throw new IllegalStateException("timers not armed: " + String.join(", ", failed));
+        }
+    }
+
+    SendMessageBatchRequest batchRequest(List<Wakeup> chunk, Instant now) {
+        List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
+        for (int i = 0; i < chunk.size(); i++) {
+            Wakeup w = chunk.get(i);
+            entries.add(SendMessageBatchRequestEntry.builder()
+                    .id(Integer.toString(i))
+                    .messageBody(new TimerMessage(w.ref(), w.dueAt()).toJson())
+                    .delaySeconds(delaySeconds(w.dueAt(), now))
+                    .build());
+        }
+        return SendMessageBatchRequest.builder().queueUrl(queueUrl).entries(entries).build();
     }
 
     SendMessageRequest request(WindowRef ref, Instant dueAt, Instant now) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fanin.aws.support.MotoServer;
+import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
@@ -62,6 +63,41 @@ class SqsWindowTimersTest {
             timers.arm(due, NOW.minusSeconds(1), NOW);
             List<Message> received = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(1)).messages();
             assertThat(received).extracting(m -> TimerMessage.parse(m.body()).ref()).containsExactly(due);
+        }
+    }
+
+    @Test
+    void armAllSendsTenTimersPerRequestEachWithItsOwnDelay() {
+        try (SqsClient sqs = MotoServer.get().sqs()) {
+            String queueUrl = sqs.createQueue(b -> b.queueName("timers-" + UUID.randomUUID())).queueUrl();
+            SqsWindowTimers timers = new SqsWindowTimers(sqs, queueUrl);
+            List<WindowTimers.Wakeup> wakeups = new java.util.ArrayList<>();
+            for (int i = 0; i < 12; i++) {
+                // Even windows are due already, odd ones in 30 s.
+                wakeups.add(new WindowTimers.Wakeup(new WindowRef("alerts", "k" + i, "T1"), i % 2 == 0 ? NOW.minusSeconds(1) : NOW.plusSeconds(30)));
+            }
+            assertThat(timers.batchRequest(wakeups.subList(0, 10), NOW).entries())
+                    .extracting(e -> e.delaySeconds()).containsExactly(0, 30, 0, 30, 0, 30, 0, 30, 0, 30);
+
+            timers.armAll(wakeups, NOW);
+
+            java.util.Set<WindowRef> received = new java.util.HashSet<>();
+            for (int attempt = 0; attempt < 5 && received.size() < 6; attempt++) {
+                sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(1)).messages()
+                        .forEach(m -> received.add(TimerMessage.parse(m.body()).ref()));
+            }
+            assertThat(received).extracting(WindowRef::key).containsExactlyInAnyOrder("k0", "k2", "k4", "k6", "k8", "k10");
+        }
+    }
+
+    @Test
+    void armAllReportsTheTimersItCouldNotSend() {
+        try (SqsClient sqs = MotoServer.get().sqs()) {
+            SqsWindowTimers timers = new SqsWindowTimers(sqs, "http://127.0.0.1:1/000000000000/no-such-queue");
+            assertThatThrownBy(() -> timers.armAll(List.of(new WindowTimers.Wakeup(new WindowRef("alerts", "k1", "T1"), NOW)), NOW))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("timers not armed")
+                    .hasMessageContaining("k1");
         }
     }
 }

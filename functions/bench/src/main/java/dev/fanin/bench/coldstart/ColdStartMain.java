@@ -47,6 +47,9 @@ public final class ColdStartMain {
                 Map<String, String> env = builder.environment();
                 env.putAll(resources.functionEnvironment());
                 env.put("AWS_ENDPOINT_URL", endpoint.endpoint().toString());
+                env.putIfAbsent("AWS_REGION", "us-east-1");
+                env.putIfAbsent("AWS_ACCESS_KEY_ID", "fanin-local");
+                env.putIfAbsent("AWS_SECRET_ACCESS_KEY", "fanin-local");
                 long begin = System.nanoTime();
                 Process process = builder.start();
                 String result = null;

@@ -4,6 +4,7 @@ import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowCodec;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
 import java.util.List;
@@ -88,16 +89,18 @@ final class WindowWrites {
         slots.settle(followups);
     }
 
-    /** Arms the recorded timers; a failure only delays the close until the next sweep. */
+    /** Arms the recorded timers, in as few calls as the transport allows; a failure only delays closes until the next sweep. */
     void armTimers(Followups followups) {
-        for (WindowState s : followups.timers) {
-            try {
-                engine.ports().timers().arm(s.ref(), s.timerAt(), engine.clock().instant());
-            } catch (RuntimeException e) {
-                WindowLog.warn(LOG, s.ref(), "timer not armed; the sweeper will close the window", Map.of("error", String.valueOf(e.getMessage())));
-            }
+        if (followups.timers.isEmpty()) {
+            return;
         }
+        List<WindowTimers.Wakeup> wakeups = followups.timers.stream().map(s -> new WindowTimers.Wakeup(s.ref(), s.timerAt())).toList();
         followups.timers.clear();
+        try {
+            engine.ports().timers().armAll(wakeups, engine.clock().instant());
+        } catch (RuntimeException e) {
+            LOG.warn("{} timer(s) of this invocation not armed ({}); the sweeper will close their windows", wakeups.size(), e.getMessage());
+        }
     }
 
     static List<WindowState> drain(List<WindowState> list) {
