@@ -6,6 +6,7 @@ import software.amazon.awssdk.core.interceptor.Context;
 import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
 import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.core.interceptor.SdkExecutionAttribute;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
@@ -13,7 +14,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * every client of the JVM through {@code software/amazon/awssdk/global/handlers/execution.interceptors}; inert
  * until a replay configures it):
  * <ul>
- *   <li>Timer messages are sent without their {@code DelaySeconds}: the replay reads them from the timer queue at
+ *   <li>Timer messages are sent without their {@code DelaySeconds} (single or batched): the replay reads them from the timer queue at
  *       once and delivers each at its due time on the simulated clock, instead of after a real-time delay.</li>
  *   <li>While an {@link InvocationProbe} is installed (one handler invocation at a time), every call is counted and
  *       may be turned into a {@link SimulatedCrash}.</li>
@@ -45,6 +46,9 @@ public final class ReplayInterceptor implements ExecutionInterceptor {
         if (context.request() instanceof SendMessageRequest send && send.delaySeconds() != null
                 && send.delaySeconds() > 0 && undelayedQueues.contains(send.queueUrl())) {
             return send.toBuilder().delaySeconds(0).build();
+        }
+        if (context.request() instanceof SendMessageBatchRequest batch && undelayedQueues.contains(batch.queueUrl())) {
+            return batch.toBuilder().entries(batch.entries().stream().map(e -> e.toBuilder().delaySeconds(0).build()).toList()).build();
         }
         return context.request();
     }
