@@ -41,6 +41,27 @@ class TimerFunctionTest {
     }
 
     @Test
+    void aBatchOfTimersIsOneInvocationThatClosesEachWindowOnceAndReturnsItsSlot() {
+        SQSEvent alerts = SampleEvents.sqs("sqs-eventbridge-alerts.json");
+        String body = SampleEvents.sqs("sqs-timer.json").getRecords().get(0).getBody();
+        TimerMessage sample = TimerMessage.parse(body);
+        LocalFanin fanin = LocalFanin.start("timerbatch", SampleEvents.lastSent(alerts).plusSeconds(1));
+        new IngestFunction(fanin.runtime).handleRequest(alerts, new FakeContext("b-ingest"));
+        assertThat(fanin.runtime.engine().ports().store().openWindows("alert-storm")).isEqualTo(1);
+
+        fanin.clock.set(sample.dueAt().plusSeconds(1));
+        // The same timer twice (re-armed and original) and a malformed one, in one batch.
+        SQSBatchResponse response = new TimerFunction(fanin.runtime).handleRequest(
+                sqsEvent(Map.of("first", body, "second", body, "junk", "not a timer")), new FakeContext("b-fire"));
+
+        assertThat(response.getBatchItemFailures()).isEmpty();
+        assertThat(fanin.windows("alert-storm", KEY)).singleElement()
+                .satisfies(w -> assertThat(w.status()).isEqualTo(WindowStatus.CLOSED));
+        assertThat(fanin.aggregates(2, Duration.ofSeconds(3), Duration.ofSeconds(1))).as("one aggregate, not two").hasSize(1);
+        assertThat(fanin.runtime.engine().ports().store().openWindows("alert-storm")).as("the slot came back").isZero();
+    }
+
+    @Test
     void aTimerFiredBeforeItsWindowIsDueClosesNothing() {
         SQSEvent alerts = SampleEvents.sqs("sqs-eventbridge-alerts.json");
         SQSEvent timer = SampleEvents.sqs("sqs-timer.json");
