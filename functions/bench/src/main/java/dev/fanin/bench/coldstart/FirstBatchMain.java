@@ -29,6 +29,9 @@ public final class FirstBatchMain {
         long handled = System.currentTimeMillis();
         System.out.printf("init_ms=%d first_batch_ms=%d failed=%d%n", initialised - jvmStart, handled - jvmStart,
                 response.getBatchItemFailures().size());
+        System.out.flush();
+        // The function's runtime keeps non-daemon threads (as in Lambda, where the sandbox is frozen, not ended).
+        System.exit(0);
     }
 
     private static SQSEvent batch(Instant now) {
