@@ -1,6 +1,7 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
@@ -87,7 +88,9 @@ public final class SweepService {
                             break;
                         }
                         visited++;
-                        if (entry.dueAt().isBefore(now.minus(engine.settings().overdueAfter()))) {
+                        // An index entry may be early by up to the refresh period (it is moved forward lazily), so
+                        // only an entry older than that and the overdue threshold together is surely overdue.
+                        if (entry.dueAt().isBefore(now.minus(engine.settings().overdueAfter()).minus(WindowMachine.DEFAULT_INDEX_REFRESH))) {
                             pipelineOverdue++;
                         }
                         try {
