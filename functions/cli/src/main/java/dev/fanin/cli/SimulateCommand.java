@@ -40,6 +40,7 @@ final class SimulateCommand implements Command {
 
     @Override
     public int run(List<String> args, Console console) {
+        QuietLogs.off();
         dev.fanin.sim.SimulationMain.main(args.toArray(String[]::new));
         return 0;
     }
