@@ -102,8 +102,16 @@ public final class SimQueue<T> {
 
     public boolean hasVisible(long now) {
         promote(now);
-        ready.removeIf(e -> messages.get(e.id) != e);
-        return !ready.isEmpty();
+        // Trim superseded entries from the end only until a live one shows: receive skips the others. (Removing them
+        // all here made draining a queue with many visible messages quadratic.)
+        while (!ready.isEmpty()) {
+            Entry<T> last = ready.get(ready.size() - 1);
+            if (messages.get(last.id) == last) {
+                return true;
+            }
+            ready.remove(ready.size() - 1);
+        }
+        return false;
     }
 
     /** The earliest time a message becomes visible, or {@link Long#MAX_VALUE} when none is waiting. */

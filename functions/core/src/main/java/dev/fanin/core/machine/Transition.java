@@ -6,13 +6,11 @@ import java.util.List;
  * A decision of the machine, as a value: the state to store (conditional on the version read), what happened to each
  * event, and what the caller must do after the write succeeds. The caller executes it and nothing else.
  *
- * @param next      the state to write; when {@code write} is false, equal to the input except perhaps its
- *                  {@code timerAt} (a timer to arm that is not worth a write)
+ * @param next      the state to write; equal to the input when {@code write} is false
  * @param write     whether anything changed that must be stored
  * @param outcomes  per offered event, in the order offered
  * @param action    what to do once the write is applied
- * @param armTimer  whether to arm a timer at {@code next.timerAt()} once the write is applied (at once when there is
- *                  no write)
+ * @param armTimer  whether to arm a timer at {@code next.timerAt()} once the write is applied
  */
 public record Transition(WindowState next, boolean write, List<EventOutcome> outcomes, Action action, boolean armTimer) {
 

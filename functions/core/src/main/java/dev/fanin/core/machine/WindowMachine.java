@@ -285,12 +285,9 @@ public final class WindowMachine {
             Instant rounded = roundUp(exactDue, s.hardDeadline);
             s.dueAt = keepsIndexedDue(before.dueAt(), rounded, now, sweep) ? before.dueAt() : rounded;
         }
-        changed |= !Objects.equals(s.dueAt, before.dueAt());
-        if (!changed && armTimer) {
-            // Only the timer moved (a timer visit before the window is due): arm the next one, write nothing. The
-            // stored timerAt stays the fired one, in the past, so the next write or visit arms again if it must.
-            return new Transition(s.build(), false, outcomes, action, true);
-        }
+        // A re-armed timer is stored (one head write, no index move): the stored timerAt is what keeps a window to
+        // one live timer, since a write or visit arms another only when the stored one is later or already fired.
+        changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timerAt, before.timerAt());
         return new Transition(changed ? s.build() : before, changed, outcomes, action, armTimer);
     }
 

@@ -156,7 +156,6 @@ public final class IngestService {
                 WindowState state = loaded.map(engine::decode).orElseGet(() -> machine.open(ref, bounds, now));
                 Transition t = machine.ingest(state, events, watermark, now);
                 if (!t.write()) {
-                    armWithoutWrite(t, followups);
                     record(t.outcomes(), ref, watermark, failed, counts);
                     return;
                 }
@@ -241,7 +240,6 @@ public final class IngestService {
                         t = new Transition(t.next(), true, machine.ingest(state, evs, watermark, now).outcomes(), t.action(), t.armTimer());
                     }
                     if (!t.write()) {
-                        armWithoutWrite(t, followups);
                         record(t.outcomes(), ref, watermark, failed, counts);
                         continue;
                     }
@@ -265,7 +263,6 @@ public final class IngestService {
                     Transition t = machine.ingest(state, evs, watermark, now);
                     WindowRef ref = state.ref();
                     if (!t.write()) {
-                        armWithoutWrite(t, followups);
                         record(t.outcomes(), ref, watermark, failed, counts);
                         continue;
                     }
@@ -284,13 +281,6 @@ public final class IngestService {
         } catch (StoreUnavailableException e) {
             engine.ports().metrics().count(MetricNames.STORE_UNAVAILABLE, pipeline);
             fail(pending, failed, counts, "store unavailable: " + e.getMessage());
-        }
-    }
-
-    /** A transition with nothing to store may still re-arm a timer (one that fired before the window was due). */
-    private static void armWithoutWrite(Transition t, Followups followups) {
-        if (t.armTimer()) {
-            followups.timers.add(t.next());
         }
     }
 

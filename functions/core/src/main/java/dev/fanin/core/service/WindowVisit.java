@@ -46,9 +46,6 @@ final class WindowVisit {
             Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now,
                     firedTimer == null ? WindowMachine.Visitor.SWEEP : WindowMachine.Visitor.TIMER);
             if (!t.write()) {
-                if (t.armTimer()) {
-                    followups.timers.add(t.next());
-                }
                 return Optional.of(state);
             }
             if (t.action() == Transition.Action.EMIT && state.isClaimed()) {
