@@ -247,55 +247,23 @@ public final class DynamoDbWindowStore implements WindowStore {
     }
 
     private boolean tryReserve(String pipeline, long epoch, int n, int maxOpenWindows) {
-        try {
-            UpdateItemResponse response = dynamo.updateItem(reserveRequest(pipeline, epoch, n, maxOpenWindows));
-            costs.onWrite("reserveSlots", reported(response.consumedCapacity()), 1);
-            return true;
-        } catch (ConditionalCheckFailedException full) {
-            costs.onWrite("reserveSlots", 0, 1);
-            return false;
-        } catch (SdkException e) {
-            throw DynamoDbFailures.translate("reserveSlots", e);
-        }
+        return updateSlots("reserveSlots", reserveRequest(pipeline, epoch, n, maxOpenWindows));
     }
 
     UpdateItemRequest reserveRequest(String pipeline, long epoch, int n, int maxOpenWindows) {
-        return UpdateItemRequest.builder()
-                .tableName(table)
-                .key(slotsKey(pipeline))
-                .updateExpression(SLOTS_UPDATE)
-                .conditionExpression(RESERVE_CONDITION)
-                .expressionAttributeNames(Map.of("#open", OPEN, "#epoch", EPOCH_PREFIX + epoch))
-                .expressionAttributeValues(Map.of(":n", n(n), ":room", n((long) maxOpenWindows - n)))
-                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-                .build();
+        return slotsRequest(pipeline, epoch, SLOTS_UPDATE, RESERVE_CONDITION, Map.of(":n", n(n), ":room", n((long) maxOpenWindows - n)));
     }
 
     @Override
     public void releaseSlots(String pipeline, long epoch, int count) {
-        if (count < 1) {
-            return;
-        }
-        try {
-            UpdateItemResponse response = dynamo.updateItem(releaseRequest(pipeline, epoch, count));
-            costs.onWrite("releaseSlots", reported(response.consumedCapacity()), 1);
-        } catch (ConditionalCheckFailedException retired) {
-            costs.onWrite("releaseSlots", 0, 1);
-        } catch (SdkException e) {
-            throw DynamoDbFailures.translate("releaseSlots", e);
+        if (count >= 1) {
+            // A refused condition means the epoch has retired: its slots came back then.
+            updateSlots("releaseSlots", releaseRequest(pipeline, epoch, count));
         }
     }
 
     UpdateItemRequest releaseRequest(String pipeline, long epoch, int count) {
-        return UpdateItemRequest.builder()
-                .tableName(table)
-                .key(slotsKey(pipeline))
-                .updateExpression(SLOTS_UPDATE)
-                .conditionExpression(RELEASE_CONDITION)
-                .expressionAttributeNames(Map.of("#open", OPEN, "#epoch", EPOCH_PREFIX + epoch))
-                .expressionAttributeValues(Map.of(":n", n(-(long) count)))
-                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-                .build();
+        return slotsRequest(pipeline, epoch, SLOTS_UPDATE, RELEASE_CONDITION, Map.of(":n", n(-(long) count)));
     }
 
     @Override
@@ -307,30 +275,48 @@ public final class DynamoDbWindowStore implements WindowStore {
                 continue;
             }
             long held = Long.parseLong(attribute.getValue().n());
-            try {
-                UpdateItemResponse response = dynamo.updateItem(retireRequest(pipeline, epoch, held));
-                costs.onWrite("retireEpochs", reported(response.consumedCapacity()), 1);
+            // A refused condition means a late release landed in between: the next sweep retires the epoch.
+            if (updateSlots("retireEpochs", retireRequest(pipeline, epoch, held))) {
                 returned += held;
-            } catch (ConditionalCheckFailedException changed) {
-                // A late release landed in between: the next sweep retires the epoch.
-                costs.onWrite("retireEpochs", 0, 1);
-            } catch (SdkException e) {
-                throw DynamoDbFailures.translate("retireEpochs", e);
             }
         }
         return returned;
     }
 
     UpdateItemRequest retireRequest(String pipeline, long epoch, long held) {
+        return slotsRequest(pipeline, epoch, RETIRE_UPDATE, RETIRE_CONDITION, Map.of(":n", n(-held), ":held", n(held)));
+    }
+
+    /** An update of the pipeline's counter item touching the total and one epoch's count. */
+    private UpdateItemRequest slotsRequest(String pipeline, long epoch, String update, String condition,
+                                           Map<String, AttributeValue> values) {
         return UpdateItemRequest.builder()
                 .tableName(table)
                 .key(slotsKey(pipeline))
-                .updateExpression(RETIRE_UPDATE)
-                .conditionExpression(RETIRE_CONDITION)
+                .updateExpression(update)
+                .conditionExpression(condition)
                 .expressionAttributeNames(Map.of("#open", OPEN, "#epoch", EPOCH_PREFIX + epoch))
-                .expressionAttributeValues(Map.of(":n", n(-held), ":held", n(held)))
+                .expressionAttributeValues(values)
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
                 .build();
+    }
+
+    /**
+     * Runs one counter update; every one costs a unit, applied or refused by its condition.
+     *
+     * @return whether its condition held
+     */
+    private boolean updateSlots(String operation, UpdateItemRequest request) {
+        try {
+            UpdateItemResponse response = dynamo.updateItem(request);
+            costs.onWrite(operation, reported(response.consumedCapacity()), 1);
+            return true;
+        } catch (ConditionalCheckFailedException refused) {
+            costs.onWrite(operation, 0, 1);
+            return false;
+        } catch (SdkException e) {
+            throw DynamoDbFailures.translate(operation, e);
+        }
     }
 
     /** The epoch an attribute of the counter item counts, or null for any other attribute. */

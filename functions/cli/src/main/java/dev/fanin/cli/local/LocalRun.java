@@ -122,16 +122,21 @@ final class LocalRun {
         boolean settled = false;
         while (true) {
             boolean allTimedSent = !player.isAlive();
+            // The queue is read before the windows: a message the poller handles in between then shows in the windows.
+            int pending = watcher.pending(inputQueue);
             watcher.poll();
+            boolean followedUpNow = false;
             for (Traffic.FollowUp f : traffic.followUps()) {
                 if (!followedUp.contains(f) && ready(f, watcher)) {
                     followedUp.add(f);
                     send(sqs, inputQueue, f.send(), view);
                     sent.incrementAndGet();
+                    followedUpNow = true;
                 }
             }
             view.status(status(watcher, sent.get(), traffic, view, sweeps.get()));
-            if (allTimedSent && quiet(watcher, inputQueue, end)) {
+            // The windows just polled predate a follow-up sent now: judge quiet only on state read after every send.
+            if (allTimedSent && !followedUpNow && quiet(watcher, pending, end)) {
                 settled = true;
                 break;
             }
@@ -159,9 +164,12 @@ final class LocalRun {
         return fired && !othersOpen;
     }
 
-    /** Nothing left that could happen before {@code end}: the input drained, nothing claimed, nothing due before it. */
-    private static boolean quiet(RunWatcher watcher, String inputQueue, Instant end) {
-        if (watcher.pending(inputQueue) > 0) {
+    /**
+     * Nothing left that could happen before {@code end}: the input drained ({@code pending}, read before the windows
+     * were polled), nothing claimed, nothing due before it.
+     */
+    private static boolean quiet(RunWatcher watcher, int pending, Instant end) {
+        if (pending > 0) {
             return false;
         }
         return watcher.windows().stream().noneMatch(w -> w.status().equals("CLAIMED") || (w.due() != null && !w.due().isAfter(end)));
