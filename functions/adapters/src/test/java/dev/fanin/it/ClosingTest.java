@@ -120,15 +120,15 @@ class ClosingTest {
         }
         assertThat(timers).hasSize(1);
         TimerMessage timer = TimerMessage.parse(timers.get(0).body());
-        assertThat(timer.ref()).isEqualTo(ref);
-        stack.process().timers().fire(timer.ref(), timer.dueAt());
+        assertThat(timer.wakeup().ref()).isEqualTo(ref);
+        stack.process().timers().fire(timer.wakeup());
         stack.endpoint.sqs().deleteMessage(r -> r.queueUrl(timerQueue).receiptHandle(timers.get(0).receiptHandle()));
 
         JsonNode aggregate = stack.emitted(ref.aggregateId(0)).get(0);
         assertThat(aggregate.path("closeReason").asText()).isEqualTo("WATERMARK");
         assertThat(stack.window(ref).orElseThrow().status()).isEqualTo(WindowStatus.CLOSED);
 
-        stack.process().timers().fire(timer.ref(), timer.dueAt());
+        stack.process().timers().fire(timer.wakeup());
         assertThat(stack.emissions).hasSize(1);
         stack.assertFlushInvariants();
     }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.service.BatchResult;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
@@ -104,7 +105,7 @@ class RaceTest {
             Instant deadline = stack.clock.instant();
             List<Object> results = Race.run(() -> ingester.ingest().handle(more), () -> {
                 if (byTimer) {
-                    closer.timers().fire(ref, deadline);
+                    closer.timers().fire(new WindowTimers.Wakeup(ref, deadline, 1));
                 } else {
                     closer.sweep();
                 }
@@ -161,7 +162,7 @@ class RaceTest {
             boolean byTimer = round % 2 == 1;
             Race.run(() -> ingester.ingest().handle(third), () -> {
                 if (byTimer) {
-                    closer.timers().fire(ref, deadline);
+                    closer.timers().fire(new WindowTimers.Wakeup(ref, deadline, 1));
                 } else {
                     closer.sweep();
                 }

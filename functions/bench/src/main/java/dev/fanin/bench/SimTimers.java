@@ -2,7 +2,6 @@ package dev.fanin.bench;
 
 import dev.fanin.aws.sqs.SqsWindowTimers;
 import dev.fanin.core.port.WindowTimers;
-import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,7 +15,7 @@ import java.util.PriorityQueue;
  */
 final class SimTimers implements WindowTimers {
 
-    record Pending(WindowRef ref, Instant dueAt, Instant deliverAt) { }
+    record Pending(Wakeup wakeup, Instant deliverAt) { }
 
     private final boolean deliver;
     private final PriorityQueue<Pending> pending = new PriorityQueue<>(Comparator.comparing(Pending::deliverAt));
@@ -29,11 +28,11 @@ final class SimTimers implements WindowTimers {
     }
 
     @Override
-    public void arm(WindowRef ref, Instant dueAt, Instant now) {
+    public void arm(Wakeup wakeup, Instant now) {
         sendRequests++;
         armed++;
         if (deliver) {
-            pending.add(new Pending(ref, dueAt, now.plusSeconds(SqsWindowTimers.delaySeconds(dueAt, now))));
+            pending.add(new Pending(wakeup, now.plusSeconds(SqsWindowTimers.delaySeconds(wakeup.dueAt(), now))));
         }
     }
 
@@ -44,7 +43,7 @@ final class SimTimers implements WindowTimers {
         for (Wakeup w : wakeups) {
             armed++;
             if (deliver) {
-                pending.add(new Pending(w.ref(), w.dueAt(), now.plusSeconds(SqsWindowTimers.delaySeconds(w.dueAt(), now))));
+                pending.add(new Pending(w, now.plusSeconds(SqsWindowTimers.delaySeconds(w.dueAt(), now))));
             }
         }
     }

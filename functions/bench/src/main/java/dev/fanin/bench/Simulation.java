@@ -158,7 +158,7 @@ final class Simulation {
                 for (int from = 0; from < due.size(); from += 10) {
                     timerInvocations++;
                     timerService.fireAll(due.subList(from, Math.min(due.size(), from + 10)).stream()
-                            .map(t -> new TimerService.Timer(t.ref(), t.dueAt())).toList());
+                            .map(SimTimers.Pending::wakeup).toList());
                 }
             } else {
                 clock.advanceTo(nextSweep);

@@ -6,7 +6,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.fanin.aws.sqs.TimerMessage;
 import dev.fanin.core.port.Metrics;
-import dev.fanin.core.service.TimerService;
+import dev.fanin.core.port.WindowTimers;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -50,10 +50,10 @@ public final class TimerFunction implements RequestHandler<SQSEvent, SQSBatchRes
 
     private SQSBatchResponse handle(SQSEvent event) {
         List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
-        List<TimerService.Timer> timers = new ArrayList<>();
+        List<WindowTimers.Wakeup> timers = new ArrayList<>();
         List<String> messageIds = new ArrayList<>();
         for (SQSEvent.SQSMessage message : records) {
-            TimerService.Timer timer = parse(message);
+            WindowTimers.Wakeup timer = parse(message);
             if (timer != null) {
                 timers.add(timer);
                 messageIds.add(message.getMessageId());
@@ -63,7 +63,7 @@ public final class TimerFunction implements RequestHandler<SQSEvent, SQSBatchRes
         if (!timers.isEmpty()) {
             try {
                 // One invocation for the batch: one flush emits every claim and returns the open-window slots once.
-                Set<TimerService.Timer> retry = new HashSet<>(runtime.timers().fireAll(timers));
+                Set<WindowTimers.Wakeup> retry = new HashSet<>(runtime.timers().fireAll(timers));
                 for (int i = 0; i < timers.size(); i++) {
                     if (retry.contains(timers.get(i))) {
                         failed.add(messageIds.get(i));
@@ -86,7 +86,7 @@ public final class TimerFunction implements RequestHandler<SQSEvent, SQSBatchRes
     }
 
     /** The timer a message carries, or null for a malformed one (logged, counted and acknowledged). */
-    private TimerService.Timer parse(SQSEvent.SQSMessage message) {
+    private WindowTimers.Wakeup parse(SQSEvent.SQSMessage message) {
         TimerMessage timer;
         try {
             timer = TimerMessage.parse(message.getBody() == null ? "" : message.getBody());
@@ -94,12 +94,12 @@ public final class TimerFunction implements RequestHandler<SQSEvent, SQSBatchRes
             malformed(message.getMessageId(), e.getMessage());
             return null;
         }
-        String pipeline = timer.ref().pipeline();
+        String pipeline = timer.wakeup().ref().pipeline();
         if (runtime.engine().config().pipelines().stream().noneMatch(p -> p.name().equals(pipeline))) {
             malformed(message.getMessageId(), "timer names pipeline \"" + pipeline + "\", which the configuration does not have");
             return null;
         }
-        return new TimerService.Timer(timer.ref(), timer.dueAt());
+        return timer.wakeup();
     }
 
     private void malformed(String messageId, String reason) {

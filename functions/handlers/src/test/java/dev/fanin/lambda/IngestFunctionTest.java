@@ -72,7 +72,7 @@ class IngestFunctionTest {
         assertThat(session.aggregates().toOutput().path("resources").toString())
                 .contains("i-0a1b2c3d4e5f60718", "i-0b2c3d4e5f6071829", "i-0c3d4e5f607182930");
         assertThat(fanin.aggregates(0, Duration.ZERO, SETTLE)).as("an open session emits nothing").isEmpty();
-        assertThat(session.timerAt()).as("a close timer is armed for the session").isNotNull();
+        assertThat(session.timer()).as("a close timer is armed for the session").isNotNull();
         assertThat(fanin.delayedMessages("TimerQueue")).as("the timer waits in the timer queue, delayed").isEqualTo(1);
     }
 

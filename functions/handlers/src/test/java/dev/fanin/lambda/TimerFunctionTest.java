@@ -26,16 +26,16 @@ class TimerFunctionTest {
         TimerMessage sample = TimerMessage.parse(timer.getRecords().get(0).getBody());
         LocalFanin fanin = LocalFanin.start("timer", SampleEvents.lastSent(alerts).plusSeconds(1));
         assertThat(new IngestFunction(fanin.runtime).handleRequest(alerts, new FakeContext("t-ingest")).getBatchItemFailures()).isEmpty();
-        assertThat(fanin.windows("alert-storm", KEY)).extracting(w -> w.ref()).containsExactly(sample.ref());
+        assertThat(fanin.windows("alert-storm", KEY)).extracting(w -> w.ref()).containsExactly(sample.wakeup().ref());
 
-        fanin.clock.set(sample.dueAt().plusSeconds(1));
+        fanin.clock.set(sample.wakeup().dueAt().plusSeconds(1));
         SQSBatchResponse response = new TimerFunction(fanin.runtime).handleRequest(timer, new FakeContext("t-fire"));
 
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(fanin.windows("alert-storm", KEY)).singleElement()
                 .satisfies(w -> assertThat(w.status()).isEqualTo(WindowStatus.CLOSED));
         JsonNode aggregate = fanin.aggregates(1, Duration.ofSeconds(10), Duration.ofSeconds(1)).get(0);
-        assertThat(aggregate.path("window").path("id").asText()).isEqualTo(sample.ref().windowId());
+        assertThat(aggregate.path("window").path("id").asText()).isEqualTo(sample.wakeup().ref().windowId());
         assertThat(aggregate.path("closeReason").asText()).isEqualTo("SESSION_GAP");
         assertThat(aggregate.path("aggregations").path("alerts").asInt()).isEqualTo(3);
     }
@@ -49,7 +49,7 @@ class TimerFunctionTest {
         new IngestFunction(fanin.runtime).handleRequest(alerts, new FakeContext("b-ingest"));
         assertThat(fanin.runtime.engine().ports().store().openWindows("alert-storm")).isEqualTo(1);
 
-        fanin.clock.set(sample.dueAt().plusSeconds(1));
+        fanin.clock.set(sample.wakeup().dueAt().plusSeconds(1));
         // The same timer twice (re-armed and original) and a malformed one, in one batch.
         SQSBatchResponse response = new TimerFunction(fanin.runtime).handleRequest(
                 sqsEvent(Map.of("first", body, "second", body, "junk", "not a timer")), new FakeContext("b-fire"));

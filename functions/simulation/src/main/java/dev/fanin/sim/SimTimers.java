@@ -12,28 +12,26 @@ import java.util.List;
  */
 public final class SimTimers implements WindowTimers {
 
-    /** A timer message: the window and the due time it was armed for. */
-    public record Timer(WindowRef ref, Instant dueAt) { }
-
     static final Duration MAX_DELAY = Duration.ofMinutes(15);
 
-    private final SimQueue<Timer> queue;
+    private final SimQueue<Wakeup> queue;
     private final SimClock clock;
     private final Faults faults;
     private long seq;
 
-    public SimTimers(SimQueue<Timer> queue, SimClock clock, Faults faults) {
+    public SimTimers(SimQueue<Wakeup> queue, SimClock clock, Faults faults) {
         this.queue = queue;
         this.clock = clock;
         this.faults = faults;
     }
 
     @Override
-    public void arm(WindowRef ref, Instant dueAt, Instant now) {
+    public void arm(Wakeup wakeup, Instant now) {
+        WindowRef ref = wakeup.ref();
         faults.beforeCall("arm timer", List.of(ref), false);
         if (!faults.loseTimer(ref)) {
-            long delay = Math.min(MAX_DELAY.toMillis(), Math.max(0, dueAt.toEpochMilli() - now.toEpochMilli()));
-            queue.send("t-" + (++seq), new Timer(ref, dueAt), clock.millis(), delay);
+            long delay = Math.min(MAX_DELAY.toMillis(), Math.max(0, wakeup.dueAt().toEpochMilli() - now.toEpochMilli()));
+            queue.send("t-" + (++seq), wakeup, clock.millis(), delay);
         }
         faults.afterCall("arm timer", List.of(ref));
     }

@@ -6,6 +6,7 @@ import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.memory.InMemoryWatermarkStore;
 
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.service.BatchResult;
 import dev.fanin.core.service.FaninEngine;
 import dev.fanin.core.service.FaninPorts;
@@ -60,7 +61,7 @@ public final class Simulation {
     private final Outputs outputs;
     private final SimMetrics metrics = new SimMetrics();
     private final SimQueue<SimMessage> input;
-    private final SimQueue<SimTimers.Timer> timerQueue;
+    private final SimQueue<WindowTimers.Wakeup> timerQueue;
     private final FaninPorts ports;
     private final Workload workload;
     private final List<Worker> workers = new ArrayList<>();
@@ -184,7 +185,7 @@ public final class Simulation {
 
     private void fireTimers() {
         while (timerQueue.hasVisible(clock.millis())) {
-            for (SimQueue.Delivery<SimTimers.Timer> d : timerQueue.receive(BATCH_SIZE, clock.millis(), random)) {
+            for (SimQueue.Delivery<WindowTimers.Wakeup> d : timerQueue.receive(BATCH_SIZE, clock.millis(), random)) {
                 timer(pick(), d);
             }
         }
@@ -212,9 +213,9 @@ public final class Simulation {
         });
     }
 
-    private void timer(Worker w, SimQueue.Delivery<SimTimers.Timer> d) {
+    private void timer(Worker w, SimQueue.Delivery<WindowTimers.Wakeup> d) {
         invoke(w, () -> {
-            w.timers.fire(d.payload().ref(), d.payload().dueAt());
+            w.timers.fire(d.payload());
             timerQueue.delete(d.messageId());
         });
     }
@@ -253,7 +254,7 @@ public final class Simulation {
         if (r < 0.6 && input.hasVisible(clock.millis())) {
             ingest(other, input.receive(1 + random.nextInt(BATCH_SIZE), clock.millis(), random));
         } else if (r < 0.8 && timerQueue.hasVisible(clock.millis())) {
-            for (SimQueue.Delivery<SimTimers.Timer> d : timerQueue.receive(1, clock.millis(), random)) {
+            for (SimQueue.Delivery<WindowTimers.Wakeup> d : timerQueue.receive(1, clock.millis(), random)) {
                 timer(other, d);
             }
         } else {

@@ -188,7 +188,7 @@ class DifferentialTest {
                 failures += handle(ingest, batch);
             }
             for (RecordingTimers.Timer t : timers.takeDue(clock.instant())) {
-                timer.fire(t.ref(), t.dueAt());
+                timer.fire(t.wakeup());
             }
             if (now % 60_000 == 0) {
                 sweep.sweep(clock.instant().plusSeconds(50));

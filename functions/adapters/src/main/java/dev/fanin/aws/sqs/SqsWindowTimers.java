@@ -1,7 +1,6 @@
 package dev.fanin.aws.sqs;
 
 import dev.fanin.core.port.WindowTimers;
-import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,8 +35,8 @@ public final class SqsWindowTimers implements WindowTimers {
     }
 
     @Override
-    public void arm(WindowRef ref, Instant dueAt, Instant now) {
-        sqs.sendMessage(request(ref, dueAt, now));
+    public void arm(Wakeup wakeup, Instant now) {
+        sqs.sendMessage(request(wakeup, now));
     }
 
     /**
@@ -70,18 +69,18 @@ public final class SqsWindowTimers implements WindowTimers {
             Wakeup w = chunk.get(i);
             entries.add(SendMessageBatchRequestEntry.builder()
                     .id(Integer.toString(i))
-                    .messageBody(new TimerMessage(w.ref(), w.dueAt()).toJson())
+                    .messageBody(new TimerMessage(w).toJson())
                     .delaySeconds(delaySeconds(w.dueAt(), now))
                     .build());
         }
         return SendMessageBatchRequest.builder().queueUrl(queueUrl).entries(entries).build();
     }
 
-    SendMessageRequest request(WindowRef ref, Instant dueAt, Instant now) {
+    SendMessageRequest request(Wakeup wakeup, Instant now) {
         return SendMessageRequest.builder()
                 .queueUrl(queueUrl)
-                .messageBody(new TimerMessage(ref, dueAt).toJson())
-                .delaySeconds(delaySeconds(dueAt, now))
+                .messageBody(new TimerMessage(wakeup).toJson())
+                .delaySeconds(delaySeconds(wakeup.dueAt(), now))
                 .build();
     }
 

@@ -4,30 +4,33 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.Objects;
 
 /**
- * The body of a timer message: exactly {@code {"pipeline":..,"key":..,"windowId":..,"dueAt":"<ISO-8601>"}}.
- * Written by {@link SqsWindowTimers}, read by the timer function.
+ * The body of a timer message: exactly
+ * {@code {"pipeline":..,"key":..,"windowId":..,"dueAt":"<ISO-8601>","chain":<integer>}}, the wake-up of
+ * {@link WindowTimers.Wakeup}. Written by {@link SqsWindowTimers}, read by the timer function. A body without
+ * {@code chain} was armed by a version before timer chains had ids: it reads as chain 0.
  */
-public record TimerMessage(WindowRef ref, Instant dueAt) {
+public record TimerMessage(WindowTimers.Wakeup wakeup) {
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public TimerMessage {
-        Objects.requireNonNull(ref, "ref");
-        Objects.requireNonNull(dueAt, "dueAt");
+        Objects.requireNonNull(wakeup, "wakeup");
     }
 
     public String toJson() {
         ObjectNode body = JSON.createObjectNode()
-                .put("pipeline", ref.pipeline())
-                .put("key", ref.key())
-                .put("windowId", ref.windowId())
-                .put("dueAt", dueAt.toString());
+                .put("pipeline", wakeup.ref().pipeline())
+                .put("key", wakeup.ref().key())
+                .put("windowId", wakeup.ref().windowId())
+                .put("dueAt", wakeup.dueAt().toString())
+                .put("chain", wakeup.chain());
         return body.toString();
     }
 
@@ -42,11 +45,24 @@ public record TimerMessage(WindowRef ref, Instant dueAt) {
         if (json == null || !json.isObject()) {
             throw new IllegalArgumentException("timer message must be a JSON object");
         }
+        WindowRef ref = new WindowRef(text(json, "pipeline"), text(json, "key"), text(json, "windowId"));
+        Instant dueAt = instant(json, "dueAt");
+        long chain = 0;
+        if (json.has("chain")) {
+            JsonNode value = json.get("chain");
+            if (!value.isIntegralNumber() || !value.canConvertToLong() || value.longValue() < 0) {
+                throw new IllegalArgumentException("timer message chain must be a non-negative integer: " + value);
+            }
+            chain = value.longValue();
+        }
+        return new TimerMessage(new WindowTimers.Wakeup(ref, dueAt, chain));
+    }
+
+    private static Instant instant(JsonNode json, String field) {
         try {
-            Instant dueAt = Instant.parse(text(json, "dueAt"));
-            return new TimerMessage(new WindowRef(text(json, "pipeline"), text(json, "key"), text(json, "windowId")), dueAt);
+            return Instant.parse(text(json, field));
         } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("timer message dueAt is not an ISO-8601 instant: " + json.get("dueAt"), e);
+            throw new IllegalArgumentException("timer message " + field + " is not an ISO-8601 instant: " + json.get(field), e);
         }
     }
 

@@ -35,10 +35,18 @@ class SqsWindowTimersTest {
     @Test
     void bodyIsExactlyTheDocumentedJsonAndParsesBack() {
         WindowRef ref = new WindowRef("alerts", "acct\"1|x#\u00e9", "S000000000001000");
-        TimerMessage message = new TimerMessage(ref, Instant.parse("2026-01-01T00:00:12.345Z"));
+        TimerMessage message = new TimerMessage(new WindowTimers.Wakeup(ref, Instant.parse("2026-01-01T00:00:12.345Z"), 7));
         assertThat(message.toJson()).isEqualTo(
-                "{\"pipeline\":\"alerts\",\"key\":\"acct\\\"1|x#\u00e9\",\"windowId\":\"S000000000001000\",\"dueAt\":\"2026-01-01T00:00:12.345Z\"}");
+                "{\"pipeline\":\"alerts\",\"key\":\"acct\\\"1|x#\u00e9\",\"windowId\":\"S000000000001000\",\"dueAt\":\"2026-01-01T00:00:12.345Z\","
+                        + "\"chain\":7}");
         assertThat(TimerMessage.parse(message.toJson())).isEqualTo(message);
+    }
+
+    @Test
+    void aBodyWithoutChainReadsAsChainZero() {
+        // Armed by a version before timer chains had ids (see WindowMachine.Visitor.Timer#continues).
+        TimerMessage message = TimerMessage.parse("{\"pipeline\":\"a\",\"key\":\"k\",\"windowId\":\"T1\",\"dueAt\":\"2026-01-01T00:00:05Z\"}");
+        assertThat(message.wakeup().chain()).isZero();
     }
 
     @Test
@@ -47,7 +55,11 @@ class SqsWindowTimersTest {
         assertThatThrownBy(() -> TimerMessage.parse("{\"pipeline\":\"a\",\"key\":\"k\",\"dueAt\":\"2026-01-01T00:00:00Z\"}"))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("'windowId'");
         assertThatThrownBy(() -> TimerMessage.parse("{\"pipeline\":\"a\",\"key\":\"k\",\"windowId\":\"T1\",\"dueAt\":\"tomorrow\"}"))
-                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("ISO-8601");
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("dueAt").hasMessageContaining("ISO-8601");
+        assertThatThrownBy(() -> TimerMessage.parse("{\"pipeline\":\"a\",\"key\":\"k\",\"windowId\":\"T1\",\"dueAt\":\"2026-01-01T00:00:00Z\",\"chain\":\"7\"}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("chain must be a non-negative integer");
+        assertThatThrownBy(() -> TimerMessage.parse("{\"pipeline\":\"a\",\"key\":\"k\",\"windowId\":\"T1\",\"dueAt\":\"2026-01-01T00:00:00Z\",\"chain\":-1}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("chain must be a non-negative integer");
     }
 
     @Test
@@ -57,12 +69,14 @@ class SqsWindowTimersTest {
             SqsWindowTimers timers = new SqsWindowTimers(sqs, queueUrl);
             WindowRef due = new WindowRef("alerts", "k1", "T1");
             WindowRef later = new WindowRef("alerts", "k2", "T1");
-            assertThat(timers.request(later, NOW.plusSeconds(30), NOW).delaySeconds()).isEqualTo(30);
+            WindowTimers.Wakeup inThirtySeconds = new WindowTimers.Wakeup(later, NOW.plusSeconds(30), 1);
+            assertThat(timers.request(inThirtySeconds, NOW).delaySeconds()).isEqualTo(30);
 
-            timers.arm(later, NOW.plusSeconds(30), NOW);
-            timers.arm(due, NOW.minusSeconds(1), NOW);
+            timers.arm(inThirtySeconds, NOW);
+            timers.arm(new WindowTimers.Wakeup(due, NOW.minusSeconds(1), 3), NOW);
             List<Message> received = sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(1)).messages();
-            assertThat(received).extracting(m -> TimerMessage.parse(m.body()).ref()).containsExactly(due);
+            assertThat(received).extracting(m -> TimerMessage.parse(m.body()).wakeup())
+                    .containsExactly(new WindowTimers.Wakeup(due, NOW.minusSeconds(1), 3));
         }
     }
 
@@ -74,7 +88,8 @@ class SqsWindowTimersTest {
             List<WindowTimers.Wakeup> wakeups = new java.util.ArrayList<>();
             for (int i = 0; i < 12; i++) {
                 // Even windows are due already, odd ones in 30 s.
-                wakeups.add(new WindowTimers.Wakeup(new WindowRef("alerts", "k" + i, "T1"), i % 2 == 0 ? NOW.minusSeconds(1) : NOW.plusSeconds(30)));
+                Instant dueAt = i % 2 == 0 ? NOW.minusSeconds(1) : NOW.plusSeconds(30);
+                wakeups.add(new WindowTimers.Wakeup(new WindowRef("alerts", "k" + i, "T1"), dueAt, 1));
             }
             assertThat(timers.batchRequest(wakeups.subList(0, 10), NOW).entries())
                     .extracting(e -> e.delaySeconds()).containsExactly(0, 30, 0, 30, 0, 30, 0, 30, 0, 30);
@@ -84,7 +99,7 @@ class SqsWindowTimersTest {
             java.util.Set<WindowRef> received = new java.util.HashSet<>();
             for (int attempt = 0; attempt < 5 && received.size() < 6; attempt++) {
                 sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(1)).messages()
-                        .forEach(m -> received.add(TimerMessage.parse(m.body()).ref()));
+                        .forEach(m -> received.add(TimerMessage.parse(m.body()).wakeup().ref()));
             }
             assertThat(received).extracting(WindowRef::key).containsExactlyInAnyOrder("k0", "k2", "k4", "k6", "k8", "k10");
         }
@@ -94,7 +109,7 @@ class SqsWindowTimersTest {
     void armAllReportsTheTimersItCouldNotSend() {
         try (SqsClient sqs = MotoServer.get().sqs()) {
             SqsWindowTimers timers = new SqsWindowTimers(sqs, "http://127.0.0.1:1/000000000000/no-such-queue");
-            assertThatThrownBy(() -> timers.armAll(List.of(new WindowTimers.Wakeup(new WindowRef("alerts", "k1", "T1"), NOW)), NOW))
+            assertThatThrownBy(() -> timers.armAll(List.of(new WindowTimers.Wakeup(new WindowRef("alerts", "k1", "T1"), NOW, 1)), NOW))
                     .isInstanceOf(IllegalStateException.class)
                     .hasMessageContaining("timers not armed")
                     .hasMessageContaining("k1");

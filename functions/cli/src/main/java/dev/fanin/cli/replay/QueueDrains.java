@@ -107,7 +107,7 @@ final class QueueDrains {
         long deliverAt;
         try {
             TimerMessage timer = TimerMessage.parse(m.body());
-            deliverAt = now.plusSeconds(SqsWindowTimers.delaySeconds(timer.dueAt(), now)).toEpochMilli();
+            deliverAt = now.plusSeconds(SqsWindowTimers.delaySeconds(timer.wakeup().dueAt(), now)).toEpochMilli();
         } catch (IllegalArgumentException malformed) {
             deliverAt = now.toEpochMilli(); // the timer function acknowledges and counts it
         }

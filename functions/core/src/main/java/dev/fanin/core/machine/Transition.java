@@ -1,5 +1,6 @@
 package dev.fanin.core.machine;
 
+import java.time.Instant;
 import java.util.List;
 
 /**
@@ -10,12 +11,18 @@ import java.util.List;
  * @param write     whether anything changed that must be stored
  * @param outcomes  per offered event, in the order offered
  * @param action    what to do once the write is applied
- * @param armTimer  whether to arm a timer at {@code next.timerAt()} once the write is applied
+ * @param timerDue  when to arm the next message of the timer chain {@code next.timer()}, null for none: once the
+ *                  write is applied, or at once when there is nothing to write (a chain continued by its own message)
  */
-public record Transition(WindowState next, boolean write, List<EventOutcome> outcomes, Action action, boolean armTimer) {
+public record Transition(WindowState next, boolean write, List<EventOutcome> outcomes, Action action, Instant timerDue) {
 
     public Transition {
         outcomes = List.copyOf(outcomes);
+    }
+
+    /** Whether a timer message is to be armed (see {@code timerDue}). */
+    public boolean armsTimer() {
+        return timerDue != null;
     }
 
     /** What follows a successful write. */

@@ -44,7 +44,10 @@ public final class WindowCodec {
         putInstant(n, "l", s.lastEventTime());
         putInstant(n, "la", s.lastArrival());
         putInstant(n, "p", s.pendingSince());
-        putInstant(n, "t", s.timerAt());
+        if (s.timer() != null) {
+            n.put("t", s.timer().armedFor().toEpochMilli());
+            n.put("ti", s.timer().id());
+        }
         if (s.claim() != null) {
             ObjectNode c = n.putObject("cl");
             c.put("r", s.claim().revision());
@@ -103,7 +106,7 @@ public final class WindowCodec {
                 instant(n, "la"),
                 claim,
                 instant(n, "p"),
-                instant(n, "t"),
+                n.path("t").isNumber() ? new TimerChain(n.path("ti").longValue(), instant(n, "t")) : null,
                 absorbed,
                 n.path("le").longValue());
     }

@@ -141,9 +141,9 @@ public final class WindowMachine {
         }
         if (state.version() == 0 && !changed) {
             // Nothing counted (all too late or refused): a window is never created empty.
-            return new Transition(state, false, inOfferOrder, Transition.Action.NONE, false);
+            return new Transition(state, false, inOfferOrder, Transition.Action.NONE, null);
         }
-        return decide(s, state, changed, inOfferOrder, watermark, now, false);
+        return decide(s, state, changed, inOfferOrder, watermark, now, Visitor.WRITER);
     }
 
     private Disposition offer(WindowState.Builder s, Event event, long watermark, Instant now) {
@@ -208,23 +208,53 @@ public final class WindowMachine {
     }
 
     /**
-     * A sweep or timer visit: closes the window if a time trigger holds, takes over an expired claim, claims a due
-     * correction, or refreshes the due time.
+     * A sweep visit: closes the window if a time trigger holds, takes over an expired claim, claims a due correction,
+     * or refreshes the due time.
      */
     public Transition tick(WindowState state, long watermark, Instant now) {
         return tick(state, watermark, now, Visitor.SWEEP);
     }
 
-    /** As {@link #tick(WindowState, long, Instant)}, by the given visitor (which decides whether a stale index entry moves). */
+    /** As {@link #tick(WindowState, long, Instant)}, by the given visitor (see {@link Visitor}). */
     public Transition tick(WindowState state, long watermark, Instant now, Visitor visitor) {
-        return decide(state.toBuilder(), state, false, List.of(), watermark, now, visitor == Visitor.SWEEP);
+        return decide(state.toBuilder(), state, false, List.of(), watermark, now, visitor);
     }
 
-    /** Who visits a window outside ingest. Only a sweep moves an indexed due time forward (see the constructor). */
-    public enum Visitor { SWEEP, TIMER }
+    /**
+     * Who steps a window. Only a sweep moves an indexed due time forward (see the constructor); only a message of the
+     * window's live timer chain continues the chain (see {@link TimerChain}).
+     */
+    public sealed interface Visitor {
+
+        /** The sweeper, which found the window in the due index. */
+        Visitor SWEEP = new Other(true);
+        /** Ingest and commits. */
+        Visitor WRITER = new Other(false);
+
+        /** A timer message of the chain {@code chain}, armed for {@code dueAt}. */
+        static Visitor timer(long chain, Instant dueAt) {
+            return new Timer(chain, dueAt);
+        }
+
+        /** The sweeper ({@code sweep}) or a writer. */
+        record Other(boolean sweep) implements Visitor { }
+
+        /** A timer message: the chain it belongs to and the due time it was armed for. */
+        record Timer(long chain, Instant dueAt) implements Visitor {
+            public Timer {
+                Objects.requireNonNull(dueAt, "dueAt");
+            }
+
+            /** Whether this message belongs to {@code live}, the window's chain. */
+            boolean continues(TimerChain live) {
+                return live != null && live.id() == chain && (chain != 0 || dueAt.equals(live.armedFor()));
+            }
+        }
+    }
 
     private Transition decide(WindowState.Builder s, WindowState before, boolean changed, List<EventOutcome> outcomes,
-                              long watermark, Instant now, boolean sweep) {
+                              long watermark, Instant now, Visitor visitor) {
+        boolean sweep = visitor == Visitor.SWEEP;
         Transition.Action action = Transition.Action.NONE;
         switch (s.status) {
             case OPEN, HELD -> {
@@ -271,24 +301,41 @@ public final class WindowMachine {
         }
         // s.dueAt holds the exact next check here; the timer gets it exactly, the index a rounded-up copy.
         Instant exactDue = s.dueAt;
-        boolean armTimer = false;
+        Instant timerDue = null;
         if (s.status == WindowStatus.CLAIMED) {
             // A claim is normally committed within the same invocation: no timer for it, and the index entry only moves
             // if the lease would end before the due time already indexed (a takeover waits for the sweep).
             Instant leaseDue = roundUp(s.leaseUntil, s.leaseUntil);
             s.dueAt = before.dueAt() != null && !before.dueAt().isAfter(leaseDue) ? before.dueAt() : leaseDue;
         } else {
-            if (exactDue != null && (s.timerAt == null || exactDue.isBefore(s.timerAt) || !s.timerAt.isAfter(now))) {
-                s.timerAt = exactDue;
-                armTimer = true;
+            if (exactDue != null) {
+                boolean ownMessage = visitor instanceof Visitor.Timer timer && timer.continues(s.timer);
+                if (startsTimerChain(s.timer, exactDue, now) || (ownMessage && s.timer.id() == 0)) {
+                    // (A chain stored before chains had ids is replaced by one that has, at its own message.)
+                    s.timer = new TimerChain(before.version() + 1, exactDue);
+                    timerDue = exactDue;
+                } else if (ownMessage) {
+                    // The live chain's message, early: its next message needs no write, the chain keeps its identity.
+                    timerDue = exactDue;
+                }
             }
             Instant rounded = roundUp(exactDue, s.hardDeadline);
             s.dueAt = keepsIndexedDue(before.dueAt(), rounded, now, sweep) ? before.dueAt() : rounded;
         }
-        // A re-armed timer is stored (one head write, no index move): the stored timerAt is what keeps a window to
-        // one live timer, since a write or visit arms another only when the stored one is later or already fired.
-        changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timerAt, before.timerAt());
-        return new Transition(changed ? s.build() : before, changed, outcomes, action, armTimer);
+        changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timer, before.timer());
+        return new Transition(changed ? s.build() : before, changed, outcomes, action, timerDue);
+    }
+
+    /**
+     * Whether a step that finds the window next due at {@code exactDue} starts a new timer chain (a write, which makes
+     * the current chain's messages stale): when the window has none, or when its chain's first message has not come
+     * yet and was armed for a later time. A chain past its first message was re-armed at a time only its message
+     * knows; it is left alone, since ingest only moves a window's next check later (sessions extend, deadlines stay)
+     * and a message that comes early costs a read, not a write. A chain lost to a transport failure leaves the close
+     * to the sweeper.
+     */
+    private static boolean startsTimerChain(TimerChain chain, Instant exactDue, Instant now) {
+        return chain == null || (chain.armedFor().isAfter(now) && exactDue.isBefore(chain.armedFor()));
     }
 
     /**
@@ -345,6 +392,8 @@ public final class WindowMachine {
         s.claim = new Claim(revision, reason, complete, deadLetter, event.toJson(now));
         s.pendingSince = null;
         s.dueAt = s.leaseUntil;
+        // The claim ends the window's timer chain: a later message of it finds the window claimed and stops.
+        s.timer = null;
     }
 
     /**
@@ -354,7 +403,7 @@ public final class WindowMachine {
      */
     public Transition commit(WindowState state, long fence, long watermark, Instant now) {
         if (state.status() != WindowStatus.CLAIMED || state.fence() != fence) {
-            return new Transition(state, false, List.of(), Transition.Action.NONE, false);
+            return new Transition(state, false, List.of(), Transition.Action.NONE, null);
         }
         WindowState.Builder s = state.toBuilder();
         Claim claim = s.claim;
@@ -371,7 +420,7 @@ public final class WindowMachine {
         } else {
             s.status = WindowStatus.CLOSED;
         }
-        return decide(s, state, true, List.of(), watermark, now, false);
+        return decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
     }
 
     /**
@@ -395,6 +444,8 @@ public final class WindowMachine {
         ids.add(absorbed.ref().windowId());
         ids.addAll(absorbed.absorbed());
         s.absorbed = new ArrayList<>(ids.stream().sorted().toList());
+        // The merged session's deadline may be earlier than the chain was armed for: the merge starts a new chain.
+        s.timer = null;
         return s.build();
     }
 
@@ -409,7 +460,7 @@ public final class WindowMachine {
         WindowState.Builder s = absorbed.toBuilder();
         s.status = WindowStatus.MERGED;
         s.dueAt = null;
-        s.timerAt = null;
+        s.timer = null;
         return s.build();
     }
 

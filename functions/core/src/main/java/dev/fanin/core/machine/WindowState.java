@@ -43,7 +43,7 @@ import java.util.Set;
  * @param claim             the frozen revision while CLAIMED, else null
  * @param pendingSince      when the first event not yet in an emitted revision arrived after a claim (a correction
  *                          is due at pendingSince + correctionDelay), else null
- * @param timerAt           the due time of the latest timer armed for this window, null when none is armed
+ * @param timer             the window's live timer chain, null when it has none (closed, claimed or merged)
  * @param absorbed          ids of the sessions merged into this one
  * @param lateEvents        late events (within lateness) accepted over the window's life
  */
@@ -71,7 +71,7 @@ public record WindowState(
         Instant lastArrival,
         Claim claim,
         Instant pendingSince,
-        Instant timerAt,
+        TimerChain timer,
         List<String> absorbed,
         long lateEvents) {
 
@@ -119,13 +119,6 @@ public record WindowState(
         return ref.aggregateId(revision);
     }
 
-    /** This state with the timer at {@code timerAt} recorded as delivered (null) or armed. */
-    public WindowState withTimerAt(Instant at) {
-        Builder b = toBuilder();
-        b.timerAt = at;
-        return b.build();
-    }
-
     /** This state as the store holds it after a write: the next version. */
     public WindowState withVersion(long newVersion) {
         Builder b = toBuilder();
@@ -162,7 +155,7 @@ public record WindowState(
         Instant lastArrival;
         Claim claim;
         Instant pendingSince;
-        Instant timerAt;
+        TimerChain timer;
         java.util.ArrayList<String> absorbed;
         long lateEvents;
 
@@ -190,7 +183,7 @@ public record WindowState(
             lastArrival = s.lastArrival;
             claim = s.claim;
             pendingSince = s.pendingSince;
-            timerAt = s.timerAt;
+            timer = s.timer;
             absorbed = new java.util.ArrayList<>(s.absorbed);
             lateEvents = s.lateEvents;
         }
@@ -198,7 +191,7 @@ public record WindowState(
         WindowState build() {
             return new WindowState(ref, kind, bounds, status, version, fence, leaseUntil, dueAt, expiresAt, eventIds, layout,
                     revision, committedRevision, aggregates, completeness, revisionEvents, openedAt, hardDeadline,
-                    firstEventTime, lastEventTime, lastArrival, claim, pendingSince, timerAt, absorbed, lateEvents);
+                    firstEventTime, lastEventTime, lastArrival, claim, pendingSince, timer, absorbed, lateEvents);
         }
     }
 }

@@ -9,13 +9,21 @@ import java.util.List;
 /** Timers kept in memory; a simulated clock delivers them (see the replay tool and the simulation). */
 public final class RecordingTimers implements WindowTimers {
 
-    public record Timer(WindowRef ref, Instant dueAt, Instant armedAt) { }
+    public record Timer(WindowTimers.Wakeup wakeup, Instant armedAt) {
+        public WindowRef ref() {
+            return wakeup.ref();
+        }
+
+        public Instant dueAt() {
+            return wakeup.dueAt();
+        }
+    }
 
     private final List<Timer> armed = new ArrayList<>();
 
     @Override
-    public synchronized void arm(WindowRef ref, Instant dueAt, Instant now) {
-        armed.add(new Timer(ref, dueAt, now));
+    public synchronized void arm(WindowTimers.Wakeup wakeup, Instant now) {
+        armed.add(new Timer(wakeup, now));
     }
 
     /** Removes and returns the timers due at or before {@code now}, earliest first. */

@@ -3,6 +3,7 @@ package dev.fanin.core.port;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /**
  * Per-window wake-ups for low close latency. Best effort: a lost timer only delays a close until the sweeper's next
@@ -10,8 +11,8 @@ import java.util.List;
  */
 public interface WindowTimers {
 
-    /** Arms a wake-up for {@code ref} at {@code dueAt} (or as close to it as the transport allows). */
-    void arm(WindowRef ref, Instant dueAt, Instant now);
+    /** Arms the wake-up (at its due time, or as close to it as the transport allows). */
+    void arm(Wakeup wakeup, Instant now);
 
     /**
      * Arms several wake-ups, in as few transport calls as it allows (one per wake-up unless overridden). Tries every
@@ -21,7 +22,7 @@ public interface WindowTimers {
         RuntimeException first = null;
         for (Wakeup w : wakeups) {
             try {
-                arm(w.ref(), w.dueAt(), now);
+                arm(w, now);
             } catch (RuntimeException e) {
                 first = first == null ? e : first;
             }
@@ -31,6 +32,18 @@ public interface WindowTimers {
         }
     }
 
-    /** One wake-up: the window and when it falls due. */
-    record Wakeup(WindowRef ref, Instant dueAt) { }
+    /**
+     * One wake-up, the message of a timer chain.
+     *
+     * @param ref   the window
+     * @param dueAt when the window is next due, as the arming step computed it
+     * @param chain the id of the timer chain the message belongs to ({@code TimerChain.id()}): a visit continues the
+     *              chain only while the window still has it
+     */
+    record Wakeup(WindowRef ref, Instant dueAt, long chain) {
+        public Wakeup {
+            Objects.requireNonNull(ref, "ref");
+            Objects.requireNonNull(dueAt, "dueAt");
+        }
+    }
 }

@@ -1,6 +1,7 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.WindowTimers;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -13,7 +14,7 @@ import java.util.Map;
 final class Followups {
 
     final List<WindowState> claimed = new ArrayList<>();
-    final List<WindowState> timers = new ArrayList<>();
+    final List<WindowTimers.Wakeup> timers = new ArrayList<>();
     /** Watermarks already computed in this invocation, by pipeline, so a commit does not read them again. */
     final Map<String, Long> watermarks = new HashMap<>();
     /** Open-window slots reserved in this invocation and not yet given to a new window. */

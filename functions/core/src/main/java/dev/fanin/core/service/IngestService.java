@@ -237,7 +237,7 @@ public final class IngestService {
                     Transition t = machine.ingest(state, evs, watermark, now);
                     if (!absorbedPrev.isEmpty() && !t.write()) {
                         t = machine.tick(state, watermark, now);
-                        t = new Transition(t.next(), true, machine.ingest(state, evs, watermark, now).outcomes(), t.action(), t.armTimer());
+                        t = new Transition(t.next(), true, machine.ingest(state, evs, watermark, now).outcomes(), t.action(), t.timerDue());
                     }
                     if (!t.write()) {
                         record(t.outcomes(), ref, watermark, failed, counts);
@@ -301,8 +301,8 @@ public final class IngestService {
             if (t.action() == Transition.Action.EMIT) {
                 followups.claimed.add(t.next().withVersion(survivorPrev.version() + 1));
             }
-            if (t.armTimer()) {
-                followups.timers.add(t.next());
+            if (t.armsTimer()) {
+                followups.timers.add(WindowWrites.wakeup(t));
             }
         }
         return outcome;

@@ -1,18 +1,19 @@
 package dev.fanin.core.service;
 
+import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.port.StoreUnavailableException;
-import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.port.WindowTimers.Wakeup;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Per-window wake-ups: a timer message for a window arrives at (or, past the transport's 15-minute delay limit,
- * before) its due time and the window is visited exactly as the sweeper would. A visit that finds the window not yet
- * due re-arms the timer at its due time; a timer superseded by an earlier-armed one does nothing. Losing a timer is
+ * before) its due time and the window is visited exactly as the sweeper would. A message of the window's live chain
+ * ({@link dev.fanin.core.machine.TimerChain}) that finds the window not yet due arms the chain's next
+ * message at the new due time, without a write; a message of a superseded chain arms nothing. Losing a timer is
  * harmless: the sweeper visits every due window.
  */
 public final class TimerService {
@@ -29,19 +30,11 @@ public final class TimerService {
         this.flush = new FlushService(engine);
     }
 
-    /** One timer message: the window it wakes and the due time it was armed for. */
-    public record Timer(WindowRef ref, Instant dueAt) {
-        public Timer {
-            Objects.requireNonNull(ref, "ref");
-            Objects.requireNonNull(dueAt, "dueAt");
-        }
-    }
-
-    /** Handles one timer. Store failures propagate so that the timer message is retried. */
-    public void fire(WindowRef ref, Instant dueAt) {
-        List<Timer> failed = fireAll(List.of(new Timer(ref, dueAt)));
+    /** Handles one timer message. Store failures propagate so that the timer message is retried. */
+    public void fire(Wakeup timer) {
+        List<Wakeup> failed = fireAll(List.of(timer));
         if (!failed.isEmpty()) {
-            throw new StoreUnavailableException("timer for " + ref + " not handled: the store was unavailable", null);
+            throw new StoreUnavailableException("timer for " + timer.ref() + " not handled: the store was unavailable", null);
         }
     }
 
@@ -51,11 +44,11 @@ public final class TimerService {
      *
      * @return the timers whose visit failed because the store was unavailable, to be redelivered; the others are done
      */
-    public List<Timer> fireAll(List<Timer> timers) {
+    public List<Wakeup> fireAll(List<Wakeup> timers) {
         Instant now = engine.clock().instant();
         Followups followups = new Followups();
-        List<Timer> failed = new ArrayList<>();
-        for (Timer timer : timers) {
+        List<Wakeup> failed = new ArrayList<>();
+        for (Wakeup timer : timers) {
             String pipeline = timer.ref().pipeline();
             try {
                 Long watermark = followups.watermarks.get(pipeline);
@@ -63,7 +56,7 @@ public final class TimerService {
                     watermark = engine.watermark(pipeline, Long.MIN_VALUE, now);
                     followups.watermarks.put(pipeline, watermark);
                 }
-                visits.visit(timer.ref(), watermark, now, timer.dueAt(), followups);
+                visits.visit(timer.ref(), watermark, now, WindowMachine.Visitor.timer(timer.chain(), timer.dueAt()), followups);
             } catch (StoreUnavailableException e) {
                 LOG.warn("timer for {} not handled, it will be redelivered: {}", timer.ref(), e.getMessage());
                 failed.add(timer);

@@ -4,6 +4,7 @@ import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
@@ -26,26 +27,25 @@ final class WindowVisit {
 
     /** @return the window as it stands after the visit, or empty if it no longer exists */
     Optional<WindowState> visit(WindowRef ref, long watermark, Instant now, Followups followups) {
-        return visit(ref, watermark, now, null, followups);
+        return visit(ref, watermark, now, WindowMachine.Visitor.SWEEP, followups);
     }
 
     /**
-     * @param firedTimer the due time of the timer that triggered this visit (null for a sweep): it is no longer armed,
-     *                   so the machine re-arms one if the window is not due yet
+     * @param visitor the sweeper, or the timer message that triggered this visit: a message of the window's live
+     *                chain that finds it not yet due arms the chain's next message, with no write
      */
-    Optional<WindowState> visit(WindowRef ref, long watermark, Instant now, Instant firedTimer, Followups followups) {
+    Optional<WindowState> visit(WindowRef ref, long watermark, Instant now, WindowMachine.Visitor visitor, Followups followups) {
         for (int attempt = 0; attempt <= engine.settings().conflictRetries(); attempt++) {
             Optional<StoredWindow> loaded = engine.ports().store().load(ref);
             if (loaded.isEmpty()) {
                 return Optional.empty();
             }
             WindowState state = engine.decode(loaded.get());
-            if (firedTimer != null && firedTimer.equals(state.timerAt())) {
-                state = state.withTimerAt(null);
-            }
-            Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now,
-                    firedTimer == null ? WindowMachine.Visitor.SWEEP : WindowMachine.Visitor.TIMER);
+            Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now, visitor);
             if (!t.write()) {
+                if (t.armsTimer()) {
+                    followups.timers.add(new WindowTimers.Wakeup(ref, t.timerDue(), state.timer().id()));
+                }
                 return Optional.of(state);
             }
             if (t.action() == Transition.Action.EMIT && state.isClaimed()) {

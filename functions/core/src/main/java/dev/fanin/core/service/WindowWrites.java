@@ -71,8 +71,8 @@ final class WindowWrites {
             WindowLog.warn(LOG, next.ref(), "window held incomplete until its hard deadline",
                     Map.of("hardDeadline", next.hardDeadline(), "missing", next.completeness().missingCount()));
         }
-        if (t.armTimer()) {
-            followups.timers.add(next);
+        if (t.armsTimer()) {
+            followups.timers.add(wakeup(t));
         }
         return outcome;
     }
@@ -94,13 +94,18 @@ final class WindowWrites {
         if (followups.timers.isEmpty()) {
             return;
         }
-        List<WindowTimers.Wakeup> wakeups = followups.timers.stream().map(s -> new WindowTimers.Wakeup(s.ref(), s.timerAt())).toList();
+        List<WindowTimers.Wakeup> wakeups = List.copyOf(followups.timers);
         followups.timers.clear();
         try {
             engine.ports().timers().armAll(wakeups, engine.clock().instant());
         } catch (RuntimeException e) {
             LOG.warn("{} timer(s) of this invocation not armed ({}); the sweeper will close their windows", wakeups.size(), e.getMessage());
         }
+    }
+
+    /** The timer message a written transition arms: the next of {@code t.next()}'s chain. */
+    static WindowTimers.Wakeup wakeup(Transition t) {
+        return new WindowTimers.Wakeup(t.next().ref(), t.timerDue(), t.next().timer().id());
     }
 
     static List<WindowState> drain(List<WindowState> list) {

@@ -182,12 +182,13 @@ class IntakeSampleEventsTest {
     }
 
     @Test
-    void timerMessageHasExactlyTheLeadsFourFields() throws IOException {
+    void timerMessageHasExactlyItsFiveFields() throws IOException {
         JsonNode records = load("sqs-timer.json").path("Records");
         JsonNode body = MAPPER.readTree(records.get(0).path("body").asText());
 
         assertThat(records).hasSize(1);
-        assertThat(iterable(body.fieldNames())).containsExactlyInAnyOrder("pipeline", "key", "windowId", "dueAt");
+        assertThat(iterable(body.fieldNames())).containsExactlyInAnyOrder("pipeline", "key", "windowId", "dueAt", "chain");
+        assertThat(body.path("chain").isIntegralNumber()).isTrue();
         assertThat(body.path("windowId").asText()).matches("[ST]\\d{15}");
         assertThat(Instant.parse(body.path("dueAt").asText())).isAfter(Instant.parse("2026-01-01T00:00:00Z"));
     }

@@ -19,8 +19,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * How the machine keeps a window's due-index entry (its {@code dueAt}): never later than the next check rounded up to
  * the 10 s grid (so the sweeper is never late), moved earlier at once, and moved later only by a sweep that finds the
- * entry due for longer than the refresh period. Timers keep the exact time; a re-armed timer is stored without moving
- * the index entry.
+ * entry due for longer than the refresh period. Timers keep the exact time; a timer chain continued by its own message
+ * writes nothing (TimerChainTest).
  */
 class DueIndexRulesTest {
 
@@ -49,7 +49,7 @@ class DueIndexRulesTest {
     void aNewWindowIsIndexedAtItsNextCheckRoundedUpAndTimedExactly() {
         WindowState s = firstEvent();
         // Session end T0+30 s, watermark T0-5 s: the watermark reaches the end 35 s from now.
-        assertThat(s.timerAt()).isEqualTo(T0.plusSeconds(35));
+        assertThat(s.timer()).isEqualTo(new TimerChain(1, T0.plusSeconds(35)));
         assertThat(s.dueAt()).isEqualTo(T0.plusSeconds(40));
     }
 
@@ -61,21 +61,20 @@ class DueIndexRulesTest {
 
         assertThat(t.write()).isTrue();
         assertThat(t.next().dueAt()).as("index entry not moved: an early entry is harmless").isEqualTo(T0.plusSeconds(40));
-        assertThat(t.next().timerAt()).as("the armed timer is earlier, so no new one").isEqualTo(T0.plusSeconds(35));
-        assertThat(t.armTimer()).isFalse();
+        assertThat(t.next().timer()).as("the armed timer is earlier, so no new one").isEqualTo(s.timer());
+        assertThat(t.armsTimer()).isFalse();
     }
 
     @Test
-    void aTimerFiringBeforeTheWindowIsDueReArmsAndStoresItsTimerWithoutMovingTheIndexEntry() {
+    void aTimerFiringBeforeTheWindowIsDueContinuesItsChainWithoutAWriteOrAnIndexMove() {
         WindowState extended = machine.ingest(firstEvent(), List.of(event("e2", T0.plusSeconds(20).toEpochMilli())),
                 watermarkAt(T0.plusSeconds(20)), T0.plusSeconds(20)).next().withVersion(2);
         Instant fired = T0.plusSeconds(35);
-        Transition t = machine.tick(extended.withTimerAt(null), watermarkAt(fired), fired, WindowMachine.Visitor.TIMER);
+        Transition t = machine.tick(extended, watermarkAt(fired), fired, own(extended));
 
-        assertThat(t.write()).as("the new timer is stored, so the window keeps one live timer").isTrue();
-        assertThat(t.armTimer()).isTrue();
+        assertThat(t.write()).isFalse();
         // Session end T0+50 s; the watermark (T0+30 s) gets there in 20 s.
-        assertThat(t.next().timerAt()).isEqualTo(T0.plusSeconds(55));
+        assertThat(t.timerDue()).isEqualTo(T0.plusSeconds(55));
         assertThat(t.next().dueAt()).isEqualTo(T0.plusSeconds(40));
     }
 
@@ -108,8 +107,9 @@ class DueIndexRulesTest {
     void aTimerNeverMovesAStaleEntryForward() {
         WindowState extended = extendedTo(T0.plusSeconds(120));
         Instant now = extended.dueAt().plusSeconds(90);
-        Transition t = machine.tick(extended.withTimerAt(null), watermarkAt(now), now, WindowMachine.Visitor.TIMER);
+        Transition t = machine.tick(extended, watermarkAt(now), now, own(extended));
 
+        assertThat(t.write()).isFalse();
         assertThat(t.next().dueAt()).isEqualTo(extended.dueAt());
     }
 
@@ -125,7 +125,7 @@ class DueIndexRulesTest {
 
         // ... and when the watermark catches up to 30 s before the window's end, the entry moves to 30 s from now.
         Instant now = T0.plusSeconds(5);
-        Transition t = m.tick(s, T0.toEpochMilli() + 30_000, now, WindowMachine.Visitor.TIMER);
+        Transition t = m.tick(s, T0.toEpochMilli() + 30_000, now, own(s));
         assertThat(t.write()).isTrue();
         assertThat(t.next().dueAt()).isEqualTo(T0.plusSeconds(40));
     }
@@ -138,7 +138,7 @@ class DueIndexRulesTest {
             now = now.plusSeconds(7);
             Transition t = switch (i % 3) {
                 case 0 -> machine.ingest(s, List.of(event("e" + i + "x", now.toEpochMilli())), watermarkAt(now), now);
-                case 1 -> machine.tick(s.withTimerAt(null), watermarkAt(now), now, WindowMachine.Visitor.TIMER);
+                case 1 -> machine.tick(s, watermarkAt(now), now, own(s));
                 default -> machine.tick(s, watermarkAt(now), now, WindowMachine.Visitor.SWEEP);
             };
             WindowState next = t.next();
@@ -150,6 +150,11 @@ class DueIndexRulesTest {
             assertThat(next.dueAt()).as("step %d", i).isBeforeOrEqualTo(roundedUp);
             s = t.write() ? next.withVersion(s.version() + 1) : s;
         }
+    }
+
+    /** A message of the window's live timer chain. */
+    private static WindowMachine.Visitor own(WindowState s) {
+        return WindowMachine.Visitor.timer(s.timer().id(), s.timer().armedFor());
     }
 
     /** The session extended by events every 20 s up to {@code last} (arrival = event time), as stored. */

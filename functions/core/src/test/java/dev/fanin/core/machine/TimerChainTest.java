@@ -1,0 +1,208 @@
+package dev.fanin.core.machine;
+
+import static dev.fanin.core.trigger.EventFixture.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.WindowSpec;
+import dev.fanin.core.trigger.PipelineFixture;
+import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the machine keeps a window to one live timer chain ({@link TimerChain}): only the write that starts a chain
+ * stores it; a message of the live chain that comes before the window is due arms the next one without a write; a
+ * message of any other chain arms nothing; ingest leaves a chain past its first message alone.
+ */
+class TimerChainTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    /** Sessions of 30 s gap; the fixture's watermark allows 5 s of out-of-orderness. */
+    private final PipelineConfig sessions = PipelineFixture.pipeline().window(new WindowSpec.Session(Duration.ofSeconds(30))).build();
+    private final WindowMachine machine = new WindowMachine(sessions, LEASE);
+    private final WindowRef ref = new WindowRef("test-pipe", "key-1", "s-1");
+
+    private static long watermarkAt(Instant now) {
+        return now.toEpochMilli() - 5_000;
+    }
+
+    /** The session after one event arriving at {@code at} with event time {@code at}, as stored (version 1). */
+    private WindowState created(WindowMachine m, Instant at) {
+        WindowState open = m.open(ref, new Interval(at.toEpochMilli(), at.toEpochMilli() + 30_000), at);
+        Transition t = m.ingest(open, List.of(event("e0", at.toEpochMilli())), watermarkAt(at), at);
+        return stored(t, open);
+    }
+
+    private static WindowState stored(Transition t, WindowState read) {
+        assertThat(t.write()).isTrue();
+        return t.next().withVersion(read.version() + 1);
+    }
+
+    private WindowState extended(WindowState s, String id, Instant at) {
+        return stored(machine.ingest(s, List.of(event(id, at.toEpochMilli())), watermarkAt(at), at), s);
+    }
+
+    private static WindowMachine.Visitor messageOf(TimerChain chain, Instant dueAt) {
+        return WindowMachine.Visitor.timer(chain.id(), dueAt);
+    }
+
+    @Test
+    void theWriteThatCreatesAWindowStartsItsChainNamedAfterTheVersionItWrites() {
+        Transition t = machine.ingest(machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 30_000), T0),
+                List.of(event("e0", T0.toEpochMilli())), watermarkAt(T0), T0);
+
+        // Session end T0+30 s, watermark T0-5 s: due 35 s from now.
+        assertThat(t.next().timer()).isEqualTo(new TimerChain(1, T0.plusSeconds(35)));
+        assertThat(t.timerDue()).isEqualTo(T0.plusSeconds(35));
+    }
+
+    @Test
+    void anEventExtendingTheSessionBeforeTheFirstMessageKeepsTheChainAndArmsNothing() {
+        WindowState s = created(machine, T0);
+        Transition t = machine.ingest(s, List.of(event("e1", T0.plusSeconds(20).toEpochMilli())), watermarkAt(T0.plusSeconds(20)), T0.plusSeconds(20));
+
+        assertThat(t.next().timer()).isEqualTo(s.timer());
+        assertThat(t.armsTimer()).isFalse();
+    }
+
+    @Test
+    void theLiveChainsMessageComingEarlyArmsTheNextWithoutAWrite() {
+        WindowState s = extended(created(machine, T0), "e1", T0.plusSeconds(20));
+        Instant fired = T0.plusSeconds(35);
+        Transition t = machine.tick(s, watermarkAt(fired), fired, messageOf(s.timer(), fired));
+
+        assertThat(t.write()).isFalse();
+        // Session end T0+50 s; the watermark (T0+30 s) gets there in 20 s.
+        assertThat(t.timerDue()).isEqualTo(T0.plusSeconds(55));
+        assertThat(t.next().timer()).isEqualTo(s.timer());
+    }
+
+    @Test
+    void aMessageOfAnotherChainArmsNothing() {
+        WindowState s = extended(created(machine, T0), "e1", T0.plusSeconds(20));
+        Instant fired = T0.plusSeconds(35);
+        Transition t = machine.tick(s, watermarkAt(fired), fired, WindowMachine.Visitor.timer(s.timer().id() + 1, fired));
+
+        assertThat(t.write()).isFalse();
+        assertThat(t.armsTimer()).isFalse();
+    }
+
+    @Test
+    void ingestAfterTheFirstMessageStartsNoSecondChain() {
+        // Events every 20 s keep extending the session; the chain's messages come every time the last due passes.
+        WindowState s = created(machine, T0);
+        Instant nextMessage = s.timer().armedFor();
+        int liveMessages = 1;
+        int writesByTimers = 0;
+        for (int i = 1; i <= 12; i++) {
+            Instant at = T0.plusSeconds(20L * i);
+            while (!nextMessage.isAfter(at)) {
+                Transition t = machine.tick(s, watermarkAt(nextMessage), nextMessage, messageOf(s.timer(), nextMessage));
+                writesByTimers += t.write() ? 1 : 0;
+                assertThat(t.armsTimer()).as("the chain goes on while the session is open").isTrue();
+                nextMessage = t.timerDue();
+            }
+            Transition t = machine.ingest(s, List.of(event("e" + i, at.toEpochMilli())), watermarkAt(at), at);
+            liveMessages += t.armsTimer() ? 1 : 0;
+            s = stored(t, s);
+        }
+        assertThat(liveMessages).as("messages armed for a live chain besides the chain's own").isEqualTo(1);
+        assertThat(writesByTimers).isZero();
+        assertThat(s.timer().id()).isEqualTo(1);
+    }
+
+    @Test
+    void aWindowDueEarlierThanItsChainsFirstMessageStartsANewChain() {
+        // A tumbling minute whose watermark lags by two hours is timed for its hard deadline, an hour away ...
+        WindowMachine m = new WindowMachine(PipelineFixture.pipeline().build(), LEASE);
+        WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        long lagging = T0.toEpochMilli() - Duration.ofHours(2).toMillis();
+        WindowState s = stored(m.ingest(open, List.of(event("e1", T0.toEpochMilli())), lagging, T0), open);
+        assertThat(s.timer()).isEqualTo(new TimerChain(1, s.hardDeadline()));
+
+        // ... and when the watermark gets to 30 s before the window's end, a sweep starts a chain due in 30 s.
+        Instant now = T0.plusSeconds(5);
+        Transition t = m.tick(s, T0.toEpochMilli() + 30_000, now);
+        assertThat(t.write()).isTrue();
+        assertThat(t.next().timer()).isEqualTo(new TimerChain(2, now.plusSeconds(30)));
+        assertThat(t.timerDue()).isEqualTo(now.plusSeconds(30));
+    }
+
+    @Test
+    void aMessageBeyondTheDelayLimitArrivingEarlyWithNothingChangedArmsTheSameTimeAgain() {
+        // Hard deadline in an hour, watermark two hours behind: the chain's first message is armed for the deadline
+        // and, with SQS's 15-minute delay limit, comes after 15 minutes.
+        WindowMachine m = new WindowMachine(PipelineFixture.pipeline().build(), LEASE);
+        WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        long lagging = T0.toEpochMilli() - Duration.ofHours(2).toMillis();
+        WindowState s = stored(m.ingest(open, List.of(event("e1", T0.toEpochMilli())), lagging, T0), open);
+        Instant early = T0.plusSeconds(900);
+
+        Transition t = m.tick(s, lagging, early, messageOf(s.timer(), s.hardDeadline()));
+
+        assertThat(t.write()).isFalse();
+        assertThat(t.timerDue()).isEqualTo(s.hardDeadline());
+    }
+
+    @Test
+    void aClaimEndsTheChainAndACorrectionLeftPendingStartsTheNextAfterTheCommit() {
+        WindowMachine m = new WindowMachine(PipelineFixture.pipeline().count(2).build(), LEASE);
+        WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        WindowState first = stored(m.ingest(open, List.of(event("e1", T0.toEpochMilli())), watermarkAt(T0), T0), open);
+        TimerChain chain = first.timer();
+        Instant at = T0.plusSeconds(2);
+        WindowState claimed = stored(m.ingest(first, List.of(event("e2", at.toEpochMilli())), watermarkAt(at), at), first);
+        assertThat(claimed.status()).isEqualTo(WindowStatus.CLAIMED);
+        assertThat(claimed.timer()).isNull();
+        WindowState closed = stored(m.commit(claimed, claimed.fence(), watermarkAt(at), at), claimed);
+        assertThat(closed.timer()).as("nothing pending: no chain").isNull();
+
+        // The first chain's message comes later: the window is closed and it arms nothing.
+        Transition stale = m.tick(closed, watermarkAt(chain.armedFor()), chain.armedFor(), messageOf(chain, chain.armedFor()));
+        assertThat(stale.armsTimer()).isFalse();
+
+        // A late event within lateness is a correction due after the correction delay (5 s): a new chain.
+        Instant late = T0.plusSeconds(70);
+        Transition t = m.ingest(closed, List.of(event("e3", T0.plusSeconds(10).toEpochMilli())), T0.toEpochMilli() + 61_000, late);
+        assertThat(t.next().timer()).isEqualTo(new TimerChain(closed.version() + 1, late.plusSeconds(5)));
+        assertThat(t.timerDue()).isEqualTo(late.plusSeconds(5));
+    }
+
+    @Test
+    void aMergeStartsANewChainForTheSurvivorAndEndsTheAbsorbedOnes() {
+        WindowState survivor = extended(created(machine, T0), "e1", T0.plusSeconds(20));
+        WindowState other = created(machine, T0.plusSeconds(40));
+        WindowState merged = machine.absorb(survivor, other);
+        assertThat(merged.timer()).isNull();
+        assertThat(machine.merged(other, T0.plusSeconds(45)).timer()).isNull();
+
+        Transition t = machine.ingest(merged, List.of(event("e9", T0.plusSeconds(45).toEpochMilli())), watermarkAt(T0.plusSeconds(45)), T0.plusSeconds(45));
+        assertThat(t.next().timer().id()).isEqualTo(survivor.version() + 1);
+        assertThat(t.armsTimer()).isTrue();
+    }
+
+    @Test
+    void aChainStoredBeforeChainsHadIdsIsReplacedAtItsOwnMessageOnly() {
+        WindowState s = extended(created(machine, T0), "e1", T0.plusSeconds(20));
+        Instant armedFor = s.timer().armedFor();
+        WindowState legacy = s.toBuilder().build();
+        WindowState.Builder b = legacy.toBuilder();
+        b.timer = new TimerChain(0, armedFor);
+        legacy = b.build();
+        Instant fired = armedFor;
+
+        Transition other = machine.tick(legacy, watermarkAt(fired), fired, WindowMachine.Visitor.timer(0, armedFor.minusSeconds(3)));
+        assertThat(other.armsTimer()).as("a legacy message for another time is stale").isFalse();
+
+        Transition own = machine.tick(legacy, watermarkAt(fired), fired, WindowMachine.Visitor.timer(0, armedFor));
+        assertThat(own.write()).isTrue();
+        assertThat(own.next().timer()).isEqualTo(new TimerChain(legacy.version() + 1, T0.plusSeconds(55)));
+    }
+}
