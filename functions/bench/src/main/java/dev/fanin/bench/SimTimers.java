@@ -38,7 +38,7 @@ final class SimTimers implements WindowTimers {
 
     /** As {@link dev.fanin.aws.sqs.SqsWindowTimers#armAll}: one SendMessageBatch request per ten timers. */
     @Override
-    public void armAll(List<Wakeup> wakeups, Instant now) {
+    public List<Wakeup> armAll(List<Wakeup> wakeups, Instant now) {
         sendRequests += (wakeups.size() + SqsWindowTimers.MAX_BATCH - 1) / SqsWindowTimers.MAX_BATCH;
         for (Wakeup w : wakeups) {
             armed++;
@@ -46,6 +46,7 @@ final class SimTimers implements WindowTimers {
                 pending.add(new Pending(w, now.plusSeconds(SqsWindowTimers.delaySeconds(w.dueAt(), now))));
             }
         }
+        return List.of();
     }
 
     /** SQS send requests made to arm the timers. */

@@ -6,6 +6,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
@@ -17,14 +19,16 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 /**
  * Arms window wake-ups as delayed messages on the timer queue. SQS delays at most 15 minutes, so a later due time
  * gets a 900 s delay and the timer function re-arms (or the sweeper closes the window first); a due time already
- * past gets no delay. Best effort per {@link WindowTimers}: a failure to send propagates to the caller, which may
- * ignore it because the sweeper backs every timer.
+ * past gets no delay. Best effort per {@link WindowTimers}: {@link #arm} throws a failure to send, {@link #armAll}
+ * returns the wake-ups it could not send; the sweeper backs every timer.
  */
 public final class SqsWindowTimers implements WindowTimers {
 
     public static final int MAX_DELAY_SECONDS = 900;
     /** Entries SQS takes in one SendMessageBatch. */
     public static final int MAX_BATCH = 10;
+
+    private static final Logger LOG = LoggerFactory.getLogger(SqsWindowTimers.class);
 
     private final SqsClient sqs;
     private final String queueUrl;
@@ -41,26 +45,31 @@ public final class SqsWindowTimers implements WindowTimers {
 
     /**
      * One {@code SendMessageBatch} per ten wake-ups (each entry with its own delay), so a batch closing or extending
-     * ten windows pays one SQS request instead of ten. Every chunk is tried; entries SQS refused, or chunks that
-     * failed, are reported in one exception at the end.
+     * ten windows pays one SQS request instead of ten. Every chunk is tried; entries SQS refused, and the entries of
+     * chunks that failed, are logged with the reason and returned.
      */
     @Override
-    public void armAll(List<Wakeup> wakeups, Instant now) {
-        List<String> failed = new ArrayList<>();
+    public List<Wakeup> armAll(List<Wakeup> wakeups, Instant now) {
+        List<Wakeup> notArmed = new ArrayList<>();
+        List<String> reasons = new ArrayList<>();
         for (int from = 0; from < wakeups.size(); from += MAX_BATCH) {
             List<Wakeup> chunk = wakeups.subList(from, Math.min(wakeups.size(), from + MAX_BATCH));
             try {
                 SendMessageBatchResponse response = sqs.sendMessageBatch(batchRequest(chunk, now));
                 for (BatchResultErrorEntry error : response.failed()) {
-                    failed.add(chunk.get(Integer.parseInt(error.id())).ref() + " (" + error.code() + ")");
+                    Wakeup w = chunk.get(Integer.parseInt(error.id()));
+                    notArmed.add(w);
+                    reasons.add(w.ref() + " (" + error.code() + ")");
                 }
             } catch (SdkException e) {
-                chunk.forEach(w -> failed.add(w.ref() + " (" + e.getClass().getSimpleName() + ")"));
+                notArmed.addAll(chunk);
+                chunk.forEach(w -> reasons.add(w.ref() + " (" + e.getClass().getSimpleName() + ")"));
             }
         }
-        if (!failed.isEmpty()) {
-            throw new IllegalStateException("timers not armed: " + String.join(", ", failed));
+        if (!notArmed.isEmpty()) {
+            LOG.warn("timers not armed: {}", String.join(", ", reasons));
         }
+        return notArmed;
     }
 
     SendMessageBatchRequest batchRequest(List<Wakeup> chunk, Instant now) {

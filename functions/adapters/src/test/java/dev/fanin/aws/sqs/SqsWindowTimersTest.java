@@ -94,7 +94,7 @@ class SqsWindowTimersTest {
             assertThat(timers.batchRequest(wakeups.subList(0, 10), NOW).entries())
                     .extracting(e -> e.delaySeconds()).containsExactly(0, 30, 0, 30, 0, 30, 0, 30, 0, 30);
 
-            timers.armAll(wakeups, NOW);
+            assertThat(timers.armAll(wakeups, NOW)).as("not armed").isEmpty();
 
             java.util.Set<WindowRef> received = new java.util.HashSet<>();
             for (int attempt = 0; attempt < 5 && received.size() < 6; attempt++) {
@@ -109,10 +109,8 @@ class SqsWindowTimersTest {
     void armAllReportsTheTimersItCouldNotSend() {
         try (SqsClient sqs = MotoServer.get().sqs()) {
             SqsWindowTimers timers = new SqsWindowTimers(sqs, "http://127.0.0.1:1/000000000000/no-such-queue");
-            assertThatThrownBy(() -> timers.armAll(List.of(new WindowTimers.Wakeup(new WindowRef("alerts", "k1", "T1"), NOW, 1)), NOW))
-                    .isInstanceOf(IllegalStateException.class)
-                    .hasMessageContaining("timers not armed")
-                    .hasMessageContaining("k1");
+            WindowTimers.Wakeup wakeup = new WindowTimers.Wakeup(new WindowRef("alerts", "k1", "T1"), NOW, 1);
+            assertThat(timers.armAll(List.of(wakeup), NOW)).containsExactly(wakeup);
         }
     }
 }

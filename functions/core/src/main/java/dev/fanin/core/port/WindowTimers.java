@@ -2,6 +2,7 @@ package dev.fanin.core.port;
 
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 
@@ -16,20 +17,20 @@ public interface WindowTimers {
 
     /**
      * Arms several wake-ups, in as few transport calls as it allows (one per wake-up unless overridden). Tries every
-     * one; a failure is thrown after the others were tried.
+     * one.
+     *
+     * @return the wake-ups that could not be armed, empty when all were
      */
-    default void armAll(List<Wakeup> wakeups, Instant now) {
-        RuntimeException first = null;
+    default List<Wakeup> armAll(List<Wakeup> wakeups, Instant now) {
+        List<Wakeup> notArmed = new ArrayList<>();
         for (Wakeup w : wakeups) {
             try {
                 arm(w, now);
             } catch (RuntimeException e) {
-                first = first == null ? e : first;
+                notArmed.add(w);
             }
         }
-        if (first != null) {
-            throw first;
-        }
+        return notArmed;
     }
 
     /**

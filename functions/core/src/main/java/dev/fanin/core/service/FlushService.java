@@ -9,6 +9,7 @@ import dev.fanin.core.port.AggregateEmitter;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.WriteOutcome;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,16 +41,19 @@ public final class FlushService {
     /**
      * Emits and commits every claimed window in {@code followups}, and any correction a commit claims right away;
      * then arms the recorded timers and returns the invocation's open-window slots.
+     *
+     * @return the timers that could not be armed
      */
-    void flush(Followups followups) {
+    List<WindowTimers.Wakeup> flush(Followups followups) {
         for (int round = 0; round <= engine.settings().flushChainLimit() && !followups.claimed.isEmpty(); round++) {
             List<WindowState> claimed = WindowWrites.drain(followups.claimed);
             emitAndCommit(claimed, followups);
         }
         // Claims left beyond the chain limit stay claimed; their lease makes the sweeper finish them.
         followups.claimed.clear();
-        writes.armTimers(followups);
+        List<WindowTimers.Wakeup> notArmed = writes.armTimers(followups);
         writes.settleSlots(followups);
+        return notArmed;
     }
 
     private void emitAndCommit(List<WindowState> claimed, Followups followups) {

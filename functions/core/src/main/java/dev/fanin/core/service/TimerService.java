@@ -5,7 +5,9 @@ import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WindowTimers.Wakeup;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,7 +44,8 @@ public final class TimerService {
      * Handles a batch of timers as one invocation: every window is visited, then one flush emits all the claims (an
      * emission call carries up to ten aggregates) and returns the batch's open-window slots in one update.
      *
-     * @return the timers whose visit failed because the store was unavailable, to be redelivered; the others are done
+     * @return the timers to redeliver: those whose visit failed because the store was unavailable, and those whose
+     *         chain's next message could not be sent (so that the chain is not lost); the others are done
      */
     public List<Wakeup> fireAll(List<Wakeup> timers) {
         Instant now = engine.clock().instant();
@@ -62,7 +65,14 @@ public final class TimerService {
                 failed.add(timer);
             }
         }
-        flush.flush(followups);
+        // A chain continued by one of these timers lives on only if its next message was sent: else redeliver this one.
+        Set<Wakeup> notArmed = new HashSet<>(flush.flush(followups));
+        for (Wakeup timer : timers) {
+            boolean continuationLost = notArmed.stream().anyMatch(w -> w.ref().equals(timer.ref()) && w.chain() == timer.chain());
+            if (continuationLost && !failed.contains(timer)) {
+                failed.add(timer);
+            }
+        }
         return failed;
     }
 }

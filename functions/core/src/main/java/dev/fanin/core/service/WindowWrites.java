@@ -89,18 +89,29 @@ final class WindowWrites {
         slots.settle(followups);
     }
 
-    /** Arms the recorded timers, in as few calls as the transport allows; a failure only delays closes until the next sweep. */
-    void armTimers(Followups followups) {
+    /**
+     * Arms the recorded timers, in as few calls as the transport allows. A timer not armed delays its window's close
+     * until the next sweep at most; a timer visit retries the message whose chain it continued (see TimerService).
+     *
+     * @return the timers that could not be armed
+     */
+    List<WindowTimers.Wakeup> armTimers(Followups followups) {
         if (followups.timers.isEmpty()) {
-            return;
+            return List.of();
         }
         List<WindowTimers.Wakeup> wakeups = List.copyOf(followups.timers);
         followups.timers.clear();
+        List<WindowTimers.Wakeup> notArmed;
         try {
-            engine.ports().timers().armAll(wakeups, engine.clock().instant());
+            notArmed = engine.ports().timers().armAll(wakeups, engine.clock().instant());
         } catch (RuntimeException e) {
-            LOG.warn("{} timer(s) of this invocation not armed ({}); the sweeper will close their windows", wakeups.size(), e.getMessage());
+            notArmed = wakeups;
         }
+        if (!notArmed.isEmpty()) {
+            LOG.warn("{} of {} timer(s) of this invocation not armed; the sweeper closes their windows if nothing else does",
+                    notArmed.size(), wakeups.size());
+        }
+        return notArmed;
     }
 
     /** The timer message a written transition arms: the next of {@code t.next()}'s chain. */
