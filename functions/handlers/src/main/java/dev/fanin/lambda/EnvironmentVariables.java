@@ -15,6 +15,11 @@ public final class EnvironmentVariables {
     public static final String DEFAULT_CONFIG = "classpath:fanin/pipelines.yaml";
     /** Read only through {@code ${FANIN_EMIT_BUS_NAME}} references in the pipeline configuration's emit targets. */
     public static final String EMIT_BUS_NAME = "FANIN_EMIT_BUS_NAME";
+    /**
+     * Read only through {@code ${FANIN_EMIT_QUEUE_URL}} references in {@code emit.sqs.queueUrl}; the template's
+     * {@code EmitQueueUrl} parameter, empty unless a pipeline emits to SQS.
+     */
+    public static final String EMIT_QUEUE_URL = "FANIN_EMIT_QUEUE_URL";
     public static final String TIMER_QUEUE_URL = "FANIN_TIMER_QUEUE_URL";
     public static final String SIDE_OUTPUT_QUEUE_URL = "FANIN_SIDE_OUTPUT_QUEUE_URL";
     public static final String DEAD_LETTER_QUEUE_URL = "FANIN_DEAD_LETTER_QUEUE_URL";
@@ -30,7 +35,7 @@ public final class EnvironmentVariables {
     public static final String AWS_ENDPOINT_URL = "AWS_ENDPOINT_URL";
 
     /** What {@code template.yaml} must set for every function, and what fanin's own code reads. */
-    public static final List<String> FROM_TEMPLATE = List.of(TABLE_NAME, CONFIG, EMIT_BUS_NAME, TIMER_QUEUE_URL,
+    public static final List<String> FROM_TEMPLATE = List.of(TABLE_NAME, CONFIG, EMIT_BUS_NAME, EMIT_QUEUE_URL, TIMER_QUEUE_URL,
             SIDE_OUTPUT_QUEUE_URL, DEAD_LETTER_QUEUE_URL, MAX_RECEIVE_COUNT, DUE_SHARDS);
 
     /** Set in the template for the libraries, not read by fanin's code: Powertools, log4j2 and the JVM. */

@@ -105,6 +105,30 @@ class TemplateContractTest {
     }
 
     @Test
+    void everyRoleThatEmitsMaySendToTheEmitQueuesWhenTheyAreGiven() {
+        Map<String, Object> variables = map(map(map(map(T.get("Globals")).get("Function")).get("Environment")).get("Variables"));
+        assertThat(variables.get(EnvironmentVariables.EMIT_QUEUE_URL)).isEqualTo(Map.of("Ref", "EmitQueueUrl"));
+        assertThat(map(T.get("Conditions")).get("HasEmitQueues")).hasToString(
+                "{Fn::Not=[{Fn::Equals=[{Fn::Join=[, {Ref=EmitQueueArns}]}, ]}]}");
+        Map<String, Object> sendToQueues = Map.of("Sid", "EmitAggregatesToQueues", "Effect", "Allow", "Action", "sqs:SendMessage",
+                "Resource", Map.of("Ref", "EmitQueueArns"));
+        int emittingRoles = 0;
+        for (Map.Entry<String, Map<String, Object>> role : resourcesOfType("AWS::IAM::Role").entrySet()) {
+            List<Object> statements = new ArrayList<>();
+            for (Object policy : (List<?>) map(role.getValue().get("Properties")).getOrDefault("Policies", List.of())) {
+                statements.addAll((List<?>) map(map(policy).get("PolicyDocument")).get("Statement"));
+            }
+            boolean emits = statements.stream().anyMatch(st -> st instanceof Map<?, ?> m && "EmitAggregates".equals(m.get("Sid")));
+            if (emits) {
+                emittingRoles++;
+                assertThat(statements).as(role.getKey()).contains(
+                        Map.of("Fn::If", List.of("HasEmitQueues", sendToQueues, Map.of("Ref", "AWS::NoValue"))));
+            }
+        }
+        assertThat(emittingRoles).as("ingest, timer and sweeper flush windows").isEqualTo(3);
+    }
+
+    @Test
     void alarmsAndDashboardUseMetricsTheFunctionsEmitWithTheirOneDimension() throws IllegalAccessException {
         Set<String> emitted = metricNames(MetricNames.class);
         emitted.addAll(metricNames(FunctionMetricNames.class));
