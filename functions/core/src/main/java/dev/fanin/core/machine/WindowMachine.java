@@ -245,9 +245,13 @@ public final class WindowMachine {
                 Objects.requireNonNull(dueAt, "dueAt");
             }
 
-            /** Whether this message belongs to {@code live}, the window's chain. */
+            /**
+             * Whether this message belongs to {@code live}, the window's chain. A message without an id (chain 0, armed
+             * before chains had ids) belongs to it if it was armed for the time stored, to the millisecond the store
+             * keeps.
+             */
             boolean continues(TimerChain live) {
-                return live != null && live.id() == chain && (chain != 0 || dueAt.equals(live.armedFor()));
+                return live != null && live.id() == chain && (chain != 0 || dueAt.toEpochMilli() == live.armedFor().toEpochMilli());
             }
         }
     }
@@ -310,7 +314,10 @@ public final class WindowMachine {
         } else {
             if (exactDue != null) {
                 boolean ownMessage = visitor instanceof Visitor.Timer timer && timer.continues(s.timer);
-                if (startsTimerChain(s.timer, exactDue, now) || (ownMessage && s.timer.id() == 0)) {
+                // A write that happens anyway (events counted, a commit) refreshes a chain past its first message, whose
+                // next message only that message knows: the window may be due earlier now (a watermark that jumped).
+                boolean refresh = visitor == Visitor.WRITER && changed && s.timer != null && !s.timer.armedFor().isAfter(now);
+                if (startsTimerChain(s.timer, exactDue, now) || refresh || (ownMessage && s.timer.id() == 0)) {
                     // (A chain stored before chains had ids is replaced by one that has, at its own message.)
                     s.timer = new TimerChain(before.version() + 1, exactDue);
                     timerDue = exactDue;
@@ -330,9 +337,10 @@ public final class WindowMachine {
      * Whether a step that finds the window next due at {@code exactDue} starts a new timer chain (a write, which makes
      * the current chain's messages stale): when the window has none, or when its chain's first message has not come
      * yet and was armed for a later time. A chain past its first message was re-armed at a time only its message
-     * knows; it is left alone, since ingest only moves a window's next check later (sessions extend, deadlines stay)
-     * and a message that comes early costs a read, not a write. A chain lost to a transport failure leaves the close
-     * to the sweeper.
+     * knows: a visit leaves it alone (starting a chain would cost a write), a write that happens anyway refreshes it
+     * (see {@code decide}). Between writes, a window whose next check moves earlier than its chain's next message (the
+     * watermark jumped) closes at that message or at the next sweep, whichever comes first. A chain lost to a
+     * transport failure leaves the close to the sweeper.
      */
     private static boolean startsTimerChain(TimerChain chain, Instant exactDue, Instant now) {
         return chain == null || (chain.armedFor().isAfter(now) && exactDue.isBefore(chain.armedFor()));
@@ -363,8 +371,11 @@ public final class WindowMachine {
             return Transition.Action.EMIT;
         }
         if (s.revisionEvents == 0 && s.committedRevision >= 0) {
-            // A SIZE_LIMIT continuation that received nothing: close without emitting an empty revision.
+            // A SIZE_LIMIT continuation that received nothing: close without emitting an empty revision. Nothing is
+            // due any more: the index entry goes and the timer chain ends.
             s.status = WindowStatus.CLOSED;
+            s.dueAt = null;
+            s.timer = null;
             return Transition.Action.NONE;
         }
         claim(s, reason, complete, false, now);

@@ -45,6 +45,9 @@ public interface WindowTimers {
         public Wakeup {
             Objects.requireNonNull(ref, "ref");
             Objects.requireNonNull(dueAt, "dueAt");
+            if (chain < 0) {
+                throw new IllegalArgumentException("timer chain ids are never negative: " + chain);
+            }
         }
     }
 }

@@ -40,7 +40,9 @@ public final class FlushService {
 
     /**
      * Emits and commits every claimed window in {@code followups}, and any correction a commit claims right away;
-     * then arms the recorded timers and returns the invocation's open-window slots.
+     * then returns the invocation's open-window slots and, last, arms the recorded timers: a timer visit whose
+     * invocation fails after its continuation was sent is redelivered and sends it again (a second copy of the chain),
+     * so nothing that can fail comes after the sends.
      *
      * @return the timers that could not be armed
      */
@@ -51,9 +53,8 @@ public final class FlushService {
         }
         // Claims left beyond the chain limit stay claimed; their lease makes the sweeper finish them.
         followups.claimed.clear();
-        List<WindowTimers.Wakeup> notArmed = writes.armTimers(followups);
         writes.settleSlots(followups);
-        return notArmed;
+        return writes.armTimers(followups);
     }
 
     private void emitAndCommit(List<WindowState> claimed, Followups followups) {

@@ -4,8 +4,10 @@ import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.WindowTimers;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Work that follows successful window writes within one invocation: claimed revisions to emit (batched, so one
@@ -15,6 +17,12 @@ final class Followups {
 
     final List<WindowState> claimed = new ArrayList<>();
     final List<WindowTimers.Wakeup> timers = new ArrayList<>();
+    /**
+     * Ids of this batch's messages that SQS delivered before (receive count above one). The earlier delivery may have
+     * written its windows and died before sending their timers, so a window they touch without a write re-arms its
+     * timer chain ({@code IngestService}).
+     */
+    final Set<String> redeliveredMessages = new HashSet<>();
     /** Watermarks already computed in this invocation, by pipeline, so a commit does not read them again. */
     final Map<String, Long> watermarks = new HashMap<>();
     /** Open-window slots reserved in this invocation and not yet given to a new window. */

@@ -12,12 +12,14 @@ import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.intake.IntakeResult;
 import dev.fanin.core.intake.Rejected;
 import dev.fanin.core.machine.EventOutcome;
+import dev.fanin.core.machine.TimerChain;
 import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.SessionPlan;
@@ -67,8 +69,12 @@ public final class IngestService {
         Counts counts = new Counts();
         Map<String, InboundMessage> byId = new HashMap<>();
         Map<String, List<Event>> byPipeline = new LinkedHashMap<>();
+        Followups followups = new Followups();
         for (InboundMessage m : messages) {
             byId.put(m.messageId(), m);
+            if (receiveCount(m) > 1) {
+                followups.redeliveredMessages.add(m.messageId());
+            }
             IntakeResult r = engine.intake().parse(m);
             if (!r.rejected().isEmpty()) {
                 deadLetter(m, reason(r.rejected()), r.rejected().get(0).pipeline(), failed, counts);
@@ -81,7 +87,6 @@ public final class IngestService {
                 byPipeline.computeIfAbsent(e.pipeline(), p -> new ArrayList<>()).add(e);
             }
         }
-        Followups followups = new Followups();
         for (Map.Entry<String, List<Event>> entry : byPipeline.entrySet()) {
             ingestPipeline(entry.getKey(), entry.getValue(), now, followups, failed, counts);
         }
@@ -157,6 +162,7 @@ public final class IngestService {
                 Transition t = machine.ingest(state, events, watermark, now);
                 if (!t.write()) {
                     record(t.outcomes(), ref, watermark, failed, counts);
+                    rearmAfterRedelivery(machine, state, events, watermark, now, followups);
                     return;
                 }
                 WriteOutcome outcome = writes.write(loaded.orElse(null), t, followups);
@@ -204,14 +210,17 @@ public final class IngestService {
                     }
                 }
                 List<Event> fresh = new ArrayList<>();
+                Map<String, List<Event>> duplicatesBySession = new LinkedHashMap<>();
                 for (Event e : pending) {
                     WindowRef holder = counted.get(EventIdDigest.of(e.eventId()));
                     if (holder != null) {
                         record(List.of(new EventOutcome(e, EventOutcome.Disposition.DUPLICATE)), holder, watermark, failed, counts);
+                        duplicatesBySession.computeIfAbsent(holder.windowId(), id -> new ArrayList<>()).add(e);
                     } else {
                         fresh.add(e);
                     }
                 }
+                duplicatesBySession.forEach((id, evs) -> rearmAfterRedelivery(machine, states.get(id), evs, watermark, now, followups));
                 pending = fresh;
                 if (pending.isEmpty()) {
                     break;
@@ -281,6 +290,26 @@ public final class IngestService {
         } catch (StoreUnavailableException e) {
             engine.ports().metrics().count(MetricNames.STORE_UNAVAILABLE, pipeline);
             fail(pending, failed, counts, "store unavailable: " + e.getMessage());
+        }
+    }
+
+    /**
+     * A redelivered message that changed nothing in {@code state} may follow a crash between its first delivery's
+     * write and the timer send, which would leave the window to the sweeper: the window's live chain gets its next
+     * message, as if the chain's own message had come. If the chain was not lost, it now has two copies, which cost a
+     * read per hop until the window closes, like an SQS duplicate. A window due now is left to its other visitors.
+     */
+    private void rearmAfterRedelivery(WindowMachine machine, WindowState state, List<Event> events, long watermark, Instant now,
+                                      Followups followups) {
+        if (state.version() == 0 || state.timer() == null
+                || events.stream().noneMatch(e -> followups.redeliveredMessages.contains(e.sourceMessageId()))) {
+            return;
+        }
+        TimerChain chain = state.timer();
+        Transition t = machine.tick(state, watermark, now, WindowMachine.Visitor.timer(chain.id(), chain.armedFor()));
+        if (!t.write() && t.armsTimer()) {
+            followups.timers.add(new WindowTimers.Wakeup(state.ref(), t.timerDue(), chain.id()));
+            engine.ports().metrics().count(MetricNames.TIMERS_REARMED_ON_REDELIVERY, state.ref().pipeline());
         }
     }
 

@@ -25,6 +25,7 @@ public final class MetricNames {
     public static final String STORE_UNAVAILABLE = "StoreUnavailable";
     public static final String TAKEOVERS = "ClaimTakeovers";
     public static final String WINDOWS_SWEPT = "WindowsSwept";
+    public static final String TIMERS_REARMED_ON_REDELIVERY = "TimersRearmedOnRedelivery";
 
     private MetricNames() {
     }

@@ -36,7 +36,8 @@ public final class TimerService {
     public void fire(Wakeup timer) {
         List<Wakeup> failed = fireAll(List.of(timer));
         if (!failed.isEmpty()) {
-            throw new StoreUnavailableException("timer for " + timer.ref() + " not handled: the store was unavailable", null);
+            throw new StoreUnavailableException("timer for " + timer.ref()
+                    + " not handled: the store was unavailable or the chain's next message could not be sent", null);
         }
     }
 

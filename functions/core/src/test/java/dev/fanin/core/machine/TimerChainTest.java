@@ -95,27 +95,50 @@ class TimerChainTest {
     }
 
     @Test
-    void ingestAfterTheFirstMessageStartsNoSecondChain() {
-        // Events every 20 s keep extending the session; the chain's messages come every time the last due passes.
+    void aSessionExtendedAgainAndAgainKeepsExactlyOneLiveMessageAndItsTimersNeverWrite() {
+        // Events every 20 s keep extending the session; messages come when they are due, in time order.
         WindowState s = created(machine, T0);
-        Instant nextMessage = s.timer().armedFor();
-        int liveMessages = 1;
+        java.util.List<WindowMachine.Visitor.Timer> inFlight = new java.util.ArrayList<>();
+        inFlight.add(new WindowMachine.Visitor.Timer(s.timer().id(), s.timer().armedFor()));
         int writesByTimers = 0;
         for (int i = 1; i <= 12; i++) {
             Instant at = T0.plusSeconds(20L * i);
-            while (!nextMessage.isAfter(at)) {
-                Transition t = machine.tick(s, watermarkAt(nextMessage), nextMessage, messageOf(s.timer(), nextMessage));
+            inFlight.sort(java.util.Comparator.comparing(WindowMachine.Visitor.Timer::dueAt));
+            while (!inFlight.isEmpty() && !inFlight.get(0).dueAt().isAfter(at)) {
+                WindowMachine.Visitor.Timer message = inFlight.remove(0);
+                Transition t = machine.tick(s, watermarkAt(message.dueAt()), message.dueAt(), message);
                 writesByTimers += t.write() ? 1 : 0;
-                assertThat(t.armsTimer()).as("the chain goes on while the session is open").isTrue();
-                nextMessage = t.timerDue();
+                if (t.armsTimer()) {
+                    inFlight.add(new WindowMachine.Visitor.Timer(t.next().timer().id(), t.timerDue()));
+                }
             }
             Transition t = machine.ingest(s, List.of(event("e" + i, at.toEpochMilli())), watermarkAt(at), at);
-            liveMessages += t.armsTimer() ? 1 : 0;
             s = stored(t, s);
+            if (t.armsTimer()) {
+                inFlight.add(new WindowMachine.Visitor.Timer(s.timer().id(), t.timerDue()));
+            }
+            long live = s.timer().id();
+            assertThat(inFlight.stream().filter(m -> m.chain() == live).count()).as("live messages after event %d", i).isEqualTo(1);
+            assertThat(inFlight.size()).as("messages in flight after event %d", i).isLessThanOrEqualTo(2);
         }
-        assertThat(liveMessages).as("messages armed for a live chain besides the chain's own").isEqualTo(1);
         assertThat(writesByTimers).isZero();
-        assertThat(s.timer().id()).isEqualTo(1);
+    }
+
+    @Test
+    void aWriteAfterTheChainsFirstMessageRefreshesTheChainSoAWatermarkJumpIsNotMissed() {
+        WindowState s = extended(created(machine, T0), "e1", T0.plusSeconds(20));
+        // The first message comes at T0+35 s and arms the next for T0+55 s (the session ends at T0+50 s).
+        Transition hop = machine.tick(s, watermarkAt(T0.plusSeconds(35)), T0.plusSeconds(35), messageOf(s.timer(), T0.plusSeconds(35)));
+        assertThat(hop.timerDue()).isEqualTo(T0.plusSeconds(55));
+
+        // Other keys' events push the watermark to T0+45 s; an event of this session at T0+38 s (late, still in it).
+        Instant now = T0.plusSeconds(38);
+        long watermark = T0.plusSeconds(45).toEpochMilli();
+        Transition t = machine.ingest(s, List.of(event("e2", T0.plusSeconds(30).toEpochMilli())), watermark, now);
+
+        // Session end T0+60 s, 15 s ahead of the watermark: due at T0+53 s, before the chain's next message.
+        assertThat(t.next().timer()).isEqualTo(new TimerChain(s.version() + 1, T0.plusSeconds(53)));
+        assertThat(t.timerDue()).isEqualTo(T0.plusSeconds(53));
     }
 
     @Test
@@ -176,6 +199,27 @@ class TimerChainTest {
     }
 
     @Test
+    void aSizeLimitContinuationThatReceivedNothingClosesWithoutAChainOrAnIndexEntry() {
+        WindowMachine m = new WindowMachine(PipelineFixture.pipeline().maxEventsPerWindow(2).build(), LEASE);
+        WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        WindowState split = stored(m.ingest(open, List.of(event("e1", T0.toEpochMilli()), event("e2", T0.toEpochMilli())),
+                watermarkAt(T0), T0), open);
+        assertThat(split.status()).isEqualTo(WindowStatus.CLAIMED);
+        Transition commit = m.commit(split, split.fence(), watermarkAt(T0), T0);
+        WindowState continuation = stored(commit, split);
+        assertThat(continuation.status()).isEqualTo(WindowStatus.OPEN);
+        assertThat(continuation.timer()).as("the continuation's chain").isEqualTo(new TimerChain(split.version() + 1, commit.timerDue()));
+
+        // Its chain's message comes once the watermark passes the window's end: nothing to emit, nothing due any more.
+        Instant end = T0.plusSeconds(60);
+        Transition t = m.tick(continuation, end.toEpochMilli(), end.plusSeconds(5), messageOf(continuation.timer(), commit.timerDue()));
+        assertThat(t.next().status()).isEqualTo(WindowStatus.CLOSED);
+        assertThat(t.next().dueAt()).isNull();
+        assertThat(t.next().timer()).isNull();
+        assertThat(t.armsTimer()).isFalse();
+    }
+
+    @Test
     void aMergeStartsANewChainForTheSurvivorAndEndsTheAbsorbedOnes() {
         WindowState survivor = extended(created(machine, T0), "e1", T0.plusSeconds(20));
         WindowState other = created(machine, T0.plusSeconds(40));
@@ -201,7 +245,8 @@ class TimerChainTest {
         Transition other = machine.tick(legacy, watermarkAt(fired), fired, WindowMachine.Visitor.timer(0, armedFor.minusSeconds(3)));
         assertThat(other.armsTimer()).as("a legacy message for another time is stale").isFalse();
 
-        Transition own = machine.tick(legacy, watermarkAt(fired), fired, WindowMachine.Visitor.timer(0, armedFor));
+        // The stored time has milliseconds; the message's (the clock's own) had microseconds.
+        Transition own = machine.tick(legacy, watermarkAt(fired), fired, WindowMachine.Visitor.timer(0, armedFor.plusNanos(456_000)));
         assertThat(own.write()).isTrue();
         assertThat(own.next().timer()).isEqualTo(new TimerChain(legacy.version() + 1, T0.plusSeconds(55)));
     }

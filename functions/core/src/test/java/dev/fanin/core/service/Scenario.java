@@ -44,8 +44,10 @@ record Scenario(String yaml, List<long[]> events) {
                     sorted.sort((a, b) -> Long.compare(a[0], b[0]));
                     return sorted;
                 });
-        return Combinators.combine(window, triggers, incomplete, watermark, Arbitraries.integers().between(0, 120), events)
-                .as((w, t, inc, wm, lateness, evs) -> {
+        // Small size limits split windows (SIZE_LIMIT closes and continuations) now and then.
+        Arbitrary<String> bounds = Arbitraries.of("", "", "    bounds: {maxEventsPerWindow: 3}\n", "    bounds: {maxEventsPerWindow: 7}\n");
+        return Combinators.combine(window, triggers, incomplete, watermark, Arbitraries.integers().between(0, 120), bounds, events)
+                .as((w, t, inc, wm, lateness, bound, evs) -> {
                     boolean knows = t.contains("expected") || t.contains("sentinel");
                     String policy = switch (inc) {
                         case "hold-flagged" -> knows ? "{policy: hold, atDeadline: fire-flagged}" : "{policy: fire-partial}";
@@ -55,7 +57,7 @@ record Scenario(String yaml, List<long[]> events) {
                     };
                     String yaml = "version: 1\npipelines:\n  - name: p\n    envelope: raw\n    key: [$.k]\n    eventId: $.id\n"
                             + "    eventTime: {path: $.t, maxPast: 30d, maxFuture: 30d}\n    window: " + w + "\n    triggers:" + t + "\n"
-                            + "    watermark: " + wm + "\n    allowedLateness: " + lateness + "s\n    incomplete: " + policy + "\n"
+                            + "    watermark: " + wm + "\n    allowedLateness: " + lateness + "s\n    incomplete: " + policy + "\n" + bound
                             + "    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
                     return new Scenario(yaml, evs);
                 })

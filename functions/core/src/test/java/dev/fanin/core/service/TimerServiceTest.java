@@ -26,20 +26,6 @@ class TimerServiceTest {
             + "    eventTime: {path: $.t}\n    window: {type: session, gap: 30s}\n    triggers: {maxLifetime: 10m}\n"
             + "    watermark: {outOfOrderness: 0s, idleAfter: 5m}\n    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
 
-    /** The timer transport, whose sends can be made to fail (an SQS outage). */
-    private static final class OutageTimers implements WindowTimers {
-        final RecordingTimers sent = new RecordingTimers();
-        boolean down;
-
-        @Override
-        public void arm(Wakeup wakeup, Instant now) {
-            if (down) {
-                throw new IllegalStateException("SQS unavailable");
-            }
-            sent.arm(wakeup, now);
-        }
-    }
-
     private final MutableClock clock = new MutableClock(T0);
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final RecordingEmitter emitter = new RecordingEmitter();

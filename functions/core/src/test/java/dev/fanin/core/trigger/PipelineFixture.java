@@ -30,6 +30,7 @@ public final class PipelineFixture {
     private WatermarkSpec watermark = new WatermarkSpec(Duration.ofSeconds(5), Duration.ofSeconds(60));
     private Duration allowedLateness = Duration.ofSeconds(30);
     private List<AggregationSpec> aggregations = List.of(new AggregationSpec.Count("count"));
+    private int maxEventsPerWindow = 10_000;
 
     public static PipelineFixture pipeline() {
         return new PipelineFixture();
@@ -59,6 +60,11 @@ public final class PipelineFixture {
         return this;
     }
 
+    public PipelineFixture maxEventsPerWindow(int maxEventsPerWindow) {
+        this.maxEventsPerWindow = maxEventsPerWindow;
+        return this;
+    }
+
     public PipelineFixture aggregations(AggregationSpec... aggregations) {
         this.aggregations = List.of(aggregations);
         return this;
@@ -80,7 +86,7 @@ public final class PipelineFixture {
                 new LatePolicy(LatePolicy.TooLate.SIDE_OUTPUT, Duration.ofSeconds(5)),
                 new IncompletePolicy(IncompletePolicy.Mode.FIRE_PARTIAL, IncompletePolicy.AtDeadline.FIRE_FLAGGED),
                 aggregations,
-                new Bounds(10_000, 1_000, 512, 65_536, Bounds.Overflow.SPLIT),
+                new Bounds(maxEventsPerWindow, 1_000, 512, 65_536, Bounds.Overflow.SPLIT),
                 new EmitTarget.EventBridge("fanin-bus", "fanin", "Aggregate"),
                 Duration.ofDays(7));
     }

@@ -1,0 +1,78 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.memory.InMemoryWatermarkStore;
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.memory.RecordingSideOutput;
+import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.WindowTimers;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A batch whose function died after writing its windows but before sending their timers comes back from SQS with a
+ * receive count of two and finds nothing new: its windows' timer chains get their message then, instead of waiting
+ * for the sweeper (RELIABILITY.md, finding 6).
+ */
+class LostTimerRedeliveryTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+
+    private static String yaml(String window) {
+        return "version: 1\npipelines:\n  - name: p\n    envelope: raw\n    key: [$.k]\n    eventId: $.id\n"
+                + "    eventTime: {path: $.t}\n    window: " + window + "\n    triggers: {maxLifetime: 10m}\n"
+                + "    watermark: {outOfOrderness: 0s, idleAfter: 5m}\n    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
+    }
+
+    private static InboundMessage message(String id, int receiveCount) {
+        String body = "{\"k\":\"k1\",\"id\":\"" + id + "\",\"t\":" + T0.toEpochMilli() + "}";
+        return new InboundMessage("m-" + id, body, Map.of("SentTimestamp", String.valueOf(T0.toEpochMilli()),
+                "ApproximateReceiveCount", String.valueOf(receiveCount)), T0);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"{type: session, gap: 30s}", "{type: tumbling, size: 60s}"})
+    void aRedeliveredBatchThatChangesNothingGivesTheWindowsChainItsMessage(String window) {
+        MutableClock clock = new MutableClock(T0);
+        InMemoryWindowStore store = new InMemoryWindowStore(4);
+        RecordingSideOutput side = new RecordingSideOutput();
+        OutageTimers timers = new OutageTimers();
+        FaninEngine engine = new FaninEngine(ConfigLoader.load(yaml(window), "test"),
+                new FaninPorts(store, new InMemoryWatermarkStore(), new RecordingEmitter(), timers, side, side, Metrics.NONE),
+                FaninSettings.defaults(), clock);
+        IngestService ingest = new IngestService(engine);
+
+        // The first delivery writes the window; its timer is lost (the function "died" before the send went out).
+        timers.down = true;
+        assertThat(ingest.handle(List.of(message("e1", 1), message("e2", 1))).failedMessageIds()).isEmpty();
+        WindowState written = engine.decode(store.all().get(0));
+        assertThat(written.timer()).isNotNull();
+        timers.down = false;
+
+        // A producer's duplicate send (first delivery of another message) is not a redelivery: nothing is armed.
+        clock.set(T0.plusSeconds(5));
+        ingest.handle(List.of(new InboundMessage("m-dup", message("e1", 1).body(),
+                Map.of("SentTimestamp", String.valueOf(T0.toEpochMilli()), "ApproximateReceiveCount", "1"), clock.instant())));
+        assertThat(timers.sent.pending()).isEmpty();
+
+        // SQS redelivers the batch: the events are duplicates, and the window's chain gets its message.
+        clock.set(T0.plusSeconds(40));
+        BatchResult again = ingest.handle(List.of(message("e1", 2), message("e2", 2)));
+        assertThat(again.duplicates()).isEqualTo(2);
+        assertThat(timers.sent.pending()).singleElement().satisfies(t -> {
+            WindowTimers.Wakeup w = t.wakeup();
+            assertThat(w.ref()).isEqualTo(written.ref());
+            assertThat(w.chain()).isEqualTo(written.timer().id());
+            assertThat(w.dueAt()).isAfter(clock.instant());
+        });
+        assertThat(engine.decode(store.all().get(0)).version()).as("nothing written").isEqualTo(written.version());
+    }
+}
