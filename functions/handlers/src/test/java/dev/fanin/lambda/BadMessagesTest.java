@@ -43,7 +43,7 @@ class BadMessagesTest {
         assertThat(event.getRecords()).hasSize(REASONS.size());
         LocalFanin fanin = LocalFanin.start("bad", SampleEvents.lastSent(event).plusSeconds(1));
 
-        SQSBatchResponse response = new IngestFunction(fanin.runtime).handleRequest(event, new FakeContext("bad-1"));
+        SQSBatchResponse response = new IngestFunction(fanin.runtime).handleRequest(event, TestContexts.invocation("bad-1"));
 
         assertThat(response.getBatchItemFailures()).as("bad input is never retried").isEmpty();
         long expected = REASONS.stream().filter(r -> r != null).count();

@@ -44,7 +44,7 @@ class EndToEndTest {
         IngestFunction ingest = new IngestFunction(fanin.runtime);
 
         SQSEvent delivered = poll(fanin, input, sample.getRecords().size());
-        SQSBatchResponse response = ingest.handleRequest(delivered, new FakeContext("e2e-1"));
+        SQSBatchResponse response = ingest.handleRequest(delivered, TestContexts.invocation("e2e-1"));
         deleteAcknowledged(fanin, input, delivered, response);
 
         assertThat(response.getBatchItemFailures()).isEmpty();
@@ -55,7 +55,7 @@ class EndToEndTest {
         assertThat(aggregate.path("closeReason").asText()).isEqualTo("EXPECTED_COMPLETE");
         assertThat(aggregate.path("aggregations").path("shards").asInt()).isEqualTo(4);
 
-        SQSBatchResponse again = ingest.handleRequest(redelivery(delivered), new FakeContext("e2e-2"));
+        SQSBatchResponse again = ingest.handleRequest(redelivery(delivered), TestContexts.invocation("e2e-2"));
 
         assertThat(again.getBatchItemFailures()).isEmpty();
         assertThat(fanin.aggregates(0, Duration.ZERO, Duration.ofSeconds(2))).as("a redelivered batch fires nothing").isEmpty();

@@ -24,7 +24,7 @@ class IngestFunctionTest {
     private static final Duration SETTLE = Duration.ofSeconds(1);
 
     private static SQSBatchResponse ingest(LocalFanin fanin, SQSEvent event) {
-        return new IngestFunction(fanin.runtime).handleRequest(event, new FakeContext("ingest-" + System.nanoTime()));
+        return new IngestFunction(fanin.runtime).handleRequest(event, TestContexts.invocation("ingest-" + System.nanoTime()));
     }
 
     @Test

@@ -21,11 +21,11 @@ class SweeperFunctionTest {
         SQSEvent alerts = SampleEvents.sqs("sqs-sns-alerts.json");
         ScheduledEvent schedule = SampleEvents.scheduled("scheduled-sweep.json");
         LocalFanin fanin = LocalFanin.start("sweep", SampleEvents.lastSent(alerts).plusSeconds(1));
-        new IngestFunction(fanin.runtime).handleRequest(alerts, new FakeContext("s-ingest"));
+        new IngestFunction(fanin.runtime).handleRequest(alerts, TestContexts.invocation("s-ingest"));
         fanin.clock.advance(Duration.ofMinutes(5));
 
         StdoutCapture.Captured<Map<String, Object>> run = StdoutCapture.run(
-                () -> new SweeperFunction(fanin.runtime).handleRequest(schedule, new FakeContext("s-sweep", 60_000)));
+                () -> new SweeperFunction(fanin.runtime).handleRequest(schedule, TestContexts.invocation("s-sweep", 60_000)));
 
         assertThat(run.result()).containsEntry("visited", 1).containsEntry("claimed", 1).containsEntry("exhausted", false);
         assertThat(fanin.windows("alert-storm-sns", KEY)).singleElement()
@@ -41,11 +41,11 @@ class SweeperFunctionTest {
     void noRemainingTimeMeansNoWindowIsTakenAndTheRunSaysSo() {
         SQSEvent alerts = SampleEvents.sqs("sqs-sns-alerts.json");
         LocalFanin fanin = LocalFanin.start("nosweep", SampleEvents.lastSent(alerts).plusSeconds(1));
-        new IngestFunction(fanin.runtime).handleRequest(alerts, new FakeContext("n-ingest"));
+        new IngestFunction(fanin.runtime).handleRequest(alerts, TestContexts.invocation("n-ingest"));
         fanin.clock.advance(Duration.ofMinutes(5));
 
         Map<String, Object> report = new SweeperFunction(fanin.runtime)
-                .handleRequest(SampleEvents.scheduled("scheduled-sweep.json"), new FakeContext("n-sweep", 0));
+                .handleRequest(SampleEvents.scheduled("scheduled-sweep.json"), TestContexts.invocation("n-sweep", 0));
 
         assertThat(report).containsEntry("visited", 0).containsEntry("exhausted", true);
         assertThat(fanin.windows("alert-storm-sns", KEY)).singleElement()

@@ -25,11 +25,11 @@ class TimerFunctionTest {
         SQSEvent timer = SampleEvents.sqs("sqs-timer.json");
         TimerMessage sample = TimerMessage.parse(timer.getRecords().get(0).getBody());
         LocalFanin fanin = LocalFanin.start("timer", SampleEvents.lastSent(alerts).plusSeconds(1));
-        assertThat(new IngestFunction(fanin.runtime).handleRequest(alerts, new FakeContext("t-ingest")).getBatchItemFailures()).isEmpty();
+        assertThat(new IngestFunction(fanin.runtime).handleRequest(alerts, TestContexts.invocation("t-ingest")).getBatchItemFailures()).isEmpty();
         assertThat(fanin.windows("alert-storm", KEY)).extracting(w -> w.ref()).containsExactly(sample.wakeup().ref());
 
         fanin.clock.set(sample.wakeup().dueAt().plusSeconds(1));
-        SQSBatchResponse response = new TimerFunction(fanin.runtime).handleRequest(timer, new FakeContext("t-fire"));
+        SQSBatchResponse response = new TimerFunction(fanin.runtime).handleRequest(timer, TestContexts.invocation("t-fire"));
 
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(fanin.windows("alert-storm", KEY)).singleElement()
@@ -46,13 +46,13 @@ class TimerFunctionTest {
         String body = SampleEvents.sqs("sqs-timer.json").getRecords().get(0).getBody();
         TimerMessage sample = TimerMessage.parse(body);
         LocalFanin fanin = LocalFanin.start("timerbatch", SampleEvents.lastSent(alerts).plusSeconds(1));
-        new IngestFunction(fanin.runtime).handleRequest(alerts, new FakeContext("b-ingest"));
+        new IngestFunction(fanin.runtime).handleRequest(alerts, TestContexts.invocation("b-ingest"));
         assertThat(fanin.runtime.engine().ports().store().openWindows("alert-storm")).isEqualTo(1);
 
         fanin.clock.set(sample.wakeup().dueAt().plusSeconds(1));
         // The same timer twice (re-armed and original) and a malformed one, in one batch.
         SQSBatchResponse response = new TimerFunction(fanin.runtime).handleRequest(
-                sqsEvent(Map.of("first", body, "second", body, "junk", "not a timer")), new FakeContext("b-fire"));
+                sqsEvent(Map.of("first", body, "second", body, "junk", "not a timer")), TestContexts.invocation("b-fire"));
 
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(fanin.windows("alert-storm", KEY)).singleElement()
@@ -66,9 +66,9 @@ class TimerFunctionTest {
         SQSEvent alerts = SampleEvents.sqs("sqs-eventbridge-alerts.json");
         SQSEvent timer = SampleEvents.sqs("sqs-timer.json");
         LocalFanin fanin = LocalFanin.start("early", SampleEvents.lastSent(alerts).plusSeconds(1));
-        new IngestFunction(fanin.runtime).handleRequest(alerts, new FakeContext("e-ingest"));
+        new IngestFunction(fanin.runtime).handleRequest(alerts, TestContexts.invocation("e-ingest"));
 
-        SQSBatchResponse response = new TimerFunction(fanin.runtime).handleRequest(timer, new FakeContext("e-fire"));
+        SQSBatchResponse response = new TimerFunction(fanin.runtime).handleRequest(timer, TestContexts.invocation("e-fire"));
 
         assertThat(response.getBatchItemFailures()).isEmpty();
         assertThat(fanin.windows("alert-storm", KEY)).singleElement()
@@ -85,7 +85,7 @@ class TimerFunctionTest {
                 "gone", "{\"pipeline\":\"retired-pipeline\",\"key\":\"k\",\"windowId\":\"S001795945202000\",\"dueAt\":\"2026-11-29T09:46:11Z\"}"));
 
         StdoutCapture.Captured<SQSBatchResponse> run = StdoutCapture.run(
-                () -> new TimerFunction(fanin.runtime).handleRequest(event, new FakeContext("bad-timers")));
+                () -> new TimerFunction(fanin.runtime).handleRequest(event, TestContexts.invocation("bad-timers")));
 
         assertThat(run.result().getBatchItemFailures()).as("retrying cannot make them valid").isEmpty();
         assertThat(EmfRecords.values(run.lines(), FunctionMetricNames.MALFORMED_TIMERS)).containsExactly(1.0, 1.0, 1.0);
@@ -102,7 +102,7 @@ class TimerFunctionTest {
                 "valid", timer.getRecords().get(0).getBody(),
                 "malformed", "{}"));
 
-        SQSBatchResponse response = new TimerFunction(broken).handleRequest(event, new FakeContext("store-fail"));
+        SQSBatchResponse response = new TimerFunction(broken).handleRequest(event, TestContexts.invocation("store-fail"));
 
         assertThat(response.getBatchItemFailures()).extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
                 .containsExactly("valid");

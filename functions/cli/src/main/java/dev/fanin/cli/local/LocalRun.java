@@ -1,8 +1,8 @@
 package dev.fanin.cli.local;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
-import dev.fanin.cli.InProcessContext;
 import dev.fanin.lambda.FaninRuntime;
+import dev.fanin.lambda.InProcessContext;
 import dev.fanin.lambda.IngestFunction;
 import dev.fanin.lambda.SweeperFunction;
 import dev.fanin.lambda.TimerFunction;

@@ -3,7 +3,7 @@ package dev.fanin.cli.local;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
-import dev.fanin.cli.InProcessContext;
+import dev.fanin.lambda.InProcessContext;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

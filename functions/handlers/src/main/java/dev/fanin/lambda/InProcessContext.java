@@ -1,4 +1,4 @@
-package dev.fanin.cli;
+package dev.fanin.lambda;
 
 import com.amazonaws.services.lambda.runtime.ClientContext;
 import com.amazonaws.services.lambda.runtime.CognitoIdentity;
@@ -12,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The {@link Context} of one in-process invocation (by {@code fanin local} or {@code fanin replay}): a request id, and
- * the remaining time counting down from the function's timeout in the template (the sweeper sizes its work from it),
- * on the run's clock (the wall clock locally, the simulated one in a replay).
+ * The {@link Context} of one in-process invocation (by {@code fanin local}, {@code fanin replay} or a test): a request
+ * id, and the remaining time counting down from the function's timeout (the sweeper sizes its work from it), on the
+ * run's clock (the wall clock locally, the simulated one in a replay, a fixed one in a test that sets the remaining
+ * time). Never used by the Lambda runtime, which passes its own.
  */
 public final class InProcessContext implements Context {
 
