@@ -89,7 +89,8 @@ class SigkillCrashTest {
                 assertThat(revisions).as("revisions of %s: one aggregate id each, 0..n", window)
                         .isEqualTo(contiguous(revisions.size())));
         assertThat(killed.emittedWindowsNotClosed()).as("emitted windows not closed in the table").isEmpty();
-        assertThat(killed.counter("openWindowsAtEnd")).isZero();
+        // Every window closed; slots a kill left taken may still be counted (they come back when their epoch retires).
+        assertThat(killed.counter("openWindowsAtEnd")).as("windows still open (in the due index)").isZero();
         assertThat(distinct(killed.lateRecords(), "eventId", "windowId")).isEqualTo(distinct(clean.lateRecords(), "eventId", "windowId"));
         assertThat(distinct(killed.deadLetterRecords(), "messageId", "reason"))
                 .isEqualTo(distinct(clean.deadLetterRecords(), "messageId", "reason"));

@@ -58,6 +58,7 @@ class ReplayTracesTest {
         assertThat(run.lines(OutputFiles.LATE)).as("late records").isEqualTo(expected.path("late").asInt());
         assertThat(run.lines(OutputFiles.DEAD_LETTERS)).as("dead letters").isEqualTo(expected.path("deadLetters").asInt());
         assertThat(run.state().counter("openWindowsAtEnd")).isZero();
+        assertThat(run.state().counter("openWindowSlotsAtEnd")).as("without crashes every slot is back").isZero();
     }
 
     @ParameterizedTest
