@@ -29,11 +29,7 @@ final class SimTimers implements WindowTimers {
 
     @Override
     public void arm(Wakeup wakeup, Instant now) {
-        sendRequests++;
-        armed++;
-        if (deliver) {
-            pending.add(new Pending(wakeup, now.plusSeconds(SqsWindowTimers.delaySeconds(wakeup.dueAt(), now))));
-        }
+        armAll(List.of(wakeup), now);
     }
 
     /** As {@link dev.fanin.aws.sqs.SqsWindowTimers#armAll}: one SendMessageBatch request per ten timers. */

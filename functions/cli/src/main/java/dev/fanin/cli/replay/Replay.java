@@ -6,10 +6,10 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.sqs.SqsDeadLetters;
-import dev.fanin.lambda.InProcessContext;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.lambda.FaninRuntime;
+import dev.fanin.lambda.InProcessContext;
 import dev.fanin.lambda.IngestFunction;
 import dev.fanin.lambda.SweeperFunction;
 import dev.fanin.lambda.TimerFunction;
@@ -31,6 +31,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
+import java.util.function.Consumer;
 import java.util.function.Supplier;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
@@ -190,54 +191,46 @@ final class Replay {
 
     /**
      * Windows in the table that are not closed (or merged), or that still have a due-index entry (a correction
-     * pending): one Scan of the table's heads, whose {@code st} attribute is the window's status.
+     * pending): the table's heads, whose {@code st} attribute is the window's status.
      */
     private long windowsNotSettled() {
-        long count = 0;
-        Map<String, AttributeValue> start = null;
-        do {
-            Map<String, AttributeValue> from = start;
-            ScanResponse page = endpoint.dynamoDb().scan(r -> r.tableName(state.resources.tableName()).exclusiveStartKey(from));
-            for (Map<String, AttributeValue> item : page.items()) {
-                AttributeValue status = item.get("st");
-                boolean settled = status == null || (("CLOSED".equals(status.s()) || "MERGED".equals(status.s())) && !item.containsKey("due"));
-                count += settled ? 0 : 1;
+        long[] count = {0};
+        scan(null, item -> {
+            AttributeValue status = item.get("st");
+            boolean closed = status != null && ("CLOSED".equals(status.s()) || "MERGED".equals(status.s()));
+            if (status != null && (!closed || item.containsKey("due"))) {
+                count[0]++;
             }
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
-        return count;
+        });
+        return count[0];
     }
 
     /**
-     * The earliest due time in the due index, which only decides whether a sweep can find anything; the sweep itself
-     * runs the handler's real queries.
+     * The earliest due time in the due index (docs/ARCHITECTURE.md: a sparse GSI whose sort key {@code due} is
+     * epoch milliseconds), read with one Scan of the index instead of the sweeper's query per pipeline and shard:
+     * it only decides whether a sweep can find anything, the sweep itself runs the handler's real queries.
      */
     private Optional<Instant> earliestDue() {
-        return dueIndexEntries().stream().min(Long::compare).map(Instant::ofEpochMilli);
+        long[] earliest = {Long.MAX_VALUE};
+        scan(DynamoDbWindowStore.Settings.defaults().dueIndexName(), item -> {
+            AttributeValue due = item.get("due");
+            if (due != null && due.n() != null) {
+                earliest[0] = Math.min(earliest[0], Long.parseLong(due.n()));
+            }
+        });
+        return earliest[0] == Long.MAX_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(earliest[0]));
     }
 
-    /**
-     * The due times in the due index (docs/ARCHITECTURE.md: a sparse GSI whose sort key {@code due} is epoch
-     * milliseconds), one per window not yet closed, read with one Scan of the index instead of the sweeper's query per
-     * pipeline and shard.
-     */
-    private List<Long> dueIndexEntries() {
-        String index = DynamoDbWindowStore.Settings.defaults().dueIndexName();
-        List<Long> dues = new ArrayList<>();
+    /** Every item of the table, or of its index {@code index} when not null, page by page. */
+    private void scan(String index, Consumer<Map<String, AttributeValue>> each) {
         Map<String, AttributeValue> start = null;
         do {
             Map<String, AttributeValue> from = start;
             ScanResponse page = endpoint.dynamoDb().scan(r -> r.tableName(state.resources.tableName()).indexName(index)
                     .exclusiveStartKey(from));
-            for (Map<String, AttributeValue> item : page.items()) {
-                AttributeValue due = item.get("due");
-                if (due != null && due.n() != null) {
-                    dues.add(Long.parseLong(due.n()));
-                }
-            }
+            page.items().forEach(each);
             start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (start != null);
-        return dues;
     }
 
     private long openWindowSlots() {

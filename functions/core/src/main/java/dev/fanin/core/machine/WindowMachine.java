@@ -227,17 +227,17 @@ public final class WindowMachine {
     public sealed interface Visitor {
 
         /** The sweeper, which found the window in the due index. */
-        Visitor SWEEP = new Other(true);
+        Visitor SWEEP = Untimed.SWEEP;
         /** Ingest and commits. */
-        Visitor WRITER = new Other(false);
+        Visitor WRITER = Untimed.WRITER;
 
         /** A timer message of the chain {@code chain}, armed for {@code dueAt}. */
         static Visitor timer(long chain, Instant dueAt) {
             return new Timer(chain, dueAt);
         }
 
-        /** The sweeper ({@code sweep}) or a writer. */
-        record Other(boolean sweep) implements Visitor { }
+        /** The visitors that are not timer messages. */
+        enum Untimed implements Visitor { SWEEP, WRITER }
 
         /** A timer message: the chain it belongs to and the due time it was armed for. */
         record Timer(long chain, Instant dueAt) implements Visitor {
@@ -314,10 +314,8 @@ public final class WindowMachine {
         } else {
             if (exactDue != null) {
                 boolean ownMessage = visitor instanceof Visitor.Timer timer && timer.continues(s.timer);
-                // A write that happens anyway (events counted, a commit) refreshes a chain past its first message, whose
-                // next message only that message knows: the window may be due earlier now (a watermark that jumped).
-                boolean refresh = visitor == Visitor.WRITER && changed && s.timer != null && !s.timer.armedFor().isAfter(now);
-                if (startsTimerChain(s.timer, exactDue, now) || refresh || (ownMessage && s.timer.id() == 0)) {
+                boolean writingAnyway = visitor == Visitor.WRITER && changed;
+                if (startsTimerChain(s.timer, exactDue, now, writingAnyway) || (ownMessage && s.timer.id() == 0)) {
                     // (A chain stored before chains had ids is replaced by one that has, at its own message.)
                     s.timer = new TimerChain(before.version() + 1, exactDue);
                     timerDue = exactDue;
@@ -337,13 +335,16 @@ public final class WindowMachine {
      * Whether a step that finds the window next due at {@code exactDue} starts a new timer chain (a write, which makes
      * the current chain's messages stale): when the window has none, or when its chain's first message has not come
      * yet and was armed for a later time. A chain past its first message was re-armed at a time only its message
-     * knows: a visit leaves it alone (starting a chain would cost a write), a write that happens anyway refreshes it
-     * (see {@code decide}). Between writes, a window whose next check moves earlier than its chain's next message (the
-     * watermark jumped) closes at that message or at the next sweep, whichever comes first. A chain lost to a
-     * transport failure leaves the close to the sweeper.
+     * knows: a visit leaves it alone (starting a chain would cost a write), a write that happens anyway ({@code
+     * writingAnyway}: events counted, a commit) replaces it, since the window may be due earlier now (a watermark that
+     * jumped). Between writes, such a window closes at its chain's next message or at the next sweep, whichever comes
+     * first. A chain lost to a transport failure leaves the close to the sweeper.
      */
-    private static boolean startsTimerChain(TimerChain chain, Instant exactDue, Instant now) {
-        return chain == null || (chain.armedFor().isAfter(now) && exactDue.isBefore(chain.armedFor()));
+    private static boolean startsTimerChain(TimerChain chain, Instant exactDue, Instant now, boolean writingAnyway) {
+        if (chain == null) {
+            return true;
+        }
+        return chain.armedFor().isAfter(now) ? exactDue.isBefore(chain.armedFor()) : writingAnyway;
     }
 
     /**

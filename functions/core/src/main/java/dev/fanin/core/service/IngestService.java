@@ -19,7 +19,6 @@ import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
-import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.SessionPlan;
@@ -301,14 +300,13 @@ public final class IngestService {
      */
     private void rearmAfterRedelivery(WindowMachine machine, WindowState state, List<Event> events, long watermark, Instant now,
                                       Followups followups) {
-        if (state.version() == 0 || state.timer() == null
-                || events.stream().noneMatch(e -> followups.redeliveredMessages.contains(e.sourceMessageId()))) {
+        TimerChain chain = state.timer();
+        if (chain == null || events.stream().noneMatch(e -> followups.redeliveredMessages.contains(e.sourceMessageId()))) {
             return;
         }
-        TimerChain chain = state.timer();
         Transition t = machine.tick(state, watermark, now, WindowMachine.Visitor.timer(chain.id(), chain.armedFor()));
         if (!t.write() && t.armsTimer()) {
-            followups.timers.add(new WindowTimers.Wakeup(state.ref(), t.timerDue(), chain.id()));
+            followups.timers.add(WindowWrites.wakeup(t));
             engine.ports().metrics().count(MetricNames.TIMERS_REARMED_ON_REDELIVERY, state.ref().pipeline());
         }
     }

@@ -4,7 +4,6 @@ import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.StoredWindow;
-import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
@@ -44,7 +43,7 @@ final class WindowVisit {
             Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now, visitor);
             if (!t.write()) {
                 if (t.armsTimer()) {
-                    followups.timers.add(new WindowTimers.Wakeup(ref, t.timerDue(), state.timer().id()));
+                    followups.timers.add(WindowWrites.wakeup(t));
                 }
                 return Optional.of(state);
             }

@@ -114,7 +114,10 @@ final class WindowWrites {
         return notArmed;
     }
 
-    /** The timer message a written transition arms: the next of {@code t.next()}'s chain. */
+    /**
+     * The timer message {@code t} arms: the next of {@code t.next()}'s chain (after the write, or as read when there
+     * is nothing to write).
+     */
     static WindowTimers.Wakeup wakeup(Transition t) {
         return new WindowTimers.Wakeup(t.next().ref(), t.timerDue(), t.next().timer().id());
     }

@@ -49,6 +49,22 @@ class TimerChainTest {
         return stored(machine.ingest(s, List.of(event(id, at.toEpochMilli())), watermarkAt(at), at), s);
     }
 
+    /** Tumbling minutes (the fixture's pipeline: an hour's lifetime, 30 s lateness). */
+    private final WindowMachine tumbling = new WindowMachine(PipelineFixture.pipeline().build(), LEASE);
+    /** A watermark two hours behind T0. */
+    private static final long LAGGING = T0.toEpochMilli() - Duration.ofHours(2).toMillis();
+
+    /** The minute [T0, T0+60 s) of {@code m}, not yet stored. */
+    private WindowState minute(WindowMachine m) {
+        return m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+    }
+
+    /** The minute after one event at T0 with the watermark two hours behind, as stored: timed for its hard deadline. */
+    private WindowState laggingMinute() {
+        WindowState open = minute(tumbling);
+        return stored(tumbling.ingest(open, List.of(event("e1", T0.toEpochMilli())), LAGGING, T0), open);
+    }
+
     private static WindowMachine.Visitor messageOf(TimerChain chain, Instant dueAt) {
         return WindowMachine.Visitor.timer(chain.id(), dueAt);
     }
@@ -144,15 +160,12 @@ class TimerChainTest {
     @Test
     void aWindowDueEarlierThanItsChainsFirstMessageStartsANewChain() {
         // A tumbling minute whose watermark lags by two hours is timed for its hard deadline, an hour away ...
-        WindowMachine m = new WindowMachine(PipelineFixture.pipeline().build(), LEASE);
-        WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
-        long lagging = T0.toEpochMilli() - Duration.ofHours(2).toMillis();
-        WindowState s = stored(m.ingest(open, List.of(event("e1", T0.toEpochMilli())), lagging, T0), open);
+        WindowState s = laggingMinute();
         assertThat(s.timer()).isEqualTo(new TimerChain(1, s.hardDeadline()));
 
         // ... and when the watermark gets to 30 s before the window's end, a sweep starts a chain due in 30 s.
         Instant now = T0.plusSeconds(5);
-        Transition t = m.tick(s, T0.toEpochMilli() + 30_000, now);
+        Transition t = tumbling.tick(s, T0.toEpochMilli() + 30_000, now);
         assertThat(t.write()).isTrue();
         assertThat(t.next().timer()).isEqualTo(new TimerChain(2, now.plusSeconds(30)));
         assertThat(t.timerDue()).isEqualTo(now.plusSeconds(30));
@@ -162,13 +175,10 @@ class TimerChainTest {
     void aMessageBeyondTheDelayLimitArrivingEarlyWithNothingChangedArmsTheSameTimeAgain() {
         // Hard deadline in an hour, watermark two hours behind: the chain's first message is armed for the deadline
         // and, with SQS's 15-minute delay limit, comes after 15 minutes.
-        WindowMachine m = new WindowMachine(PipelineFixture.pipeline().build(), LEASE);
-        WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
-        long lagging = T0.toEpochMilli() - Duration.ofHours(2).toMillis();
-        WindowState s = stored(m.ingest(open, List.of(event("e1", T0.toEpochMilli())), lagging, T0), open);
+        WindowState s = laggingMinute();
         Instant early = T0.plusSeconds(900);
 
-        Transition t = m.tick(s, lagging, early, messageOf(s.timer(), s.hardDeadline()));
+        Transition t = tumbling.tick(s, LAGGING, early, messageOf(s.timer(), s.hardDeadline()));
 
         assertThat(t.write()).isFalse();
         assertThat(t.timerDue()).isEqualTo(s.hardDeadline());
@@ -177,7 +187,7 @@ class TimerChainTest {
     @Test
     void aClaimEndsTheChainAndACorrectionLeftPendingStartsTheNextAfterTheCommit() {
         WindowMachine m = new WindowMachine(PipelineFixture.pipeline().count(2).build(), LEASE);
-        WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        WindowState open = minute(m);
         WindowState first = stored(m.ingest(open, List.of(event("e1", T0.toEpochMilli())), watermarkAt(T0), T0), open);
         TimerChain chain = first.timer();
         Instant at = T0.plusSeconds(2);
@@ -201,7 +211,7 @@ class TimerChainTest {
     @Test
     void aSizeLimitContinuationThatReceivedNothingClosesWithoutAChainOrAnIndexEntry() {
         WindowMachine m = new WindowMachine(PipelineFixture.pipeline().maxEventsPerWindow(2).build(), LEASE);
-        WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        WindowState open = minute(m);
         WindowState split = stored(m.ingest(open, List.of(event("e1", T0.toEpochMilli()), event("e2", T0.toEpochMilli())),
                 watermarkAt(T0), T0), open);
         assertThat(split.status()).isEqualTo(WindowStatus.CLAIMED);
@@ -236,10 +246,9 @@ class TimerChainTest {
     void aChainStoredBeforeChainsHadIdsIsReplacedAtItsOwnMessageOnly() {
         WindowState s = extended(created(machine, T0), "e1", T0.plusSeconds(20));
         Instant armedFor = s.timer().armedFor();
-        WindowState legacy = s.toBuilder().build();
-        WindowState.Builder b = legacy.toBuilder();
+        WindowState.Builder b = s.toBuilder();
         b.timer = new TimerChain(0, armedFor);
-        legacy = b.build();
+        WindowState legacy = b.build();
         Instant fired = armedFor;
 
         Transition other = machine.tick(legacy, watermarkAt(fired), fired, WindowMachine.Visitor.timer(0, armedFor.minusSeconds(3)));

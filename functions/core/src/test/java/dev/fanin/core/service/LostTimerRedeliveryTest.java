@@ -2,18 +2,13 @@ package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.machine.WindowState;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
-import dev.fanin.core.memory.RecordingSideOutput;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.WindowTimers;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -26,16 +21,8 @@ class LostTimerRedeliveryTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
 
-    private static String yaml(String window) {
-        return "version: 1\npipelines:\n  - name: p\n    envelope: raw\n    key: [$.k]\n    eventId: $.id\n"
-                + "    eventTime: {path: $.t}\n    window: " + window + "\n    triggers: {maxLifetime: 10m}\n"
-                + "    watermark: {outOfOrderness: 0s, idleAfter: 5m}\n    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
-    }
-
     private static InboundMessage message(String id, int receiveCount) {
-        String body = "{\"k\":\"k1\",\"id\":\"" + id + "\",\"t\":" + T0.toEpochMilli() + "}";
-        return new InboundMessage("m-" + id, body, Map.of("SentTimestamp", String.valueOf(T0.toEpochMilli()),
-                "ApproximateReceiveCount", String.valueOf(receiveCount)), T0);
+        return InMemoryEngines.message("m-" + id, InMemoryEngines.rawEvent("k1", id, T0), T0, receiveCount);
     }
 
     @ParameterizedTest(name = "{0}")
@@ -43,11 +30,8 @@ class LostTimerRedeliveryTest {
     void aRedeliveredBatchThatChangesNothingGivesTheWindowsChainItsMessage(String window) {
         MutableClock clock = new MutableClock(T0);
         InMemoryWindowStore store = new InMemoryWindowStore(4);
-        RecordingSideOutput side = new RecordingSideOutput();
         OutageTimers timers = new OutageTimers();
-        FaninEngine engine = new FaninEngine(ConfigLoader.load(yaml(window), "test"),
-                new FaninPorts(store, new InMemoryWatermarkStore(), new RecordingEmitter(), timers, side, side, Metrics.NONE),
-                FaninSettings.defaults(), clock);
+        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline(window), store, new RecordingEmitter(), timers, clock);
         IngestService ingest = new IngestService(engine);
 
         // The first delivery writes the window; its timer is lost (the function "died" before the send went out).
@@ -59,8 +43,7 @@ class LostTimerRedeliveryTest {
 
         // A producer's duplicate send (first delivery of another message) is not a redelivery: nothing is armed.
         clock.set(T0.plusSeconds(5));
-        ingest.handle(List.of(new InboundMessage("m-dup", message("e1", 1).body(),
-                Map.of("SentTimestamp", String.valueOf(T0.toEpochMilli()), "ApproximateReceiveCount", "1"), clock.instant())));
+        ingest.handle(List.of(InMemoryEngines.message("m-dup", message("e1", 1).body(), clock.instant(), 1)));
         assertThat(timers.sent.pending()).isEmpty();
 
         // SQS redelivers the batch: the events are duplicates, and the window's chain gets its message.

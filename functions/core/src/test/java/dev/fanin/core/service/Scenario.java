@@ -1,6 +1,18 @@
 package dev.fanin.core.service;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowTimers;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import net.jqwik.api.Arbitraries;
@@ -12,6 +24,44 @@ import net.jqwik.api.Combinators;
  * YAML) and the events sent to it: {arrival offset ms, event time offset ms, key, id}, in arrival order.
  */
 record Scenario(String yaml, List<long[]> events) {
+
+    /** Processing time of the scenario's start: arrival offsets count from it. */
+    static final Instant START = Instant.parse("2026-11-29T10:00:00Z");
+    /** The sweeper's schedule. */
+    static final Duration SWEEP_PERIOD = Duration.ofMinutes(1);
+
+    /** An engine for this scenario's pipeline on in-memory ports, with {@code timers} as its timer transport. */
+    FaninEngine engine(InMemoryWindowStore store, WindowTimers timers, Clock clock) {
+        return InMemoryEngines.of(yaml, store, new RecordingEmitter(), timers, clock);
+    }
+
+    /** When event {@code index} arrives. */
+    Instant arrival(int index) {
+        return START.plusMillis(events.get(index)[0]);
+    }
+
+    /** Event {@code index} as its SQS message, first delivery. */
+    InboundMessage message(int index) {
+        long[] e = events.get(index);
+        String body = "{\"k\":\"k" + e[2] + "\",\"id\":\"e" + e[3] + "\",\"t\":" + (START.toEpochMilli() + e[1]) + ",\"v\":" + e[3] + "}";
+        return InMemoryEngines.message("m" + index, body, arrival(index), 1);
+    }
+
+    /** When every window of {@code store} must be closed by: the latest hard deadline plus a sweep period and a lease. */
+    static Instant closeBound(FaninEngine engine, InMemoryWindowStore store, Instant ifNoWindow) {
+        Instant latestDeadline = store.all().stream().map(w -> engine.decode(w).hardDeadline()).max(Instant::compareTo).orElse(ifNoWindow);
+        return latestDeadline.plus(SWEEP_PERIOD).plus(engine.settings().lease());
+    }
+
+    /** Asserts that every window of {@code store} is closed or merged at {@code now}. */
+    static void assertEveryWindowClosed(FaninEngine engine, InMemoryWindowStore store, Instant now) {
+        for (StoredWindow w : store.all()) {
+            WindowState s = engine.decode(w);
+            assertThat(s.status()).as("window %s (deadline %s) at %s", w.ref(), s.hardDeadline(), now)
+                    .isIn(WindowStatus.CLOSED, WindowStatus.MERGED);
+        }
+    }
+
     @Override
     public String toString() {
         StringBuilder b = new StringBuilder(yaml).append("events (arrival ms, event time ms, key, id):\n");

@@ -2,23 +2,14 @@ package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.core.config.ConfigLoader;
-import dev.fanin.core.config.FaninConfig;
-import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.machine.WindowState;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
-import dev.fanin.core.memory.RecordingEmitter;
-import dev.fanin.core.memory.RecordingSideOutput;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowTimers;
-import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
-import java.util.Map;
 import java.util.PriorityQueue;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -36,7 +27,6 @@ import net.jqwik.api.Provide;
  */
 class TimerChainProperties {
 
-    private static final Duration SWEEP_PERIOD = Duration.ofMinutes(1);
     private static final Duration MAX_DELAY = Duration.ofMinutes(15);
 
     /** Timer messages on their way: each arrives at its due time, or 15 minutes after it was sent if that is sooner. */
@@ -60,54 +50,41 @@ class TimerChainProperties {
 
     @Property(tries = 150)
     void aWindowHasExactlyOneMessageOfItsLiveChainOnItsWayAndStillCloses(@ForAll("scenarios") Scenario scenario) {
-        FaninConfig config = ConfigLoader.load(scenario.yaml(), "property");
-        Instant start = Instant.parse("2026-11-29T10:00:00Z");
-        MutableClock clock = new MutableClock(start);
+        MutableClock clock = new MutableClock(Scenario.START);
         InMemoryWindowStore store = new InMemoryWindowStore(4);
-        RecordingSideOutput side = new RecordingSideOutput();
         DelayedMessages timers = new DelayedMessages();
-        FaninEngine engine = new FaninEngine(config, new FaninPorts(store, new InMemoryWatermarkStore(), new RecordingEmitter(),
-                timers, side, side, Metrics.NONE), FaninSettings.defaults(), clock);
+        FaninEngine engine = scenario.engine(store, timers, clock);
         IngestService ingest = new IngestService(engine);
         SweepService sweep = new SweepService(engine);
         TimerService timerService = new TimerService(engine);
 
         int n = 0;
-        Instant nextSweep = start.plus(SWEEP_PERIOD);
-        Instant lastArrival = start.plusMillis(scenario.events().get(scenario.events().size() - 1)[0]);
+        Instant nextSweep = Scenario.START.plus(Scenario.SWEEP_PERIOD);
+        Instant lastArrival = scenario.arrival(scenario.events().size() - 1);
         Instant bound = null;
         while (true) {
-            long[] e = n < scenario.events().size() ? scenario.events().get(n) : null;
-            Instant arrival = e == null ? null : start.plusMillis(e[0]);
+            Instant arrival = n < scenario.events().size() ? scenario.arrival(n) : null;
             Instant timerAt = timers.next();
             if (arrival != null && !arrival.isAfter(nextSweep) && (timerAt == null || !arrival.isAfter(timerAt))) {
                 clock.set(arrival);
-                String body = "{\"k\":\"k" + e[2] + "\",\"id\":\"e" + e[3] + "\",\"t\":" + (start.toEpochMilli() + e[1]) + ",\"v\":" + e[3] + "}";
-                ingest.handle(List.of(new InboundMessage("m" + (n++), body,
-                        Map.of("SentTimestamp", String.valueOf(arrival.toEpochMilli()), "ApproximateReceiveCount", "1"), arrival)));
+                ingest.handle(List.of(scenario.message(n++)));
             } else if (timerAt != null && !timerAt.isAfter(nextSweep)) {
                 clock.set(timerAt);
                 timerService.fire(timers.inFlight.poll().wakeup());
             } else {
                 if (arrival == null && bound == null) {
-                    Instant latestDeadline = store.all().stream().map(w -> engine.decode(w).hardDeadline())
-                            .max(Instant::compareTo).orElse(lastArrival);
-                    bound = latestDeadline.plus(SWEEP_PERIOD).plus(engine.settings().lease());
+                    bound = Scenario.closeBound(engine, store, lastArrival);
                 }
                 if (bound != null && nextSweep.isAfter(bound)) {
                     break;
                 }
                 clock.set(nextSweep);
                 sweep.sweep(clock.instant().plusSeconds(60));
-                nextSweep = nextSweep.plus(SWEEP_PERIOD);
+                nextSweep = nextSweep.plus(Scenario.SWEEP_PERIOD);
             }
             assertOneLiveMessagePerChain(engine, store, timers, clock.instant());
         }
-        for (StoredWindow w : store.all()) {
-            WindowState s = engine.decode(w);
-            assertThat(s.status()).as("window %s (deadline %s) at %s", w.ref(), s.hardDeadline(), clock.instant())
-                    .isIn(WindowStatus.CLOSED, WindowStatus.MERGED);
-        }
+        Scenario.assertEveryWindowClosed(engine, store, clock.instant());
     }
 
     private static void assertOneLiveMessagePerChain(FaninEngine engine, InMemoryWindowStore store, DelayedMessages timers, Instant now) {

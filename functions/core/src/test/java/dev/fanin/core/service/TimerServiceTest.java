@@ -2,45 +2,33 @@ package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.core.config.ConfigLoader;
-import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
-import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowTimers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** Timer messages through the timer service: chains continue without writes, and survive a failed send. */
 class TimerServiceTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-    private static final String YAML = "version: 1\npipelines:\n  - name: p\n    envelope: raw\n    key: [$.k]\n    eventId: $.id\n"
-            + "    eventTime: {path: $.t}\n    window: {type: session, gap: 30s}\n    triggers: {maxLifetime: 10m}\n"
-            + "    watermark: {outOfOrderness: 0s, idleAfter: 5m}\n    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
-
     private final MutableClock clock = new MutableClock(T0);
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final RecordingEmitter emitter = new RecordingEmitter();
-    private final RecordingSideOutput side = new RecordingSideOutput();
     private final OutageTimers timers = new OutageTimers();
-    private final FaninEngine engine = new FaninEngine(ConfigLoader.load(YAML, "test"),
-            new FaninPorts(store, new InMemoryWatermarkStore(), emitter, timers, side, side, Metrics.NONE), FaninSettings.defaults(), clock);
+    private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: session, gap: 30s}"), store, emitter,
+            timers, clock);
     private final IngestService ingest = new IngestService(engine);
     private final TimerService timerService = new TimerService(engine);
 
     private void event(String id, Instant at) {
         clock.set(at);
-        String body = "{\"k\":\"k1\",\"id\":\"" + id + "\",\"t\":" + at.toEpochMilli() + "}";
-        assertThat(ingest.handle(List.of(new InboundMessage(id, body, Map.of("SentTimestamp", String.valueOf(at.toEpochMilli()),
-                "ApproximateReceiveCount", "1"), at))).failedMessageIds()).isEmpty();
+        assertThat(ingest.handle(List.of(InMemoryEngines.message(id, InMemoryEngines.rawEvent("k1", id, at), at, 1)))
+                .failedMessageIds()).isEmpty();
     }
 
     private StoredWindow window() {

@@ -1,0 +1,49 @@
+package dev.fanin.core.service;
+
+import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.memory.InMemoryWatermarkStore;
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.memory.RecordingSideOutput;
+import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.WindowTimers;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.Map;
+
+/** Engines on in-memory ports for the service tests, and the raw JSON events and SQS messages they are fed. */
+final class InMemoryEngines {
+
+    private InMemoryEngines() {
+    }
+
+    /** An engine for the configuration {@code yaml}: the given store, emitter and timers, a recording side output. */
+    static FaninEngine of(String yaml, InMemoryWindowStore store, RecordingEmitter emitter, WindowTimers timers, Clock clock) {
+        RecordingSideOutput side = new RecordingSideOutput();
+        return new FaninEngine(ConfigLoader.load(yaml, "test"),
+                new FaninPorts(store, new InMemoryWatermarkStore(), emitter, timers, side, side, Metrics.NONE),
+                FaninSettings.defaults(), clock);
+    }
+
+    /**
+     * Pipeline {@code p} of raw events {@code {"k": key, "id": event id, "t": epoch ms}} with the given window, a
+     * 10-minute lifetime and a watermark with no out-of-orderness, idle after 5 minutes.
+     */
+    static String rawPipeline(String window) {
+        return "version: 1\npipelines:\n  - name: p\n    envelope: raw\n    key: [$.k]\n    eventId: $.id\n"
+                + "    eventTime: {path: $.t}\n    window: " + window + "\n    triggers: {maxLifetime: 10m}\n"
+                + "    watermark: {outOfOrderness: 0s, idleAfter: 5m}\n    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
+    }
+
+    /** The body of a raw event of {@link #rawPipeline}. */
+    static String rawEvent(String key, String eventId, Instant eventTime) {
+        return "{\"k\":\"" + key + "\",\"id\":\"" + eventId + "\",\"t\":" + eventTime.toEpochMilli() + "}";
+    }
+
+    /** An SQS message as the event source mapping hands it over: sent and received at {@code arrival}. */
+    static InboundMessage message(String messageId, String body, Instant arrival, int receiveCount) {
+        return new InboundMessage(messageId, body, Map.of("SentTimestamp", String.valueOf(arrival.toEpochMilli()),
+                "ApproximateReceiveCount", String.valueOf(receiveCount)), arrival);
+    }
+}
