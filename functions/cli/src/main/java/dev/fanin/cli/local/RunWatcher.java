@@ -64,12 +64,16 @@ final class RunWatcher {
         this.listener = listener;
     }
 
-    /** One look at everything; returns after reading what is there now. */
+    /**
+     * One look at everything; returns after reading what is there now. The windows are read before the outputs: a
+     * window's commit follows its emission, so every window read as done has its aggregate among the outputs read
+     * after it (read the other way round, a commit in between let a run settle without seeing its last aggregate).
+     */
     void poll() {
+        scanWindows();
         drain(tapQueueUrl, this::onTap);
         drain(sideOutputQueueUrl, this::onSideOutput);
         drain(deadLetterQueueUrl, this::onDeadLetter);
-        scanWindows();
     }
 
     List<Seen.Aggregate> aggregates() {
