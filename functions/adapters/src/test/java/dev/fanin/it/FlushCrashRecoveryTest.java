@@ -24,7 +24,11 @@ import org.junit.jupiter.api.Test;
 class FlushCrashRecoveryTest {
 
     static final Instant T0 = Instant.parse("2026-03-02T10:00:00Z");
-    static final Duration PAST_LEASE = Duration.ofSeconds(31);
+    /**
+     * Past the claim's 30 s lease, and past the 40 s after which the ingest's due listing falls due (its 30 s timeout
+     * plus 10 s for requests in flight): a sweep then finds the claim.
+     */
+    static final Duration PAST_LEASE = Duration.ofSeconds(41);
 
     private final FaninStack stack = FaninStack.rawPipeline(T0.plusSeconds(10),
             "window: {type: tumbling, size: 1m}",

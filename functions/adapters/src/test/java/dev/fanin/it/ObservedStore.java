@@ -144,6 +144,16 @@ final class ObservedStore implements WindowStore {
     }
 
     @Override
+    public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
+        delegate.addDue(pipeline, dueAt, entries, expiresAt);
+    }
+
+    @Override
+    public void removeDue(List<DueBucket> buckets) {
+        delegate.removeDue(buckets);
+    }
+
+    @Override
     public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
         return delegate.due(pipeline, shard, dueBy, limit, cursor);
     }

@@ -9,10 +9,9 @@ import dev.fanin.aws.dynamodb.DynamoDbItemSize;
  *   <li>a standard write: 1 unit per started KB of the larger of the item before and after, at least 1
  *       ({@link DynamoDbItemSize#writeUnits}); a write refused by its condition is charged the same;</li>
  *   <li>a transactional write: twice that, per item in the transaction;</li>
- *   <li>a global secondary index: 1 unit per index entry written (entries here project keys only, far below
- *       1 KB); an update that changes the index key writes twice (delete plus put), one that removes it once;</li>
+ *   <li>a delete (a due bucket's, in a BatchWriteItem): 1 unit per started KB of the item deleted, at least 1;</li>
  *   <li>a strongly consistent read (GetItem, Query): 1 unit per started 4 KB of the items returned, summed over
- *       the items of a Query, at least 1; an eventually consistent read (every GSI query) half that.</li>
+ *       the items of a Query, at least 1; an eventually consistent read half that.</li>
  * </ul>
  */
 public final class CapacityRules {
@@ -35,19 +34,5 @@ public final class CapacityRules {
 
     public static double eventualReadUnits(long returnedBytes) {
         return strongReadUnits(returnedBytes) / 2;
-    }
-
-    /**
-     * Index write units of a table write that moves an item's index entry from {@code before} to {@code after}
-     * (each null when the item has no entry, as in a sparse index).
-     */
-    public static double indexWriteUnits(Object before, Object after) {
-        if (before == null && after == null) {
-            return 0;
-        }
-        if (before == null || after == null) {
-            return 1;
-        }
-        return before.equals(after) ? 0 : 2;
     }
 }

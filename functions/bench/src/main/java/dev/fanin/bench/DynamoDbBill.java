@@ -4,15 +4,15 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * What a run cost in DynamoDB: API calls by operation, and request units by {@link CapacityRules}. Table and
- * index write units are kept apart because the functions' {@code WriteUnits} metric (the adapter's size-based
- * figure) counts table writes only.
+ * What a run cost in DynamoDB: API calls by operation, and request units by {@link CapacityRules}. The due buckets'
+ * write units are kept apart from the other table writes because the services' {@code WriteUnits} metric counts
+ * window writes only.
  */
 public final class DynamoDbBill {
 
     private final Map<String, Long> calls = new TreeMap<>();
     private double tableWriteUnits;
-    private double indexWriteUnits;
+    private double dueBucketWriteUnits;
     private double readUnits;
 
     public void call(String operation) {
@@ -23,8 +23,8 @@ public final class DynamoDbBill {
         tableWriteUnits += units;
     }
 
-    public void indexWrite(double units) {
-        indexWriteUnits += units;
+    public void dueBucketWrite(double units) {
+        dueBucketWriteUnits += units;
     }
 
     public void read(double units) {
@@ -47,12 +47,12 @@ public final class DynamoDbBill {
         return tableWriteUnits;
     }
 
-    public double indexWriteUnits() {
-        return indexWriteUnits;
+    public double dueBucketWriteUnits() {
+        return dueBucketWriteUnits;
     }
 
     public double writeUnits() {
-        return tableWriteUnits + indexWriteUnits;
+        return tableWriteUnits + dueBucketWriteUnits;
     }
 
     public double readUnits() {

@@ -1,5 +1,6 @@
 package dev.fanin.bench;
 
+import dev.fanin.aws.dynamodb.DueBucketItems;
 import dev.fanin.aws.dynamodb.DynamoDbItemSize;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.dynamodb.IdLayout;
@@ -29,8 +30,12 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * are taken the way the adapter takes them (re-encoded from the loaded window), so {@link DynamoDbBill#tableWriteUnits()}
  * equals the sum of the adapter's size-based figures, which is what the functions report as their metric.
  *
+ * <p>Due buckets are billed as the adapter writes them ({@link DueBucketItems}: a PutItem per item, a Query per page,
+ * a BatchWriteItem per 25 deletes, each delete by the size of its item) and kept apart from the table's window writes
+ * in {@link DynamoDbBill#dueBucketWriteUnits()}, as the services' {@code WriteUnits} metric leaves them out.
+ *
  * <p>The store also keeps what DynamoDB would hold beyond the delegate: each window's sealed id slices and its
- * stored head size (for read units), and its due-index entry (for index write units). Loaded windows carry the
+ * stored head size (for read units). Loaded windows carry the
  * {@link IdLayout} a DynamoDB load would rebuild from the slices, so the core passes the same layouts on as it
  * would in production. Single-threaded use (the simulation).
  */
@@ -41,6 +46,8 @@ public final class MeteredWindowStore implements WindowStore {
     private static final String UPDATE = "UpdateItem";
     private static final String QUERY = "Query";
     private static final String GET = "GetItem";
+    private static final String BATCH_WRITE = "BatchWriteItem";
+    private static final int BATCH_WRITE_LIMIT = 25;
 
     private final InMemoryWindowStore delegate;
     private final DynamoDbWindowStore.Settings settings;
@@ -48,7 +55,8 @@ public final class MeteredWindowStore implements WindowStore {
     private final Map<WindowRef, TreeMap<Integer, Set<String>>> slices = new HashMap<>();
     private final Map<WindowRef, Long> sliceBytes = new HashMap<>();
     private final Map<WindowRef, Long> headBytes = new HashMap<>();
-    private final Map<WindowRef, Map<String, AttributeValue>> indexEntries = new HashMap<>();
+    private final java.util.random.RandomGenerator random = new java.util.SplittableRandom(1);
+    private double dueWriteUnits;
     private long headWrites;
     private long headBytesWritten;
     private double slotWriteUnits;
@@ -77,16 +85,47 @@ public final class MeteredWindowStore implements WindowStore {
     }
 
     @Override
+    public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        for (List<String> chunk : DueBucketItems.chunks(entries)) {
+            double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.item(pipeline, 0, dueAt, chunk, expiresAt, random)));
+            bill.call(PUT);
+            bill.dueBucketWrite(units);
+            dueWriteUnits += units;
+        }
+        delegate.addDue(pipeline, dueAt, entries, expiresAt);
+    }
+
+    @Override
     public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
         DuePage page = delegate.due(pipeline, shard, dueBy, limit, cursor);
         bill.call(QUERY);
         long bytes = 0;
-        for (DueEntry entry : page.entries()) {
-            Map<String, AttributeValue> indexed = indexEntries.get(entry.ref());
-            bytes += indexed == null ? 0 : DynamoDbItemSize.bytes(indexed);
+        for (DueBucket bucket : page.buckets()) {
+            bytes += DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket, bucket.dueAt()));
         }
-        bill.read(CapacityRules.eventualReadUnits(bytes));
+        bill.read(CapacityRules.strongReadUnits(bytes));
         return page;
+    }
+
+    @Override
+    public void removeDue(List<DueBucket> buckets) {
+        for (int from = 0; from < buckets.size(); from += BATCH_WRITE_LIMIT) {
+            bill.call(BATCH_WRITE);
+        }
+        for (DueBucket bucket : buckets) {
+            double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket, bucket.dueAt())));
+            bill.dueBucketWrite(units);
+            dueWriteUnits += units;
+        }
+        delegate.removeDue(buckets);
+    }
+
+    /** Write units spent on due buckets (puts and deletes). */
+    public double dueWriteUnits() {
+        return dueWriteUnits;
     }
 
     @Override
@@ -162,7 +201,7 @@ public final class MeteredWindowStore implements WindowStore {
     public WriteOutcome create(StoredWindow window) {
         IdLayout layout = layoutOf(window.layout());
         Set<String> headIds = headIds(window, layout);
-        Map<String, AttributeValue> head = WindowItemCodec.head(window, 1, headIds, settings.dueShards());
+        Map<String, AttributeValue> head = WindowItemCodec.head(window, 1, headIds);
         double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
         bill.call(PUT);
         bill.write(units);
@@ -178,7 +217,7 @@ public final class MeteredWindowStore implements WindowStore {
         IdLayout layout = layoutOf(previous.layout());
         Set<String> headIds = headIds(next, layout);
         long version = previous.version() + 1;
-        Map<String, AttributeValue> head = WindowItemCodec.head(next, version, headIds, settings.dueShards());
+        Map<String, AttributeValue> head = WindowItemCodec.head(next, version, headIds);
         double units = CapacityRules.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
         bill.call(PUT);
         bill.write(units);
@@ -200,7 +239,7 @@ public final class MeteredWindowStore implements WindowStore {
             StoredWindow after = next.get(i);
             IdLayout layout = layoutOf(before.layout());
             Set<String> headIds = headIds(after, layout);
-            Map<String, AttributeValue> head = WindowItemCodec.head(after, before.version() + 1, headIds, settings.dueShards());
+            Map<String, AttributeValue> head = WindowItemCodec.head(after, before.version() + 1, headIds);
             heads.add(head);
             ids.add(headIds);
             laidOut.add(withLayout(after, layoutAfter(after.ref(), headIds, layout)));
@@ -222,19 +261,12 @@ public final class MeteredWindowStore implements WindowStore {
     // ---------------------------------------------------------------- what DynamoDB would hold
 
     /**
-     * After a successful head write: the index entry, then the adapter's spill (slice PutItem, head UpdateItem).
+     * After a successful head write: the adapter's spill (slice PutItem, head UpdateItem).
      *
      * @return the spill's write units, which the adapter adds to the write's outcome
      */
     private double written(StoredWindow window, long version, Map<String, AttributeValue> head, Set<String> headIds, IdLayout layout) {
         WindowRef ref = window.ref();
-        Map<String, AttributeValue> entry = indexEntry(head);
-        bill.indexWrite(CapacityRules.indexWriteUnits(indexEntries.get(ref), entry));
-        if (entry == null) {
-            indexEntries.remove(ref);
-        } else {
-            indexEntries.put(ref, entry);
-        }
         headBytes.put(ref, DynamoDbItemSize.bytes(head));
         headWrites++;
         headBytesWritten += DynamoDbItemSize.bytes(head);
@@ -255,7 +287,7 @@ public final class MeteredWindowStore implements WindowStore {
         double headUnits = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
         bill.call(UPDATE);
         bill.write(headUnits);
-        headBytes.put(ref, DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, Set.of(), settings.dueShards())));
+        headBytes.put(ref, DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, Set.of())));
         return sliceUnits + headUnits;
     }
 
@@ -290,15 +322,7 @@ public final class MeteredWindowStore implements WindowStore {
     }
 
     private long previousHeadBytes(StoredWindow previous, IdLayout layout) {
-        return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout), settings.dueShards()));
-    }
-
-    /** The due-index entry of a head (keys-only projection: table keys and index keys), or null when not due. */
-    private static Map<String, AttributeValue> indexEntry(Map<String, AttributeValue> head) {
-        if (!head.containsKey("dsh") || !head.containsKey("due")) {
-            return null;
-        }
-        return Map.of("pk", head.get("pk"), "sk", head.get("sk"), "dsh", head.get("dsh"), "due", head.get("due"));
+        return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout)));
     }
 
     private static Set<String> headIds(StoredWindow window, IdLayout layout) {

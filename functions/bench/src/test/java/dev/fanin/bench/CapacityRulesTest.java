@@ -25,15 +25,6 @@ class CapacityRulesTest {
     }
 
     @Test
-    void indexWritesCountEntriesAddedRemovedOrMoved() {
-        assertThat(CapacityRules.indexWriteUnits(null, null)).isZero();
-        assertThat(CapacityRules.indexWriteUnits(null, "a")).isEqualTo(1);
-        assertThat(CapacityRules.indexWriteUnits("a", null)).isEqualTo(1);
-        assertThat(CapacityRules.indexWriteUnits("a", "a")).isZero();
-        assertThat(CapacityRules.indexWriteUnits("a", "b")).isEqualTo(2);
-    }
-
-    @Test
     void percentilesAreNearestRank() {
         long[] sorted = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10};
         assertThat(CloseLatency.percentile(sorted, 50)).isEqualTo(5);

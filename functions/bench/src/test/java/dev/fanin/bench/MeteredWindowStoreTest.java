@@ -7,11 +7,14 @@ import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.dynamodb.IdLayout;
 import dev.fanin.aws.dynamodb.WindowItemCodec;
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -45,12 +48,12 @@ class MeteredWindowStoreTest {
 
         WriteOutcome outcome = store.create(window);
 
-        // head of more than 1 KB: 2 units, and its due-index entry 1 more.
+        // head of more than 1 KB: 2 units; no index (due buckets are billed apart, when the core writes them).
         assertThat(headBytes(window, 1, ids(3))).isBetween(1025L, 2048L);
         assertThat(outcome.writeUnits()).isEqualTo(2);
         assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("PutItem", 1L));
         assertThat(bill.tableWriteUnits()).isEqualTo(2);
-        assertThat(bill.indexWriteUnits()).isEqualTo(1);
+        assertThat(bill.dueBucketWriteUnits()).isZero();
     }
 
     @Test
@@ -83,18 +86,40 @@ class MeteredWindowStoreTest {
         assertThat(outcome.writeUnits()).isEqualTo(3); // the old head, more than 2 KB, sets the price
         assertThat(bill.calls("PutItem")).as("the create and the replace").isEqualTo(2);
         assertThat(bill.calls("Query")).isEqualTo(1);
-        assertThat(bill.indexWriteUnits()).isEqualTo(1); // same due: the entry did not move
+        assertThat(bill.dueBucketWriteUnits()).isZero();
     }
 
     @Test
-    void movingTheDueTimeRewritesTheIndexEntryAndClearingItRemovesIt() {
-        store.create(window(0, WindowStatus.OPEN, DUE, ids(1), "{}", null));
-        StoredWindow loaded = store.load(REF).orElseThrow();
-        store.replace(loaded, window(1, WindowStatus.OPEN, DUE.plusSeconds(30), ids(2), "{}", loaded.layout()));
-        StoredWindow again = store.load(REF).orElseThrow();
-        store.replace(again, window(2, WindowStatus.OPEN, null, ids(3), "{}", again.layout()));
+    void aDueBucketIsOnePutByItsSizeAQueryPerPageAndADeleteByItsSize() {
+        List<WindowRef> entries = List.of(REF, new WindowRef("p", "k2", "T1"), WindowRef.wholeKey("p", "k3"));
+        store.addDue("p", DUE, entries, EXPIRES);
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("PutItem", 1L));
+        assertThat(bill.dueBucketWriteUnits()).isEqualTo(1);
 
-        assertThat(bill.indexWriteUnits()).isEqualTo(1 + 2 + 1);
+        List<WindowStore.DueBucket> buckets = new ArrayList<>();
+        for (int shard = 0; shard < store.dueShards(); shard++) {
+            buckets.addAll(store.due("p", shard, DUE, 10, null).buckets());
+        }
+        assertThat(buckets).singleElement().satisfies(b -> assertThat(b.entries()).isEqualTo(entries));
+        assertThat(bill.calls("Query")).isEqualTo(store.dueShards());
+
+        store.removeDue(buckets);
+        assertThat(bill.calls("BatchWriteItem")).isEqualTo(1);
+        assertThat(bill.dueBucketWriteUnits()).isEqualTo(2);
+        assertThat(bill.tableWriteUnits()).as("window writes only").isZero();
+    }
+
+    @Test
+    void aListingOfThousandsIsCutIntoItemsAndBilledPerKilobyte() {
+        List<WindowRef> entries = new ArrayList<>();
+        for (int i = 0; i < 4_000; i++) {
+            entries.add(new WindowRef("p", "key-" + "x".repeat(90) + i, "T000000000001000"));
+        }
+        store.addDue("p", DUE, entries, EXPIRES);
+
+        assertThat(bill.calls("PutItem")).isEqualTo(2);
+        // about 4,000 x 115 bytes: one unit per started KB
+        assertThat(bill.dueBucketWriteUnits()).isBetween(440.0, 460.0);
     }
 
     @Test
@@ -124,7 +149,7 @@ class MeteredWindowStoreTest {
     }
 
     @Test
-    void closingAWindowIsAPlainPutThatRemovesItsIndexEntry() {
+    void closingAWindowIsAPlainPut() {
         store.create(window(0, WindowStatus.OPEN, DUE, ids(1), "{}", null));
         StoredWindow loaded = store.load(REF).orElseThrow();
 
@@ -133,7 +158,7 @@ class MeteredWindowStoreTest {
         assertThat(outcome.writeUnits()).isEqualTo(1);
         assertThat(bill.calls("PutItem")).isEqualTo(2);
         assertThat(bill.calls("TransactWriteItems")).isZero();
-        assertThat(bill.indexWriteUnits()).isEqualTo(2);
+        assertThat(bill.dueBucketWriteUnits()).isZero();
     }
 
     private static StoredWindow window(long version, WindowStatus status, Instant due, Set<String> ids, String state, Object layout) {
@@ -141,7 +166,7 @@ class MeteredWindowStoreTest {
     }
 
     private static long headBytes(StoredWindow window, long version, Set<String> ids) {
-        return DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, ids, 16));
+        return DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, ids));
     }
 
     private static Set<String> ids(int n) {

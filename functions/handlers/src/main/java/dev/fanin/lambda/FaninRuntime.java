@@ -84,8 +84,7 @@ public final class FaninRuntime implements Resource {
             WriteCostMeter writeCosts = new WriteCostMeter();
             PowertoolsMetrics metrics = new PowertoolsMetrics();
             DynamoDbWindowStore.Settings storeSettings = new DynamoDbWindowStore.Settings(settings.dueShards(),
-                    DynamoDbWindowStore.Settings.defaults().spillThreshold(),
-                    DynamoDbWindowStore.Settings.defaults().dueIndexName());
+                    DynamoDbWindowStore.Settings.defaults().spillThreshold());
             FaninPorts ports = new FaninPorts(
                     new DynamoDbWindowStore(clients.dynamoDb(), settings.tableName(), storeSettings, writeCosts),
                     new DynamoDbWatermarkStore(clients.dynamoDb(), settings.tableName(), DynamoDbWatermarkStore.Settings.defaults()),
@@ -96,7 +95,8 @@ public final class FaninRuntime implements Resource {
                     new SqsSideOutput(clients.sqs(), settings.sideOutputQueueUrl()),
                     new SqsDeadLetters(clients.sqs(), settings.deadLetterQueueUrl()),
                     metrics);
-            FaninSettings faninSettings = FaninSettings.defaults().withMaxReceiveCount(settings.maxReceiveCount());
+            FaninSettings faninSettings = FaninSettings.defaults().withMaxReceiveCount(settings.maxReceiveCount())
+                    .withIngestTimeout(java.time.Duration.ofSeconds(settings.ingestTimeoutSeconds()));
             FaninEngine engine = new FaninEngine(config, ports, faninSettings, clock);
             LOG.info("fanin runtime ready: {} pipelines, table {}", config.pipelines().size(), settings.tableName());
             return new FaninRuntime(settings, clients, engine, metrics, writeCosts);

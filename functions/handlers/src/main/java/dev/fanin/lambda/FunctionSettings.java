@@ -9,6 +9,7 @@ import static dev.fanin.lambda.EnvironmentVariables.CONFIG;
 import static dev.fanin.lambda.EnvironmentVariables.DEAD_LETTER_QUEUE_URL;
 import static dev.fanin.lambda.EnvironmentVariables.DEFAULT_CONFIG;
 import static dev.fanin.lambda.EnvironmentVariables.DUE_SHARDS;
+import static dev.fanin.lambda.EnvironmentVariables.INGEST_TIMEOUT_SECONDS;
 import static dev.fanin.lambda.EnvironmentVariables.MAX_RECEIVE_COUNT;
 import static dev.fanin.lambda.EnvironmentVariables.SIDE_OUTPUT_QUEUE_URL;
 import static dev.fanin.lambda.EnvironmentVariables.TABLE_NAME;
@@ -29,6 +30,7 @@ import java.util.Optional;
  * @param endpoint    {@code AWS_ENDPOINT_URL} when set (local runs); empty in Lambda
  * @param credentials static credentials when the map carries {@code AWS_ACCESS_KEY_ID} and
  *                    {@code AWS_SECRET_ACCESS_KEY} (as Lambda's environment does); empty means the SDK's default chain
+ * @param ingestTimeoutSeconds the ingest function's timeout ({@code FANIN_INGEST_TIMEOUT_SECONDS}, 30 when absent)
  */
 public record FunctionSettings(
         String tableName,
@@ -38,9 +40,13 @@ public record FunctionSettings(
         String deadLetterQueueUrl,
         int maxReceiveCount,
         int dueShards,
+        int ingestTimeoutSeconds,
         String region,
         Optional<URI> endpoint,
         Optional<Credentials> credentials) {
+
+    /** The template's default {@code IngestTimeout}. */
+    public static final int DEFAULT_INGEST_TIMEOUT_SECONDS = 30;
 
     /** @param sessionToken null for long-term keys */
     public record Credentials(String accessKeyId, String secretAccessKey, String sessionToken) {
@@ -64,6 +70,8 @@ public record FunctionSettings(
         String deadLetters = required(env, DEAD_LETTER_QUEUE_URL, problems);
         int maxReceiveCount = positiveInt(env, MAX_RECEIVE_COUNT, problems);
         int dueShards = positiveInt(env, DUE_SHARDS, problems);
+        int ingestTimeout = value(env, INGEST_TIMEOUT_SECONDS).isEmpty() ? DEFAULT_INGEST_TIMEOUT_SECONDS
+                : positiveInt(env, INGEST_TIMEOUT_SECONDS, problems);
         String region = required(env, AWS_REGION, problems);
         Optional<URI> endpoint = value(env, AWS_ENDPOINT_URL).flatMap(url -> uri(url, problems));
         Optional<Credentials> credentials = Optional.empty();
@@ -75,8 +83,8 @@ public record FunctionSettings(
             throw new IllegalStateException("fanin cannot start: " + String.join("; ", problems)
                     + " (template.yaml sets the FANIN_ variables on every function; the Lambda service sets AWS_REGION)");
         }
-        return new FunctionSettings(table, config, timers, sideOutput, deadLetters, maxReceiveCount, dueShards, region,
-                endpoint, credentials);
+        return new FunctionSettings(table, config, timers, sideOutput, deadLetters, maxReceiveCount, dueShards, ingestTimeout,
+                region, endpoint, credentials);
     }
 
     private static Optional<String> value(Map<String, String> env, String name) {

@@ -61,6 +61,20 @@ public final class FaultyWindowStore implements WindowStore {
     }
 
     @Override
+    public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
+        faults.beforeCall("addDue", entries, true);
+        inner.addDue(pipeline, dueAt, entries, expiresAt);
+        faults.afterCall("addDue", entries);
+    }
+
+    @Override
+    public void removeDue(List<DueBucket> buckets) {
+        faults.beforeCall("removeDue", List.of(), true);
+        inner.removeDue(buckets);
+        faults.afterCall("removeDue", List.of());
+    }
+
+    @Override
     public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
         faults.beforeCall("due", List.of(), true);
         DuePage r = inner.due(pipeline, shard, dueBy, limit, cursor);

@@ -63,6 +63,16 @@ public final class ObservedStore implements WindowStore {
     }
 
     @Override
+    public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
+        inner.addDue(pipeline, dueAt, entries, expiresAt);
+    }
+
+    @Override
+    public void removeDue(List<DueBucket> buckets) {
+        inner.removeDue(buckets);
+    }
+
+    @Override
     public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
         return inner.due(pipeline, shard, dueBy, limit, cursor);
     }

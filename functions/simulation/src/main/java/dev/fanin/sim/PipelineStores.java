@@ -63,6 +63,23 @@ public final class PipelineStores implements WindowStore {
         return of(next.get(0).ref().pipeline()).replaceAll(previous, next);
     }
 
+    /** Every due bucket of every pipeline (for invariant checks). */
+    public List<DueBucket> dueBuckets() {
+        return stores.values().stream().flatMap(s -> s.dueBuckets().stream()).toList();
+    }
+
+    @Override
+    public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
+        of(pipeline).addDue(pipeline, dueAt, entries, expiresAt);
+    }
+
+    @Override
+    public void removeDue(List<DueBucket> buckets) {
+        for (DueBucket bucket : buckets) {
+            of(bucket.pipeline()).removeDue(List.of(bucket));
+        }
+    }
+
     @Override
     public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
         return of(pipeline).due(pipeline, shard, dueBy, limit, cursor);

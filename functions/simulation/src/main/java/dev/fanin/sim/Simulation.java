@@ -278,6 +278,9 @@ public final class Simulation {
         outputs.redriven(id, message);
     }
 
+    /** Windows already reported unlisted (each once). */
+    private final java.util.Set<dev.fanin.core.window.WindowRef> unlisted = new java.util.HashSet<>();
+
     private void checkOpenBound() {
         for (PipelineConfig p : fanin.pipelines()) {
             // The slots counted are never fewer than the windows holding one (checked in housekeeping), so a counter
@@ -293,12 +296,21 @@ public final class Simulation {
 
     /**
      * The open-window slots counted are never fewer than the windows holding one (they may be more: slots a crash left
-     * behind, until their epoch retires); TTL deletes only windows that are done.
+     * behind, until their epoch retires); every window with a due time is listed in a due bucket (itself, or its whole
+     * key), so the sweeper finds it whatever happens to its timers; TTL deletes only windows that are done.
      */
     private void housekeeping() {
         Map<String, Long> open = new HashMap<>();
         long now = clock.millis();
+        java.util.Set<dev.fanin.core.window.WindowRef> listed = new java.util.HashSet<>();
+        store.dueBuckets().forEach(b -> listed.addAll(b.entries()));
         for (StoredWindow w : store.all()) {
+            if (w.dueAt() != null && !listed.contains(w.ref())
+                    && !listed.contains(dev.fanin.core.window.WindowRef.wholeKey(w.ref().pipeline(), w.ref().key()))
+                    && unlisted.add(w.ref())) {
+                violations.add("window " + w.ref() + " is " + w.status() + " and due at " + w.dueAt()
+                        + " but no due bucket lists it (at " + Instant.ofEpochMilli(now) + ")");
+            }
             PipelineConfig pipeline = fanin.pipeline(w.ref().pipeline()).orElseThrow();
             if (w.status().isOpen() && dev.fanin.core.machine.WindowCodec.decode(w, pipeline).holdsSlot()) {
                 open.merge(w.ref().pipeline(), 1L, Long::sum);

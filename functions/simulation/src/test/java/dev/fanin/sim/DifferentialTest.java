@@ -114,8 +114,8 @@ class DifferentialTest {
 
         Outcome memory = run(trace, new InMemoryWindowStore(4), new InMemoryWatermarkStore());
         String table = "differential-" + UUID.randomUUID();
-        dynamo.createTable(WindowTableSchema.createTableRequest(table, WindowTableSchema.DEFAULT_DUE_INDEX));
-        Outcome dynamoDb = run(trace, new DynamoDbWindowStore(dynamo, table, new DynamoDbWindowStore.Settings(4, 8, WindowTableSchema.DEFAULT_DUE_INDEX)),
+        dynamo.createTable(WindowTableSchema.createTableRequest(table));
+        Outcome dynamoDb = run(trace, new DynamoDbWindowStore(dynamo, table, new DynamoDbWindowStore.Settings(4, 8)),
                 new DynamoDbWatermarkStore(dynamo, table, new DynamoDbWatermarkStore.Settings(1, Duration.ZERO, Duration.ofDays(7)), 0));
 
         // The trace exercised what it should, on both.

@@ -10,10 +10,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
-import software.amazon.awssdk.services.dynamodb.model.GlobalSecondaryIndexDescription;
 import software.amazon.awssdk.services.dynamodb.model.KeySchemaElement;
 import software.amazon.awssdk.services.dynamodb.model.KeyType;
-import software.amazon.awssdk.services.dynamodb.model.ProjectionType;
 import software.amazon.awssdk.services.dynamodb.model.TableDescription;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
@@ -38,21 +36,15 @@ class TemplateResourcesTest {
     }
 
     @Test
-    void tableHasTheTemplatesKeysIndexTtlAndBilling() {
+    void tableHasTheTemplatesKeysTtlAndBillingAndNoIndex() {
         TableDescription table = endpoint.dynamoDb().describeTable(r -> r.tableName(local.tableName())).table();
 
         assertThat(local.tableName()).endsWith("-WindowTable");
         assertThat(table.keySchema()).containsExactly(key("pk", KeyType.HASH), key("sk", KeyType.RANGE));
         assertThat(table.billingModeSummary().billingModeAsString()).isEqualTo("PAY_PER_REQUEST");
-        assertThat(table.globalSecondaryIndexes()).hasSize(1);
-        GlobalSecondaryIndexDescription due = table.globalSecondaryIndexes().get(0);
-        assertThat(due.indexName()).isEqualTo("due-index");
-        assertThat(due.keySchema()).containsExactly(key("dsh", KeyType.HASH), key("due", KeyType.RANGE));
-        assertThat(due.projection().projectionType()).isEqualTo(ProjectionType.KEYS_ONLY);
-        assertThat(table.attributeDefinitions()).anySatisfy(d -> {
-            assertThat(d.attributeName()).isEqualTo("due");
-            assertThat(d.attributeTypeAsString()).isEqualTo("N");
-        });
+        // The sweeper finds windows through due-bucket items in the table itself: no index to pay for.
+        assertThat(table.globalSecondaryIndexes()).isEmpty();
+        assertThat(table.attributeDefinitions()).extracting(d -> d.attributeName()).containsExactlyInAnyOrder("pk", "sk");
 
         var ttl = endpoint.dynamoDb().describeTimeToLive(r -> r.tableName(local.tableName())).timeToLiveDescription();
         assertThat(ttl.attributeName()).isEqualTo("ttl");
@@ -103,6 +95,7 @@ class TemplateResourcesTest {
                 .containsEntry("FANIN_DEAD_LETTER_QUEUE_URL", local.queueUrl("InputDeadLetterQueue"))
                 .containsEntry("FANIN_CONFIG", "classpath:fanin/pipelines.yaml")
                 .containsEntry("FANIN_DUE_SHARDS", "16")
+                .containsEntry("FANIN_INGEST_TIMEOUT_SECONDS", "30")
                 .containsEntry("POWERTOOLS_SERVICE_NAME", "fanin");
     }
 

@@ -15,6 +15,7 @@ import dev.fanin.core.port.WriteOutcome.Rejection;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -25,6 +26,10 @@ import java.util.Set;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
@@ -64,25 +69,23 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 public final class DynamoDbWindowStore implements WindowStore {
 
     /**
-     * @param dueShards      due-index shards per pipeline (spreads windows falling due together)
+     * @param dueShards      due-bucket shards per pipeline (spreads buckets falling due together)
      * @param spillThreshold a head holding more ids than this after a write has them moved to a sealed slice
-     * @param dueIndexName   name of the due GSI ({@code dsh}, {@code due})
      */
-    public record Settings(int dueShards, int spillThreshold, String dueIndexName) {
+    public record Settings(int dueShards, int spillThreshold) {
 
         public Settings {
             if (dueShards < 1 || spillThreshold < 1) {
                 throw new IllegalArgumentException("dueShards and spillThreshold must be at least 1");
             }
-            Objects.requireNonNull(dueIndexName, "dueIndexName");
         }
 
         public static Settings defaults() {
-            return new Settings(16, 32, WindowTableSchema.DEFAULT_DUE_INDEX);
+            return new Settings(16, 32);
         }
 
         public Settings withSpillThreshold(int threshold) {
-            return new Settings(dueShards, threshold, dueIndexName);
+            return new Settings(dueShards, threshold);
         }
     }
 
@@ -98,6 +101,10 @@ public final class DynamoDbWindowStore implements WindowStore {
     static final String SPILL_HEAD_UPDATE = "DELETE #ids :spilled";
     static final String SPILL_HEAD_CONDITION = "#ver = :written";
     static final String OPEN = "open";
+    /** DynamoDB's limit on requests per BatchWriteItem. */
+    static final int MAX_BATCH_WRITE = 25;
+    /** BatchWriteItem calls per chunk before unprocessed deletes are given up (the next sweep deletes them). */
+    static final int MAX_BATCH_ATTEMPTS = 4;
     /** DynamoDB's limit on items per TransactWriteItems. */
     static final int MAX_TRANSACTION_ITEMS = 100;
 
@@ -105,6 +112,7 @@ public final class DynamoDbWindowStore implements WindowStore {
     private final String table;
     private final Settings settings;
     private final WriteCostListener costs;
+    private final java.util.random.RandomGenerator random = new java.security.SecureRandom();
 
     public DynamoDbWindowStore(DynamoDbClient dynamo, String table, Settings settings) {
         this(dynamo, table, settings, WriteCostListener.NONE);
@@ -191,33 +199,98 @@ public final class DynamoDbWindowStore implements WindowStore {
         }
     }
 
+    // ---------------------------------------------------------------- due buckets
+
+    @Override
+    public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        for (List<String> chunk : DueBucketItems.chunks(entries)) {
+            int shard = WindowKeys.shardOf(entries.get(0), settings.dueShards());
+            Map<String, AttributeValue> item = DueBucketItems.item(pipeline, shard, dueAt, chunk, expiresAt, random);
+            double sizeBased = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(item));
+            double reported;
+            try {
+                reported = reported(dynamo.putItem(PutItemRequest.builder()
+                        .tableName(table)
+                        .item(item)
+                        .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                        .build()).consumedCapacity());
+            } catch (SdkException e) {
+                throw DynamoDbFailures.translate("addDue", e);
+            }
+            costs.onWrite("addDue", reported, sizeBased);
+        }
+    }
+
     @Override
     public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
         QueryResponse page = query(dueRequest(pipeline, shard, dueBy, limit, cursor), "due");
-        List<DueEntry> entries = new ArrayList<>();
+        List<DueBucket> buckets = new ArrayList<>();
         for (Map<String, AttributeValue> item : page.items()) {
-            String sk = item.get(SK).s();
-            WindowRef ref = new WindowRef(pipeline, WindowKeys.keyOf(pipeline, item.get(PK).s()), WindowKeys.windowIdOf(sk));
-            entries.add(new DueEntry(ref, Instant.ofEpochMilli(Long.parseLong(item.get(WindowItemCodec.DUE).n()))));
+            buckets.add(DueBucketItems.bucket(pipeline, shard, item));
         }
-        return new DuePage(entries, page.hasLastEvaluatedKey() ? DueCursor.encode(page.lastEvaluatedKey()) : null);
+        return new DuePage(buckets, page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty()
+                ? DueCursor.encode(page.lastEvaluatedKey()) : null);
     }
 
     QueryRequest dueRequest(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
         if (shard < 0 || shard >= settings.dueShards()) {
             throw new IllegalArgumentException("due shard " + shard + " outside [0, " + settings.dueShards() + ")");
         }
-        String dueShardKey = WindowKeys.dueShardKey(pipeline, shard);
+        String pk = WindowKeys.dueBucketPk(pipeline, shard);
         return QueryRequest.builder()
                 .tableName(table)
-                .indexName(settings.dueIndexName())
-                .keyConditionExpression("#dsh = :dsh AND #due <= :by")
-                .expressionAttributeNames(Map.of("#dsh", WindowItemCodec.DUE_SHARD, "#due", WindowItemCodec.DUE))
-                .expressionAttributeValues(Map.of(":dsh", s(dueShardKey), ":by", n(dueBy.toEpochMilli())))
+                .keyConditionExpression("#pk = :pk AND #sk < :after")
+                .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
+                .expressionAttributeValues(Map.of(":pk", s(pk), ":after", s(DueBucketItems.skBound(dueBy))))
+                .consistentRead(true)
                 .scanIndexForward(true)
                 .limit(limit)
-                .exclusiveStartKey(cursor == null ? null : DueCursor.decode(cursor, dueShardKey))
+                .exclusiveStartKey(cursor == null ? null : DueCursor.decode(cursor, pk))
                 .build();
+    }
+
+    @Override
+    public void removeDue(List<DueBucket> buckets) {
+        Map<String, Double> unitsById = new HashMap<>();
+        List<WriteRequest> deletes = new ArrayList<>();
+        for (DueBucket bucket : buckets) {
+            // A delete is billed by the size of the item deleted.
+            unitsById.put(bucket.id(), DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket, bucket.dueAt()))));
+            deletes.add(WriteRequest.builder().deleteRequest(DeleteRequest.builder()
+                    .key(Map.of(PK, s(WindowKeys.dueBucketPk(bucket.pipeline(), bucket.shard())), SK, s(bucket.id())))
+                    .build()).build());
+        }
+        for (int from = 0; from < deletes.size(); from += MAX_BATCH_WRITE) {
+            List<WriteRequest> pending = deletes.subList(from, Math.min(deletes.size(), from + MAX_BATCH_WRITE));
+            for (int attempt = 0; !pending.isEmpty(); attempt++) {
+                if (attempt == MAX_BATCH_ATTEMPTS) {
+                    throw new StoreUnavailableException("removeDue: " + pending.size() + " deletes left unprocessed", null);
+                }
+                BatchWriteItemResponse response;
+                try {
+                    response = dynamo.batchWriteItem(BatchWriteItemRequest.builder()
+                            .requestItems(Map.of(table, pending))
+                            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                            .build());
+                } catch (SdkException e) {
+                    throw DynamoDbFailures.translate("removeDue", e);
+                }
+                List<WriteRequest> unprocessed = response.hasUnprocessedItems()
+                        ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
+                double sizeBased = units(pending, unitsById) - units(unprocessed, unitsById);
+                double reported = response.hasConsumedCapacity()
+                        ? response.consumedCapacity().stream().mapToDouble(c -> c.capacityUnits() == null ? 0 : c.capacityUnits()).sum() : 0;
+                costs.onWrite("removeDue", reported, sizeBased);
+                pending = unprocessed;
+            }
+        }
+    }
+
+    private static double units(List<WriteRequest> deletes, Map<String, Double> unitsById) {
+        return deletes.stream().mapToDouble(d -> unitsById.getOrDefault(d.deleteRequest().key().get(SK).s(), 1.0)).sum();
     }
 
     @Override
@@ -357,7 +430,7 @@ public final class DynamoDbWindowStore implements WindowStore {
         }
         IdLayout layout = IdLayout.of(window.layout());
         Set<String> headIds = headIds(window, layout);
-        Map<String, AttributeValue> head = WindowItemCodec.head(window, 1, headIds, settings.dueShards());
+        Map<String, AttributeValue> head = WindowItemCodec.head(window, 1, headIds);
         double sizeBased = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(head));
         double reported;
         try {
@@ -397,7 +470,7 @@ public final class DynamoDbWindowStore implements WindowStore {
         IdLayout layout = IdLayout.of(previous.layout());
         Set<String> headIds = headIds(next, layout);
         long written = previous.version() + 1;
-        Map<String, AttributeValue> head = WindowItemCodec.head(next, written, headIds, settings.dueShards());
+        Map<String, AttributeValue> head = WindowItemCodec.head(next, written, headIds);
         double headUnits = DynamoDbItemSize.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
         double sizeBased = headUnits;
         double reported;
@@ -437,7 +510,7 @@ public final class DynamoDbWindowStore implements WindowStore {
             requireSameWindow(before, after);
             IdLayout layout = IdLayout.of(before.layout());
             Set<String> ids = headIds(after, layout);
-            Map<String, AttributeValue> head = WindowItemCodec.head(after, before.version() + 1, ids, settings.dueShards());
+            Map<String, AttributeValue> head = WindowItemCodec.head(after, before.version() + 1, ids);
             heads.add(head);
             headIds.add(ids);
             sizeBased += 2 * DynamoDbItemSize.writeUnits(previousHeadBytes(before, layout), DynamoDbItemSize.bytes(head));
@@ -509,7 +582,7 @@ public final class DynamoDbWindowStore implements WindowStore {
         } catch (SdkException e) {
             return quietlyIfTransient(e, sliceUnits);
         }
-        double headUnits = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(WindowItemCodec.head(window, writtenVersion, headIds, settings.dueShards())));
+        double headUnits = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(WindowItemCodec.head(window, writtenVersion, headIds)));
         try {
             reported += reported(dynamo.updateItem(spillHeadRequest(window.ref(), writtenVersion, headIds)).consumedCapacity());
         } catch (ConditionalCheckFailedException movedOn) {
@@ -560,7 +633,7 @@ public final class DynamoDbWindowStore implements WindowStore {
     }
 
     private long previousHeadBytes(StoredWindow previous, IdLayout layout) {
-        return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout), settings.dueShards()));
+        return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout)));
     }
 
     private static void requireSameWindow(StoredWindow previous, StoredWindow next) {

@@ -12,9 +12,9 @@ import java.util.Set;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
- * Maps a {@link StoredWindow} to its head item and back (docs/ARCHITECTURE.md, "Data model"). {@code due} and
- * {@code dsh} are written together and only when the window is due, which keeps the due index sparse; {@code ttl}
- * is {@code expiresAt} in epoch seconds, rounded up so that TTL never deletes a window before its expiry.
+ * Maps a {@link StoredWindow} to its head item and back (docs/ARCHITECTURE.md, "Data model"). {@code due} is
+ * written only when the window has a due time (due buckets list it, see {@link DueBucketItems}); {@code ttl} is
+ * {@code expiresAt} in epoch seconds, rounded up so that TTL never deletes a window before its expiry.
  *
  * <p>{@link #head} and {@link #slice} are public so that the benchmark's cost model (module {@code fanin-bench})
  * sizes exactly the items this adapter writes; everything else stays package-private.
@@ -26,7 +26,6 @@ public final class WindowItemCodec {
     static final String VERSION = "ver";
     static final String STATUS = "st";
     static final String DUE = "due";
-    static final String DUE_SHARD = "dsh";
     static final String FENCE = "fence";
     static final String LEASE = "lease";
     static final String IDS = "ids";
@@ -36,7 +35,7 @@ public final class WindowItemCodec {
     private WindowItemCodec() { }
 
     /** The head item of {@code window} with {@code headIds} as its id tail and {@code version} as its version. */
-    public static Map<String, AttributeValue> head(StoredWindow window, long version, Set<String> headIds, int dueShards) {
+    public static Map<String, AttributeValue> head(StoredWindow window, long version, Set<String> headIds) {
         WindowRef ref = window.ref();
         Map<String, AttributeValue> item = new HashMap<>();
         item.put(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())));
@@ -45,7 +44,6 @@ public final class WindowItemCodec {
         item.put(STATUS, s(window.status().name()));
         if (window.dueAt() != null) {
             item.put(DUE, n(window.dueAt().toEpochMilli()));
-            item.put(DUE_SHARD, s(WindowKeys.dueShardKey(ref.pipeline(), WindowKeys.shardOf(ref, dueShards))));
         }
         item.put(FENCE, n(window.fence()));
         if (window.leaseUntil() != null) {

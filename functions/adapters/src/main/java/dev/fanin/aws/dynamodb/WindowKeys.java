@@ -53,10 +53,10 @@ public final class WindowKeys {
         return "M#" + pipeline;
     }
 
-    /** The due-index partition value {@code <pipeline>#<shard>}. */
-    public static String dueShardKey(String pipeline, int shard) {
+    /** The partition of a pipeline's due buckets in one shard: {@code B#<pipeline>#<shard>}. */
+    public static String dueBucketPk(String pipeline, int shard) {
         requirePipeline(pipeline);
-        return pipeline + "#" + shard;
+        return "B#" + pipeline + "#" + shard;
     }
 
     /** Stable across JVMs: SHA-256 of key and window id (length-prefixed so that no two pairs collide as text). */

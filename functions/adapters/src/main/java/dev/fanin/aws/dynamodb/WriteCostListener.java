@@ -9,7 +9,11 @@ package dev.fanin.aws.dynamodb;
 @FunctionalInterface
 public interface WriteCostListener {
 
-    /** @param operation {@code create}, {@code replace}, {@code replaceAll} or {@code spill} */
+    /**
+     * @param operation {@code create}, {@code replace}, {@code replaceAll}, {@code spill}, the open-window counter's
+     *                  {@code reserveSlots}, {@code releaseSlots} and {@code retireEpochs}, or the due buckets'
+     *                  {@code addDue} and {@code removeDue}
+     */
     void onWrite(String operation, double reportedUnits, double sizeBasedUnits);
 
     WriteCostListener NONE = (operation, reportedUnits, sizeBasedUnits) -> { };

@@ -45,7 +45,7 @@ class DynamoDbWatermarkStoreTest {
     @BeforeEach
     void freshTable() {
         table = "watermarks-" + UUID.randomUUID();
-        dynamo.createTable(WindowTableSchema.createTableRequest(table, WindowTableSchema.DEFAULT_DUE_INDEX));
+        dynamo.createTable(WindowTableSchema.createTableRequest(table));
     }
 
     @Test

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.aws.support.MotoServer;
 import dev.fanin.core.port.StoredWindow;
-import dev.fanin.core.port.WindowStore.DueEntry;
+import dev.fanin.core.port.WindowStore.DueBucket;
 import dev.fanin.core.port.WindowStore.DuePage;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.port.WriteOutcome.Rejection;
@@ -56,7 +56,7 @@ class DynamoDbWindowStoreTest {
     @BeforeEach
     void freshTable() {
         table = "windows-" + UUID.randomUUID();
-        dynamo.createTable(WindowTableSchema.createTableRequest(table, WindowTableSchema.DEFAULT_DUE_INDEX));
+        dynamo.createTable(WindowTableSchema.createTableRequest(table));
         store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults());
     }
 
@@ -65,7 +65,7 @@ class DynamoDbWindowStoreTest {
     @Test
     void createIsOnePutConditionalOnTheWindowNotExisting() {
         StoredWindow window = open(ref("w1"), Set.of("a"), T0.plusSeconds(60));
-        PutItemRequest request = store.createPutRequest(WindowItemCodec.head(window, 1, Set.of("a"), 16));
+        PutItemRequest request = store.createPutRequest(WindowItemCodec.head(window, 1, Set.of("a")));
 
         assertThat(request.conditionExpression()).isEqualTo("attribute_not_exists(#pk)");
         assertThat(request.expressionAttributeNames()).isEqualTo(Map.of("#pk", "pk"));
@@ -98,7 +98,7 @@ class DynamoDbWindowStoreTest {
     @Test
     void replaceIsAPutConditionalOnTheLoadedVersion() {
         StoredWindow window = open(ref("w1"), Set.of("a"), null);
-        PutItemRequest request = store.replacePutRequest(WindowItemCodec.head(window, 8, Set.of("a"), 16), 7);
+        PutItemRequest request = store.replacePutRequest(WindowItemCodec.head(window, 8, Set.of("a")), 7);
         assertThat(request.conditionExpression()).isEqualTo("#ver = :expected");
         assertThat(request.expressionAttributeNames()).isEqualTo(Map.of("#ver", "ver"));
         assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":expected", AttributeValue.fromN("7")));
@@ -110,7 +110,7 @@ class DynamoDbWindowStoreTest {
         StoredWindow survivor = open(ref("S1"), Set.of("a"), null);
         StoredWindow absorbed = open(ref("S2"), Set.of("b"), null);
         TransactWriteItemsRequest request = store.replaceAllRequest(List.of(survivor, absorbed),
-                List.of(WindowItemCodec.head(survivor, 1, Set.of("a", "b"), 16), WindowItemCodec.head(absorbed, 1, Set.of("b"), 16)));
+                List.of(WindowItemCodec.head(survivor, 1, Set.of("a", "b")), WindowItemCodec.head(absorbed, 1, Set.of("b"))));
         assertThat(request.transactItems()).hasSize(2).allSatisfy(item -> {
             assertThat(item.put().conditionExpression()).isEqualTo("#ver = :expected");
             assertThat(item.update()).isNull();
@@ -138,10 +138,11 @@ class DynamoDbWindowStoreTest {
         assertThat(request.expressionAttributeValues().get(":wid")).isEqualTo(AttributeValue.fromS("T000000000001000#"));
         assertThat(request.consistentRead()).isTrue();
         QueryRequest due = store.dueRequest("alerts", 3, T0, 25, null);
-        assertThat(due.indexName()).isEqualTo("due-index");
-        assertThat(due.keyConditionExpression()).isEqualTo("#dsh = :dsh AND #due <= :by");
+        assertThat(due.indexName()).isNull();
+        assertThat(due.keyConditionExpression()).isEqualTo("#pk = :pk AND #sk < :after");
         assertThat(due.expressionAttributeValues()).isEqualTo(Map.of(
-                ":dsh", AttributeValue.fromS("alerts#3"), ":by", AttributeValue.fromN(Long.toString(T0.toEpochMilli()))));
+                ":pk", AttributeValue.fromS("B#alerts#3"), ":after", AttributeValue.fromS(String.format("%013d$", T0.toEpochMilli()))));
+        assertThat(due.consistentRead()).isTrue();
         assertThat(due.scanIndexForward()).isTrue();
         assertThat(due.limit()).isEqualTo(25);
     }
@@ -167,7 +168,7 @@ class DynamoDbWindowStoreTest {
         Map<String, AttributeValue> head = getItem(WindowKeys.windowPk("alerts", KEY), "T000000000001000#H");
         assertThat(head.get("ttl").n()).isEqualTo(Long.toString(T0.plusSeconds(86_400).getEpochSecond()));
         assertThat(head.get("due").n()).isEqualTo(Long.toString(T0.plusMillis(1500).toEpochMilli()));
-        assertThat(head.get("dsh").s()).isEqualTo("alerts#" + WindowKeys.shardOf(window.ref(), 16));
+        assertThat(head).doesNotContainKey("dsh");
     }
 
     @Test
@@ -177,7 +178,7 @@ class DynamoDbWindowStoreTest {
         StoredWindow loaded = store.load(window.ref()).orElseThrow();
         assertThat(store.replace(loaded, with(loaded, WindowStatus.OPEN, Set.of("a", "b"), null)).applied()).isTrue();
         Map<String, AttributeValue> head = getItem(WindowKeys.windowPk("alerts", KEY), "w1#H");
-        assertThat(head).doesNotContainKeys("due", "dsh");
+        assertThat(head).doesNotContainKeys("due");
         assertThat(store.load(window.ref()).orElseThrow().dueAt()).isNull();
     }
 
@@ -367,29 +368,52 @@ class DynamoDbWindowStoreTest {
     }
 
     @Test
-    void dueQueriesOneShardEarliestFirstPageByPage() {
-        store = new DynamoDbWindowStore(dynamo, table, new DynamoDbWindowStore.Settings(1, 32, "due-index"));
+    void dueBucketsComeBackByShardEarliestFirstPageByPageUntilRemoved() {
+        store = new DynamoDbWindowStore(dynamo, table, new DynamoDbWindowStore.Settings(1, 32));
         for (int i = 0; i < 5; i++) {
-            store.create(open(new WindowRef("alerts", "k" + i, "T1"), Set.of("a"), T0.plusSeconds(10 - i)));
+            store.addDue("alerts", T0.plusSeconds(10 - i), List.of(new WindowRef("alerts", "k" + i, "T1")), T0.plusSeconds(3600));
         }
-        store.create(open(new WindowRef("alerts", "later", "T1"), Set.of("a"), T0.plusSeconds(60)));
-        store.create(open(new WindowRef("alerts", "never", "T1"), Set.of("a"), null));
-        store.create(open(new WindowRef("other", "k0", "T1"), Set.of("a"), T0));
+        store.addDue("alerts", T0.plusSeconds(11), List.of(new WindowRef("alerts", "later", "T1")), T0.plusSeconds(3600));
+        store.addDue("other", T0, List.of(new WindowRef("other", "k0", "T1")), T0.plusSeconds(3600));
+        // Keys with any character, and a whole key (a session pipeline's entry), survive the round trip.
+        store.addDue("alerts", T0.plusSeconds(10), List.of(new WindowRef("alerts", "a#b c", "S000000000001000"),
+                WindowRef.wholeKey("alerts", "x#y")), T0.plusSeconds(3600));
 
-        List<DueEntry> seen = new ArrayList<>();
+        List<DueBucket> seen = new ArrayList<>();
         String cursor = null;
         int pages = 0;
         do {
             DuePage page = store.due("alerts", 0, T0.plusSeconds(10), 2, cursor);
-            assertThat(page.entries().size()).isLessThanOrEqualTo(2);
-            seen.addAll(page.entries());
+            assertThat(page.buckets().size()).isLessThanOrEqualTo(2);
+            seen.addAll(page.buckets());
             cursor = page.cursor();
             pages++;
         } while (cursor != null && pages < 10);
         assertThat(pages).isGreaterThanOrEqualTo(3);
-        assertThat(seen).extracting(e -> e.ref().key()).containsExactly("k4", "k3", "k2", "k1", "k0");
+        assertThat(seen).hasSize(6);
+        assertThat(seen.subList(0, 4)).extracting(b -> b.entries().get(0).key()).containsExactly("k4", "k3", "k2", "k1");
         assertThat(seen.get(0).dueAt()).isEqualTo(T0.plusSeconds(6));
-        assertThat(seen.get(4).dueAt()).isEqualTo(T0.plusSeconds(10));
+        assertThat(seen.subList(4, 6)).flatExtracting(DueBucket::entries).contains(new WindowRef("alerts", "k0", "T1"),
+                new WindowRef("alerts", "a#b c", "S000000000001000"), WindowRef.wholeKey("alerts", "x#y"));
+
+        store.removeDue(seen.subList(0, 5));
+        List<DueBucket> left = store.due("alerts", 0, T0.plusSeconds(60), 10, null).buckets();
+        assertThat(left).hasSize(2);
+        assertThat(left.get(1).entries()).containsExactly(new WindowRef("alerts", "later", "T1"));
+    }
+
+    @Test
+    void aLongListingIsCutIntoItemsUnderTheSizeLimit() {
+        store = new DynamoDbWindowStore(dynamo, table, new DynamoDbWindowStore.Settings(1, 32));
+        List<WindowRef> entries = new ArrayList<>();
+        for (int i = 0; i < 4_000; i++) {
+            entries.add(new WindowRef("alerts", "key-" + "x".repeat(90) + i, "T000000000001000"));
+        }
+        store.addDue("alerts", T0, entries, T0.plusSeconds(3600));
+
+        List<DueBucket> buckets = store.due("alerts", 0, T0, 10, null).buckets();
+        assertThat(buckets).hasSizeGreaterThan(1);
+        assertThat(buckets).flatExtracting(DueBucket::entries).containsExactlyInAnyOrderElementsOf(entries);
     }
 
     @Test

@@ -190,12 +190,12 @@ final class Replay {
     }
 
     /**
-     * Windows in the table that are not closed (or merged), or that still have a due-index entry (a correction
-     * pending): the table's heads, whose {@code st} attribute is the window's status.
+     * Windows in the table that are not closed (or merged), or that still have a due time (a correction pending): the
+     * table's heads, whose {@code st} attribute is the window's status.
      */
     private long windowsNotSettled() {
         long[] count = {0};
-        scan(null, item -> {
+        scan(item -> {
             AttributeValue status = item.get("st");
             boolean closed = status != null && ("CLOSED".equals(status.s()) || "MERGED".equals(status.s()));
             if (status != null && (!closed || item.containsKey("due"))) {
@@ -206,27 +206,28 @@ final class Replay {
     }
 
     /**
-     * The earliest due time in the due index (docs/ARCHITECTURE.md: a sparse GSI whose sort key {@code due} is
-     * epoch milliseconds), read with one Scan of the index instead of the sweeper's query per pipeline and shard:
-     * it only decides whether a sweep can find anything, the sweep itself runs the handler's real queries.
+     * The earliest due bucket (docs/ARCHITECTURE.md: items {@code pk = B#<pipeline>#<shard>} whose sort key starts
+     * with the due time in epoch milliseconds), read with one Scan instead of the sweeper's query per pipeline and
+     * shard: it only decides whether a sweep can find anything, the sweep itself runs the handler's real queries.
      */
     private Optional<Instant> earliestDue() {
         long[] earliest = {Long.MAX_VALUE};
-        scan(DynamoDbWindowStore.Settings.defaults().dueIndexName(), item -> {
-            AttributeValue due = item.get("due");
-            if (due != null && due.n() != null) {
-                earliest[0] = Math.min(earliest[0], Long.parseLong(due.n()));
+        scan(item -> {
+            AttributeValue pk = item.get("pk");
+            AttributeValue sk = item.get("sk");
+            if (pk != null && pk.s() != null && pk.s().startsWith("B#") && sk != null && sk.s().indexOf('#') > 0) {
+                earliest[0] = Math.min(earliest[0], Long.parseLong(sk.s().substring(0, sk.s().indexOf('#'))));
             }
         });
         return earliest[0] == Long.MAX_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(earliest[0]));
     }
 
-    /** Every item of the table, or of its index {@code index} when not null, page by page. */
-    private void scan(String index, Consumer<Map<String, AttributeValue>> each) {
+    /** Every item of the table, page by page. */
+    private void scan(Consumer<Map<String, AttributeValue>> each) {
         Map<String, AttributeValue> start = null;
         do {
             Map<String, AttributeValue> from = start;
-            ScanResponse page = endpoint.dynamoDb().scan(r -> r.tableName(state.resources.tableName()).indexName(index)
+            ScanResponse page = endpoint.dynamoDb().scan(r -> r.tableName(state.resources.tableName())
                     .exclusiveStartKey(from));
             page.items().forEach(each);
             start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;

@@ -13,8 +13,12 @@ import java.util.List;
  * @param action    what to do once the write is applied
  * @param timerDue  when to arm the next message of the timer chain {@code next.timer()}, null for none: once the
  *                  write is applied, or at once when there is nothing to write (a chain continued by its own message)
+ * @param indexDue  when the window next needs a visit, rounded up to the due granularity (null: never). The stored
+ *                  {@code next.dueAt()} may be earlier (it only has to be early); the sweeper lists a window whose
+ *                  stored due time has passed at this time instead, without a write
  */
-public record Transition(WindowState next, boolean write, List<EventOutcome> outcomes, Action action, Instant timerDue) {
+public record Transition(WindowState next, boolean write, List<EventOutcome> outcomes, Action action, Instant timerDue,
+                         Instant indexDue) {
 
     public Transition {
         outcomes = List.copyOf(outcomes);

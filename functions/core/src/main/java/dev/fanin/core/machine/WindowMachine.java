@@ -54,18 +54,9 @@ public final class WindowMachine {
     /** The default granularity of due times in the due index. */
     public static final Duration DEFAULT_DUE_GRANULARITY = Duration.ofSeconds(10);
 
-    /**
-     * The default time an indexed due time may lie in the past before a sweep moves it: two default sweep periods. A
-     * move costs three write units (the head and the index entry's delete and put); a revisit that changes nothing
-     * costs one read of the window, a fifth of the price of one write unit. So an entry is revisited twice before it
-     * is moved, which is cheaper unless the window stays open much longer, and costs the sweeper's budget little.
-     */
-    public static final Duration DEFAULT_INDEX_REFRESH = Duration.ofMinutes(2);
-
     private final PipelineConfig config;
     private final Duration lease;
     private final long dueGranularityMillis;
-    private final Duration indexRefresh;
 
     /**
      * @param config the pipeline
@@ -73,27 +64,19 @@ public final class WindowMachine {
      *               emitter's worst-case call time
      */
     public WindowMachine(PipelineConfig config, Duration lease) {
-        this(config, lease, DEFAULT_DUE_GRANULARITY, DEFAULT_INDEX_REFRESH);
+        this(config, lease, DEFAULT_DUE_GRANULARITY);
     }
 
     /**
-     * @param dueGranularity due times written to the due index are rounded UP to a multiple of this, so that a window
-     *                       whose next check moves with every event (a session) rewrites its index entry at most
-     *                       once per granularity step instead of at every write; timers keep the exact time, so
-     *                       only the sweeper-alone close latency grows, by at most this much
-     * @param indexRefresh   how long an indexed due time may lie in the past before a sweep that finds the window not
-     *                       yet due moves it to the window's next check. The index only has to be early, never late: a
-     *                       visit that comes too soon re-decides and changes nothing. So only the sweeper, the one
-     *                       visitor that early entries cost anything, moves an entry forward, and only once it has
-     *                       been due this long (with the default, at the third sweep that finds the window not yet
-     *                       due). Ingest, timers and commits keep an earlier entry: sessions extended by every event and
-     *                       timer visits before the due time write no index entry. A multiple of the sweep period.
+     * @param dueGranularity due times are rounded UP to a multiple of this, so that a window whose next check moves with
+     *                       every event (a session) needs a new due-bucket listing at most once per granularity step
+     *                       instead of at every write; timers keep the exact time, so only the sweeper-alone close
+     *                       latency grows, by at most this much
      */
-    public WindowMachine(PipelineConfig config, Duration lease, Duration dueGranularity, Duration indexRefresh) {
+    public WindowMachine(PipelineConfig config, Duration lease, Duration dueGranularity) {
         this.config = Objects.requireNonNull(config, "config");
         this.lease = Objects.requireNonNull(lease, "lease");
         this.dueGranularityMillis = Math.max(1, dueGranularity.toMillis());
-        this.indexRefresh = Objects.requireNonNull(indexRefresh, "indexRefresh");
     }
 
     public PipelineConfig config() {
@@ -103,11 +86,19 @@ public final class WindowMachine {
     /** A new, empty window created at processing time {@code now}; not yet stored (version 0). */
     public WindowState open(WindowRef ref, Interval bounds, Instant now) {
         Instant hardDeadline = now.plus(config.triggers().maxLifetime());
-        Instant expiresAt = hardDeadline.plus(config.allowedLateness()).plus(config.late().correctionDelay())
-                .plus(lease).plus(config.effectiveRetention());
-        return new WindowState(ref, WindowKind.of(config.window()), bounds, WindowStatus.OPEN, 0, 0, null, null, expiresAt,
+        return new WindowState(ref, WindowKind.of(config.window()), bounds, WindowStatus.OPEN, 0, 0, null, null, expiryOfWindowOpenedAt(now),
                 Set.of(), null, 0, -1, Aggregates.empty(config.aggregations()), Completeness.initial(config), 0, now,
                 hardDeadline, null, null, null, null, null, null, List.of(), 0);
+    }
+
+    /**
+     * When the store may delete a window opened at {@code now}: past its hard deadline, allowed lateness, correction
+     * delay, one lease and the retention. No window opened at or before {@code now} expires later (a merge only moves
+     * the hard deadline earlier).
+     */
+    public Instant expiryOfWindowOpenedAt(Instant now) {
+        return now.plus(config.triggers().maxLifetime()).plus(config.allowedLateness()).plus(config.late().correctionDelay())
+                .plus(lease).plus(config.effectiveRetention());
     }
 
     /**
@@ -141,7 +132,7 @@ public final class WindowMachine {
         }
         if (state.version() == 0 && !changed) {
             // Nothing counted (all too late or refused): a window is never created empty.
-            return new Transition(state, false, inOfferOrder, Transition.Action.NONE, null);
+            return new Transition(state, false, inOfferOrder, Transition.Action.NONE, null, state.dueAt());
         }
         return decide(s, state, changed, inOfferOrder, watermark, now, Visitor.WRITER);
     }
@@ -221,12 +212,12 @@ public final class WindowMachine {
     }
 
     /**
-     * Who steps a window. Only a sweep moves an indexed due time forward (see the constructor); only a message of the
+     * Who steps a window. Only a write that happens anyway replaces a stored due time already past; only a message of the
      * window's live timer chain continues the chain (see {@link TimerChain}).
      */
     public sealed interface Visitor {
 
-        /** The sweeper, which found the window in the due index. */
+        /** The sweeper, which found the window in a due bucket. */
         Visitor SWEEP = Untimed.SWEEP;
         /** Ingest and commits. */
         Visitor WRITER = Untimed.WRITER;
@@ -258,7 +249,6 @@ public final class WindowMachine {
 
     private Transition decide(WindowState.Builder s, WindowState before, boolean changed, List<EventOutcome> outcomes,
                               long watermark, Instant now, Visitor visitor) {
-        boolean sweep = visitor == Visitor.SWEEP;
         Transition.Action action = Transition.Action.NONE;
         switch (s.status) {
             case OPEN, HELD -> {
@@ -303,18 +293,19 @@ public final class WindowMachine {
             case MERGED -> s.dueAt = null;
             default -> throw new IllegalStateException("unknown status " + s.status);
         }
-        // s.dueAt holds the exact next check here; the timer gets it exactly, the index a rounded-up copy.
+        // s.dueAt holds the exact next check here; the timer gets it exactly, the due buckets a rounded-up copy.
         Instant exactDue = s.dueAt;
         Instant timerDue = null;
+        Instant indexDue;
+        boolean writingAnyway = visitor == Visitor.WRITER && changed;
         if (s.status == WindowStatus.CLAIMED) {
-            // A claim is normally committed within the same invocation: no timer for it, and the index entry only moves
-            // if the lease would end before the due time already indexed (a takeover waits for the sweep).
-            Instant leaseDue = roundUp(s.leaseUntil, s.leaseUntil);
-            s.dueAt = before.dueAt() != null && !before.dueAt().isAfter(leaseDue) ? before.dueAt() : leaseDue;
+            // A claim is normally committed within the same invocation: no timer for it, and the stored due time only
+            // moves if the lease would end before it (a takeover waits for the sweep).
+            indexDue = roundUp(s.leaseUntil, s.leaseUntil);
+            s.dueAt = keepsIndexedDue(before.dueAt(), indexDue, now, writingAnyway) ? before.dueAt() : indexDue;
         } else {
             if (exactDue != null) {
                 boolean ownMessage = visitor instanceof Visitor.Timer timer && timer.continues(s.timer);
-                boolean writingAnyway = visitor == Visitor.WRITER && changed;
                 if (startsTimerChain(s.timer, exactDue, now, writingAnyway) || (ownMessage && s.timer.id() == 0)) {
                     // (A chain stored before chains had ids is replaced by one that has, at its own message.)
                     s.timer = new TimerChain(before.version() + 1, exactDue);
@@ -324,11 +315,11 @@ public final class WindowMachine {
                     timerDue = exactDue;
                 }
             }
-            Instant rounded = roundUp(exactDue, s.hardDeadline);
-            s.dueAt = keepsIndexedDue(before.dueAt(), rounded, now, sweep) ? before.dueAt() : rounded;
+            indexDue = roundUp(exactDue, s.hardDeadline);
+            s.dueAt = keepsIndexedDue(before.dueAt(), indexDue, now, writingAnyway) ? before.dueAt() : indexDue;
         }
         changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timer, before.timer());
-        return new Transition(changed ? s.build() : before, changed, outcomes, action, timerDue);
+        return new Transition(changed ? s.build() : before, changed, outcomes, action, timerDue, indexDue);
     }
 
     /**
@@ -348,12 +339,14 @@ public final class WindowMachine {
     }
 
     /**
-     * Whether the due time already in the index can stay: it must not be later than the new one (the index may send
-     * a sweep too early, never too late), and for a sweep it must not have been due for longer than the refresh period.
+     * Whether the stored due time can stay: it must not be later than the new one (a due bucket may send the sweeper
+     * too early, never too late). A write that happens anyway also replaces a stored time already past: the sweeper
+     * may have listed the window again at a later time that only its bucket knows, so the writer lists it afresh
+     * (see {@code DueCoverage}). Other visitors keep a past time; the sweeper lists such a window at
+     * {@link Transition#indexDue()} without a write.
      */
-    private boolean keepsIndexedDue(Instant indexed, Instant rounded, Instant now, boolean sweep) {
-        return indexed != null && rounded != null && !indexed.isAfter(rounded)
-                && (!sweep || indexed.isAfter(now.minus(indexRefresh)));
+    private static boolean keepsIndexedDue(Instant stored, Instant indexDue, Instant now, boolean writingAnyway) {
+        return stored != null && indexDue != null && !stored.isAfter(indexDue) && !(writingAnyway && !stored.isAfter(now));
     }
 
     /** Applies the winning trigger under the incomplete-window policy. */
@@ -415,7 +408,7 @@ public final class WindowMachine {
      */
     public Transition commit(WindowState state, long fence, long watermark, Instant now) {
         if (state.status() != WindowStatus.CLAIMED || state.fence() != fence) {
-            return new Transition(state, false, List.of(), Transition.Action.NONE, null);
+            return new Transition(state, false, List.of(), Transition.Action.NONE, null, state.dueAt());
         }
         WindowState.Builder s = state.toBuilder();
         Claim claim = s.claim;

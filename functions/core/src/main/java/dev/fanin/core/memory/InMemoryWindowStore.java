@@ -17,8 +17,8 @@ import java.util.TreeMap;
 /**
  * A {@link WindowStore} in memory with the semantics the DynamoDB adapter provides: every write conditional on the
  * version read (or on absence, for a create), atomic multi-window replace, open-window slots counted per admission
- * epoch with the bound checked atomically with each reservation, and a due index that only holds windows with a due
- * time. Used by the replay tool, the
+ * epoch with the bound checked atomically with each reservation, and due buckets kept apart from the windows (as
+ * DynamoDB keeps them in items of their own). Used by the replay tool, the
  * deterministic simulation and the benchmark; the differential test checks it against DynamoDB.
  *
  * <p>Thread-safe (one lock): concurrency here is about interleaving, not throughput.
@@ -28,6 +28,10 @@ public final class InMemoryWindowStore implements WindowStore {
     private final int dueShards;
     private final Map<WindowRef, StoredWindow> windows = new HashMap<>();
     private final Map<String, Slots> slotsByPipeline = new HashMap<>();
+    /** Due buckets by pipeline and shard, by id (the due time zero-padded, then a sequence number: as long as DynamoDB's). */
+    private final Map<String, TreeMap<String, StoredBucket>> buckets = new HashMap<>();
+    private long bucketSequence;
+    private long bucketWrites;
     private long writes;
 
     public InMemoryWindowStore(int dueShards) {
@@ -89,25 +93,51 @@ public final class InMemoryWindowStore implements WindowStore {
     }
 
     @Override
+    public synchronized void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
+        if (entries.isEmpty()) {
+            return;
+        }
+        int shard = shardOf(entries.get(0));
+        String id = String.format("%013d#%016x", dueAt.toEpochMilli(), ++bucketSequence);
+        buckets.computeIfAbsent(pipeline + "#" + shard, k -> new TreeMap<>())
+                .put(id, new StoredBucket(new DueBucket(pipeline, shard, id, dueAt, entries), expiresAt));
+        bucketWrites++;
+    }
+
+    @Override
     public synchronized DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
-        TreeMap<String, DueEntry> sorted = new TreeMap<>();
-        for (StoredWindow w : windows.values()) {
-            if (w.dueAt() != null && w.ref().pipeline().equals(pipeline) && shardOf(w.ref()) == shard && !w.dueAt().isAfter(dueBy)) {
-                String order = String.format("%020d|%s|%s", w.dueAt().toEpochMilli(), w.ref().key(), w.ref().windowId());
-                sorted.put(order, new DueEntry(w.ref(), w.dueAt()));
+        TreeMap<String, StoredBucket> shardBuckets = buckets.getOrDefault(pipeline + "#" + shard, new TreeMap<>());
+        // Ids start with the zero-padded due time: every id of a bucket due by dueBy sorts before this bound.
+        String bound = String.format("%013d$", dueBy.toEpochMilli());
+        Map<String, StoredBucket> page = cursor == null ? shardBuckets.headMap(bound) : shardBuckets.subMap(cursor, false, bound, false);
+        List<DueBucket> found = new ArrayList<>();
+        for (StoredBucket stored : page.values()) {
+            if (found.size() >= limit) {
+                return new DuePage(found, found.get(found.size() - 1).id());
+            }
+            found.add(stored.bucket());
+        }
+        return new DuePage(found, null);
+    }
+
+    @Override
+    public synchronized void removeDue(List<DueBucket> handled) {
+        for (DueBucket bucket : handled) {
+            TreeMap<String, StoredBucket> shardBuckets = buckets.get(bucket.pipeline() + "#" + bucket.shard());
+            if (shardBuckets != null) {
+                shardBuckets.remove(bucket.id());
             }
         }
-        Map<String, DueEntry> page = cursor == null ? sorted : sorted.tailMap(cursor, false);
-        List<DueEntry> entries = new ArrayList<>();
-        String last = null;
-        for (Map.Entry<String, DueEntry> e : page.entrySet()) {
-            if (entries.size() >= limit) {
-                return new DuePage(entries, last);
-            }
-            entries.add(e.getValue());
-            last = e.getKey();
-        }
-        return new DuePage(entries, null);
+    }
+
+    /** Every due bucket not yet removed (for invariant checks). */
+    public synchronized List<DueBucket> dueBuckets() {
+        return buckets.values().stream().flatMap(b -> b.values().stream()).map(StoredBucket::bucket).toList();
+    }
+
+    /** Due buckets written so far (for the benchmark's figures). */
+    public synchronized long dueBucketWrites() {
+        return bucketWrites;
     }
 
     @Override
@@ -172,12 +202,13 @@ public final class InMemoryWindowStore implements WindowStore {
         return List.copyOf(windows.values());
     }
 
-    /** Deletes the windows whose TTL has passed, as DynamoDB's TTL eventually does. */
+    /** Deletes the windows and due buckets whose TTL has passed, as DynamoDB's TTL eventually does. */
     public synchronized int expire(Instant now) {
         List<WindowRef> gone = windows.values().stream().filter(w -> !w.expiresAt().isAfter(now)).map(StoredWindow::ref).toList();
         // As in DynamoDB, a TTL deletion leaves the open-window slots alone (only an open window would hold one, and
         // the simulation reports any open window reaching its TTL as a violation).
         gone.forEach(windows::remove);
+        buckets.values().forEach(b -> b.values().removeIf(stored -> !stored.expiresAt().isAfter(now)));
         return gone.size();
     }
 
@@ -193,6 +224,8 @@ public final class InMemoryWindowStore implements WindowStore {
         }
         return Math.floorMod(h, dueShards);
     }
+
+    private record StoredBucket(DueBucket bucket, Instant expiresAt) { }
 
     private static StoredWindow withVersion(StoredWindow w, long version) {
         return new StoredWindow(w.ref(), version, w.status(), w.dueAt(), w.expiresAt(), w.fence(), w.leaseUntil(), w.eventIds(),

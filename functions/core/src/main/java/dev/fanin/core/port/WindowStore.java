@@ -6,9 +6,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where window state lives. Every write is conditional; a failed condition is returned, never thrown. Reads are
- * strongly consistent except {@link #due}, which reads an eventually consistent index: callers re-load a due window
- * before acting on it.
+ * Where window state lives. Every window write is conditional; a failed condition is returned, never thrown. Window
+ * reads are strongly consistent.
+ *
+ * <p>The sweeper finds windows through <em>due buckets</em>: items that list windows (or whole group keys) to visit
+ * once the bucket's time has passed. A bucket is written before the window writes it covers and deleted only after the
+ * sweeper has visited its entries and listed again those still open, so every window with a due time is listed by
+ * some bucket at all times. Listings may be early, duplicated or stale (a closed window, a window never created): a
+ * visit re-reads the window and decides afresh.
  *
  * <p>Transient failures (throttling, timeouts) are thrown as {@link StoreUnavailableException} so that the caller
  * can fail exactly the affected messages.
@@ -39,10 +44,21 @@ public interface WindowStore {
      */
     WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next);
 
-    /** Up to {@code limit} windows of one due-index shard whose due time is at or before {@code dueBy}, earliest first. */
+    /**
+     * Lists {@code entries} in a new due bucket at {@code dueAt} (one item, or several for a long list). Entries may be
+     * windows or whole group keys ({@link WindowRef#wholeKey}).
+     *
+     * @param expiresAt when the store may delete the bucket unvisited: after the expiry of every window it can list
+     */
+    void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt);
+
+    /** Up to {@code limit} due buckets of one shard whose time is at or before {@code dueBy}, earliest first. */
     DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor);
 
-    /** Number of due-index shards per pipeline. */
+    /** Deletes buckets the sweeper has handled. */
+    void removeDue(List<DueBucket> buckets);
+
+    /** Number of due-bucket shards per pipeline. */
     int dueShards();
 
     /**
@@ -71,8 +87,19 @@ public interface WindowStore {
     /** Slots the pipeline holds: its open windows, plus any left behind by a crash until their epoch retires. */
     long openWindows(String pipeline);
 
-    /** A page of due windows: refs with the due time the index held, and a cursor for the next page (null at the end). */
-    record DuePage(List<DueEntry> entries, String cursor) { }
+    /** A page of due buckets, and a cursor for the next page (null at the end). */
+    record DuePage(List<DueBucket> buckets, String cursor) { }
 
-    record DueEntry(WindowRef ref, Instant dueAt) { }
+    /**
+     * One due bucket.
+     *
+     * @param id      the store's identity of the bucket within its pipeline and shard
+     * @param dueAt   when its entries are to be visited
+     * @param entries windows, or whole group keys ({@link WindowRef#isWholeKey()})
+     */
+    record DueBucket(String pipeline, int shard, String id, Instant dueAt, List<WindowRef> entries) {
+        public DueBucket {
+            entries = List.copyOf(entries);
+        }
+    }
 }

@@ -13,23 +13,31 @@ import java.time.Duration;
  * @param sweepMaxWindows     windows one sweep run handles at most (the rest wait for the next run)
  * @param overdueAfter        a window still due this long after its due time counts as overdue
  * @param flushChainLimit     corrections claimed right after a commit that one flush follows in the same call
+ * @param ingestTimeout       the longest an ingest invocation runs (the ingest function's timeout): ingest lists the
+ *                            windows of a batch in a due bucket this much (plus a margin for requests in flight) after
+ *                            it starts, so that the sweeper never visits them while the invocation may still create
+ *                            them ({@code DueCoverage})
  */
 public record FaninSettings(Duration lease, int conflictRetries, int maxReceiveCount, int sweepPageSize, int sweepMaxWindows,
-                            Duration overdueAfter, int flushChainLimit) {
+                            Duration overdueAfter, int flushChainLimit, Duration ingestTimeout) {
 
     public static FaninSettings defaults() {
-        return new FaninSettings(Duration.ofSeconds(30), 8, 5, 100, 2_000, Duration.ofMinutes(2), 3);
+        return new FaninSettings(Duration.ofSeconds(30), 8, 5, 100, 2_000, Duration.ofMinutes(2), 3, Duration.ofSeconds(30));
+    }
+
+    public FaninSettings withIngestTimeout(Duration timeout) {
+        return new FaninSettings(lease, conflictRetries, maxReceiveCount, sweepPageSize, sweepMaxWindows, overdueAfter, flushChainLimit, timeout);
     }
 
     public FaninSettings withMaxReceiveCount(int count) {
-        return new FaninSettings(lease, conflictRetries, count, sweepPageSize, sweepMaxWindows, overdueAfter, flushChainLimit);
+        return new FaninSettings(lease, conflictRetries, count, sweepPageSize, sweepMaxWindows, overdueAfter, flushChainLimit, ingestTimeout);
     }
 
     public FaninSettings withSweepMaxWindows(int max) {
-        return new FaninSettings(lease, conflictRetries, maxReceiveCount, sweepPageSize, max, overdueAfter, flushChainLimit);
+        return new FaninSettings(lease, conflictRetries, maxReceiveCount, sweepPageSize, max, overdueAfter, flushChainLimit, ingestTimeout);
     }
 
     public FaninSettings withLease(Duration newLease) {
-        return new FaninSettings(newLease, conflictRetries, maxReceiveCount, sweepPageSize, sweepMaxWindows, overdueAfter, flushChainLimit);
+        return new FaninSettings(newLease, conflictRetries, maxReceiveCount, sweepPageSize, sweepMaxWindows, overdueAfter, flushChainLimit, ingestTimeout);
     }
 }

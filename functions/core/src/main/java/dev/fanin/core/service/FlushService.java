@@ -150,6 +150,8 @@ public final class FlushService {
                 return;
             }
             if (outcome.applied()) {
+                WindowVisit.Visited settled = WindowVisit.Visited.of(t.next(), t, now);
+                followups.committed.put(claimed.ref(), settled.nextVisit());
                 Claim claim = claimed.claim();
                 metrics.record(MetricNames.WINDOWS_CLOSED, 1, Metrics.Unit.COUNT, Map.of("pipeline", pipeline, "reason", claim.reason().name()));
                 if (!claim.complete()) {

@@ -2,6 +2,8 @@ package dev.fanin.core.service;
 
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.WindowTimers;
+import dev.fanin.core.window.WindowRef;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -11,7 +13,8 @@ import java.util.Set;
 
 /**
  * Work that follows successful window writes within one invocation: claimed revisions to emit (batched, so one
- * PutEvents call carries up to ten aggregates), timers to arm, and open-window slots to return.
+ * PutEvents call carries up to ten aggregates), timers to arm, and open-window slots to return; and what the
+ * invocation has listed in due buckets.
  */
 final class Followups {
 
@@ -29,6 +32,18 @@ final class Followups {
     final Map<OpenWindowSlots.Bucket, Integer> unusedSlots = new HashMap<>();
     /** Slots of windows this invocation closed or merged for the first time, to return. */
     final Map<OpenWindowSlots.Bucket, Integer> freedSlots = new HashMap<>();
+    /**
+     * Per pipeline, while ingest works through a batch: the windows (group keys, for sessions) of the batch from the one
+     * being written on, which the first write that needs a due listing lists together ({@link DueCoverage}).
+     */
+    final Map<String, List<WindowRef>> dueAhead = new HashMap<>();
+    /** Windows and group keys this invocation has listed in a due bucket, with the earliest bucket time. */
+    final Map<WindowRef, Instant> listed = new HashMap<>();
+    /**
+     * Windows whose claim this invocation committed, with when a sweep must visit them next (null: never), so that a
+     * sweep does not list again, at its lease end, a window it claimed and then closed.
+     */
+    final Map<WindowRef, Instant> committed = new HashMap<>();
     /** Per pipeline, how many windows this invocation may still create at most: the size of the next reservation. */
     final Map<String, Integer> creationsAhead = new HashMap<>();
 }

@@ -123,8 +123,10 @@ public final class IngestService {
         if (config.window() instanceof WindowSpec.Session) {
             Map<String, List<Event>> byKey = events.stream().collect(Collectors.groupingBy(Event::key, LinkedHashMap::new, Collectors.toList()));
             int ahead = byKey.size();
+            List<WindowRef> keys = byKey.keySet().stream().map(k -> WindowRef.wholeKey(pipeline, k)).toList();
             for (Map.Entry<String, List<Event>> e : byKey.entrySet()) {
                 // A key's events rarely open more than one session: this many new windows may still come.
+                followups.dueAhead.put(pipeline, keys.subList(keys.size() - ahead, keys.size()));
                 followups.creationsAhead.put(pipeline, ahead--);
                 ingestSessions(machine, pipeline, e.getKey(), e.getValue(), watermark, now, followups, failed, counts);
             }
@@ -139,11 +141,14 @@ public final class IngestService {
                 }
             }
             int ahead = byWindow.size();
+            List<WindowRef> refs = List.copyOf(byWindow.keySet());
             for (Map.Entry<WindowRef, List<Event>> e : byWindow.entrySet()) {
+                followups.dueAhead.put(pipeline, refs.subList(refs.size() - ahead, refs.size()));
                 followups.creationsAhead.put(pipeline, ahead--);
                 ingestWindow(machine, e.getKey(), bounds.get(e.getKey()), e.getValue(), watermark, now, followups, failed, counts);
             }
         }
+        followups.dueAhead.remove(pipeline);
         try {
             engine.ports().watermarks().advance(pipeline, Instant.ofEpochMilli(maxEventTime), now);
         } catch (StoreUnavailableException e) {
@@ -245,7 +250,7 @@ public final class IngestService {
                     Transition t = machine.ingest(state, evs, watermark, now);
                     if (!absorbedPrev.isEmpty() && !t.write()) {
                         t = machine.tick(state, watermark, now);
-                        t = new Transition(t.next(), true, machine.ingest(state, evs, watermark, now).outcomes(), t.action(), t.timerDue());
+                        t = new Transition(t.next(), true, machine.ingest(state, evs, watermark, now).outcomes(), t.action(), t.timerDue(), t.indexDue());
                     }
                     if (!t.write()) {
                         record(t.outcomes(), ref, watermark, failed, counts);
@@ -319,6 +324,7 @@ public final class IngestService {
         next.add(dev.fanin.core.machine.WindowCodec.encode(t.next()));
         prev.addAll(absorbedPrev);
         next.addAll(absorbedNext);
+        writes.listBefore(survivorPrev, t.next(), followups);
         WriteOutcome outcome = engine.ports().store().replaceAll(prev, next);
         if (outcome.applied()) {
             WindowLog.info(LOG, t.next().ref(), "sessions merged", Map.of("absorbed", t.next().absorbed()));

@@ -24,20 +24,43 @@ final class WindowVisit {
         this.writes = new WindowWrites(engine);
     }
 
-    /** @return the window as it stands after the visit, or empty if it no longer exists */
-    Optional<WindowState> visit(WindowRef ref, long watermark, Instant now, Followups followups) {
-        return visit(ref, watermark, now, WindowMachine.Visitor.SWEEP, followups);
+    /**
+     * The outcome of a visit.
+     *
+     * @param state     the window as it stands after the visit; null if it does not exist
+     * @param nextVisit when a sweep must visit it next (null: never): its stored due time while that is ahead, else the
+     *                  time the machine found (the stored one stays early, which needs no write)
+     */
+    record Visited(WindowState state, Instant nextVisit) {
+
+        static final Visited GONE = new Visited(null, null);
+
+        /** {@code state} as stored after (or as read by) transition {@code t} at {@code now}. */
+        static Visited of(WindowState state, Transition t, Instant now) {
+            Instant stored = state.dueAt();
+            if (stored == null) {
+                return new Visited(state, null);
+            }
+            if (stored.isAfter(now)) {
+                return new Visited(state, stored);
+            }
+            Instant found = t.indexDue();
+            return new Visited(state, found != null && found.isAfter(now) ? found : now);
+        }
     }
 
     /**
-     * @param visitor the sweeper, or the timer message that triggered this visit: a message of the window's live
-     *                chain that finds it not yet due arms the chain's next message, with no write
+     * @param preloaded the window as just loaded by the caller, for the first attempt; null to load it
+     * @param visitor   the sweeper, or the timer message that triggered this visit: a message of the window's live
+     *                  chain that finds it not yet due arms the chain's next message, with no write
+     * @return the outcome, or empty when the visit kept conflicting
      */
-    Optional<WindowState> visit(WindowRef ref, long watermark, Instant now, WindowMachine.Visitor visitor, Followups followups) {
+    Optional<Visited> visit(WindowRef ref, StoredWindow preloaded, long watermark, Instant now, WindowMachine.Visitor visitor,
+                            Followups followups) {
         for (int attempt = 0; attempt <= engine.settings().conflictRetries(); attempt++) {
-            Optional<StoredWindow> loaded = engine.ports().store().load(ref);
+            Optional<StoredWindow> loaded = attempt == 0 && preloaded != null ? Optional.of(preloaded) : engine.ports().store().load(ref);
             if (loaded.isEmpty()) {
-                return Optional.empty();
+                return Optional.of(Visited.GONE);
             }
             WindowState state = engine.decode(loaded.get());
             Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now, visitor);
@@ -45,14 +68,14 @@ final class WindowVisit {
                 if (t.armsTimer()) {
                     followups.timers.add(WindowWrites.wakeup(t));
                 }
-                return Optional.of(state);
+                return Optional.of(Visited.of(state, t, now));
             }
             if (t.action() == Transition.Action.EMIT && state.isClaimed()) {
                 engine.ports().metrics().count(MetricNames.TAKEOVERS, ref.pipeline());
             }
             WriteOutcome outcome = writes.write(loaded.get(), t, followups);
             if (outcome.applied()) {
-                return Optional.of(t.next());
+                return Optional.of(Visited.of(t.next(), t, now));
             }
         }
         return Optional.empty();

@@ -22,15 +22,18 @@ final class WindowWrites {
 
     private final FaninEngine engine;
     private final OpenWindowSlots slots;
+    private final DueCoverage coverage;
 
     WindowWrites(FaninEngine engine) {
         this.engine = engine;
         this.slots = new OpenWindowSlots(engine);
+        this.coverage = new DueCoverage(engine);
     }
 
     /**
-     * Writes {@code t.next()} in place of {@code loaded} (null for a window that does not exist yet). A new window
-     * first takes an open-window slot; a window that this write closes or merges for the first time frees its slot.
+     * Writes {@code t.next()} in place of {@code loaded} (null for a window that does not exist yet). The window is
+     * first listed in a due bucket if the write needs it ({@link DueCoverage}), and a new window first takes an
+     * open-window slot; a window that this write closes or merges for the first time frees its slot.
      *
      * @return the store's outcome ({@link WriteOutcome.Rejection#OPEN_WINDOW_BOUND} when no slot is left); on
      *         success the follow-ups are recorded
@@ -38,6 +41,7 @@ final class WindowWrites {
     WriteOutcome write(StoredWindow loaded, Transition t, Followups followups) {
         WindowState next = t.next();
         boolean creating = loaded == null;
+        coverage.before(loaded, next, followups);
         if (creating && next.holdsSlot() && !slots.take(next, followups)) {
             return WriteOutcome.rejected(WriteOutcome.Rejection.OPEN_WINDOW_BOUND, 0);
         }
@@ -75,6 +79,11 @@ final class WindowWrites {
             followups.timers.add(wakeup(t));
         }
         return outcome;
+    }
+
+    /** Lists a window before a write issued elsewhere (a session merge), as {@link #write} does. */
+    void listBefore(StoredWindow loaded, WindowState next, Followups followups) {
+        coverage.before(loaded, next, followups);
     }
 
     /** A session absorbed by a merge written elsewhere ({@code before} as loaded) frees its slot if it held one. */

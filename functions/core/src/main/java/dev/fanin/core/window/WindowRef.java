@@ -18,6 +18,21 @@ public record WindowRef(String pipeline, String key, String windowId) {
         Objects.requireNonNull(windowId, "windowId");
     }
 
+    /** The window id that stands for every window of a group key in a due bucket. */
+    public static final String WHOLE_KEY = "*";
+
+    /**
+     * Every window of a group key, as a due bucket lists it for a session pipeline (whose window ids are known only
+     * once the key is loaded).
+     */
+    public static WindowRef wholeKey(String pipeline, String key) {
+        return new WindowRef(pipeline, key, WHOLE_KEY);
+    }
+
+    public boolean isWholeKey() {
+        return WHOLE_KEY.equals(windowId);
+    }
+
     public static String timeWindowId(long startMillis) {
         return "T" + pad(startMillis);
     }

@@ -17,20 +17,20 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * How the machine keeps a window's due-index entry (its {@code dueAt}): never later than the next check rounded up to
- * the 10 s grid (so the sweeper is never late), moved earlier at once, and moved later only by a sweep that finds the
- * entry due for longer than the refresh period. Timers keep the exact time; a timer chain continued by its own message
- * writes nothing (TimerChainTest).
+ * How the machine keeps a window's stored due time (its {@code dueAt}, which a due bucket lists): never later than the
+ * next check rounded up to the 10 s grid (so the sweeper is never late), moved earlier at once, and moved later only by
+ * a write that happens anyway and finds it already past. A sweep that finds it past writes nothing and reports the
+ * next visit ({@link Transition#indexDue()}), where the sweeper lists the window again. Timers keep the exact time; a
+ * timer chain continued by its own message writes nothing (TimerChainTest).
  */
 class DueIndexRulesTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
     private static final Duration LEASE = Duration.ofSeconds(30);
-    private static final Duration REFRESH = Duration.ofMinutes(1);
 
     /** Sessions of 30 s gap; the fixture's watermark allows 5 s of out-of-orderness. */
     private final PipelineConfig sessions = PipelineFixture.pipeline().window(new WindowSpec.Session(Duration.ofSeconds(30))).build();
-    private final WindowMachine machine = new WindowMachine(sessions, LEASE, Duration.ofSeconds(10), REFRESH);
+    private final WindowMachine machine = new WindowMachine(sessions, LEASE, Duration.ofSeconds(10));
     private final WindowRef ref = new WindowRef("test-pipe", "key-1", "s-1");
 
     /** The session after its first event at T0 (arrival T0, watermark T0 - 5 s), as stored (version 1). */
@@ -78,36 +78,59 @@ class DueIndexRulesTest {
         assertThat(t.next().dueAt()).isEqualTo(T0.plusSeconds(40));
     }
 
-    @ParameterizedTest(name = "sweep {0} s after the indexed due")
-    @ValueSource(longs = {0, 30, 59})
-    void aSweepWithinTheRefreshPeriodLeavesAnEarlyEntryAlone(long secondsAfterDue) {
-        WindowState extended = extendedTo(T0.plusSeconds(120));
+    @ParameterizedTest(name = "sweep {0} s after the stored due")
+    @ValueSource(longs = {0, 5, 14})
+    void aSweepLeavesAStoredDueAlreadyPastAloneAndReportsTheNextVisit(long secondsAfterDue) {
+        WindowState extended = extendedOnce();
         Instant now = extended.dueAt().plusSeconds(secondsAfterDue);
         Transition t = machine.tick(extended, watermarkAt(now), now, WindowMachine.Visitor.SWEEP);
 
         assertThat(t.write()).isFalse();
         assertThat(t.next().dueAt()).isEqualTo(extended.dueAt());
-    }
-
-    @ParameterizedTest(name = "sweep {0} s after the indexed due")
-    @ValueSource(longs = {60, 61, 90})
-    void aSweepPastTheRefreshPeriodMovesTheEntryToTheNextCheck(long secondsAfterDue) {
-        WindowState extended = extendedTo(T0.plusSeconds(120));
-        Instant now = extended.dueAt().plusSeconds(secondsAfterDue);
-        Transition t = machine.tick(extended, watermarkAt(now), now, WindowMachine.Visitor.SWEEP);
-
-        assertThat(t.write()).isTrue();
-        assertThat(t.next().status()).isEqualTo(WindowStatus.OPEN);
-        // Session end T0+150 s; the next check is when the watermark gets there, rounded up to the grid.
-        Instant exact = now.plusMillis(T0.plusSeconds(150).toEpochMilli() - watermarkAt(now));
-        assertThat(t.next().dueAt()).isAfterOrEqualTo(exact).isBefore(exact.plusSeconds(10));
+        // Session end T0+50 s: the watermark gets there at T0+55 s, rounded up to the grid.
+        assertThat(t.indexDue()).isEqualTo(T0.plusSeconds(60));
     }
 
     @Test
-    void aTimerNeverMovesAStaleEntryForward() {
-        WindowState extended = extendedTo(T0.plusSeconds(120));
-        Instant now = extended.dueAt().plusSeconds(90);
+    void aTimerNeverMovesAStoredDueAlreadyPast() {
+        WindowState extended = extendedOnce();
+        Instant now = extended.dueAt().plusSeconds(5);
         Transition t = machine.tick(extended, watermarkAt(now), now, own(extended));
+
+        assertThat(t.write()).isFalse();
+        assertThat(t.next().dueAt()).isEqualTo(extended.dueAt());
+    }
+
+    @ParameterizedTest(name = "event {0} s after the stored due")
+    @ValueSource(longs = {0, 5})
+    void aWriteThatHappensAnywayReplacesAStoredDueAlreadyPast(long secondsAfterDue) {
+        WindowState extended = extendedOnce();
+        Instant now = extended.dueAt().plusSeconds(secondsAfterDue);
+        Transition t = machine.ingest(extended, List.of(event("e3", now.toEpochMilli())), watermarkAt(now), now);
+
+        assertThat(t.write()).isTrue();
+        // Session end now+30 s, watermark now-5 s: next check 35 s from now, rounded up.
+        Instant exact = now.plusSeconds(35);
+        Instant roundedUp = Instant.ofEpochMilli(Math.floorDiv(exact.toEpochMilli() + 9_999, 10_000) * 10_000);
+        assertThat(t.next().dueAt()).isEqualTo(roundedUp).isEqualTo(t.indexDue());
+    }
+
+    @Test
+    void aStoredDueStillAheadIsKeptByAWrite() {
+        WindowState extended = extendedOnce();
+        Instant now = extended.dueAt().minusMillis(1);
+        Transition t = machine.ingest(extended, List.of(event("e3", now.toEpochMilli())), watermarkAt(now), now);
+
+        assertThat(t.write()).isTrue();
+        assertThat(t.next().dueAt()).isEqualTo(extended.dueAt());
+        assertThat(t.indexDue()).isAfter(extended.dueAt());
+    }
+
+    @Test
+    void aDuplicateChangesNothingEvenWhenTheStoredDueHasPassed() {
+        WindowState extended = extendedOnce();
+        Instant now = extended.dueAt().plusSeconds(5);
+        Transition t = machine.ingest(extended, List.of(event("e2", T0.plusSeconds(20).toEpochMilli())), watermarkAt(now), now);
 
         assertThat(t.write()).isFalse();
         assertThat(t.next().dueAt()).isEqualTo(extended.dueAt());
@@ -117,7 +140,7 @@ class DueIndexRulesTest {
     void anEntryMovesEarlierAtOnceWhenTheNextCheckComesSooner() {
         // A tumbling minute whose watermark lags by ten minutes is indexed at its hard deadline (an hour away) ...
         PipelineConfig tumbling = PipelineFixture.pipeline().build();
-        WindowMachine m = new WindowMachine(tumbling, LEASE, Duration.ofSeconds(10), REFRESH);
+        WindowMachine m = new WindowMachine(tumbling, LEASE, Duration.ofSeconds(10));
         WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
         long lagging = T0.toEpochMilli() - Duration.ofHours(2).toMillis();
         WindowState s = m.ingest(open, List.of(event("e1", T0.toEpochMilli())), lagging, T0).next().withVersion(1);
@@ -157,13 +180,11 @@ class DueIndexRulesTest {
         return WindowMachine.Visitor.timer(s.timer().id(), s.timer().armedFor());
     }
 
-    /** The session extended by events every 20 s up to {@code last} (arrival = event time), as stored. */
-    private WindowState extendedTo(Instant last) {
-        WindowState s = firstEvent();
-        int n = 2;
-        for (Instant at = T0.plusSeconds(20); !at.isAfter(last); at = at.plusSeconds(20)) {
-            s = machine.ingest(s, List.of(event("e" + n++, at.toEpochMilli())), watermarkAt(at), at).next().withVersion(s.version() + 1);
-        }
+    /** The session after a second event at T0+20 s: stored due still T0+40 s, session end T0+50 s, as stored. */
+    private WindowState extendedOnce() {
+        Instant at = T0.plusSeconds(20);
+        WindowState s = machine.ingest(firstEvent(), List.of(event("e2", at.toEpochMilli())), watermarkAt(at), at).next().withVersion(2);
+        assertThat(s.dueAt()).isEqualTo(T0.plusSeconds(40));
         return s;
     }
 }

@@ -1,0 +1,253 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.port.StoreUnavailableException;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
+import dev.fanin.core.port.WindowStore.DueBucket;
+import dev.fanin.core.port.WindowTimers;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * How the sweeper finds windows without an index: every window with a due time is listed by a due bucket at all times
+ * (written before the windows, deleted only after the sweeper has listed again what is still due later), one bucket per
+ * ingest batch that opens windows, due once the ingest invocation is surely over. Timers are lost here throughout, so
+ * the sweeper alone closes every window.
+ */
+class DueBucketsTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    /** The default ingest timeout (30 s) plus the margin for requests in flight. */
+    private static final Duration LISTING_DELAY = Duration.ofSeconds(40);
+    /** When the idle watermark (idle after 5 minutes) has passed the end of the minute [T0, T0+60 s). */
+    private static final Duration IDLE_PAST_END = Duration.ofMinutes(7);
+
+    private final MutableClock clock = new MutableClock(T0);
+    private final InMemoryWindowStore memory = new InMemoryWindowStore(4);
+    private final FlakyStore store = new FlakyStore(memory);
+    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 60s}"), store.memory, emitter,
+            new LostTimers(), clock);
+    private final FaninEngine flaky = new FaninEngine(engine.config(), new FaninPorts(store, engine.ports().watermarks(), emitter,
+            new LostTimers(), engine.ports().sideOutput(), engine.ports().deadLetters(), engine.ports().metrics()), engine.settings(), clock);
+    private final IngestService ingest = new IngestService(flaky);
+    private final SweepService sweep = new SweepService(flaky);
+    private int messages;
+
+    @Test
+    void aBatchOpeningTenWindowsWritesOneBucketDueWhenTheInvocationIsSurelyOver() {
+        BatchResult r = ingest.handle(events(10, T0));
+
+        assertThat(r.failedMessageIds()).isEmpty();
+        assertThat(memory.dueBucketWrites()).isEqualTo(1);
+        assertThat(memory.dueBuckets()).singleElement().satisfies(b -> {
+            assertThat(b.dueAt()).isEqualTo(T0.plus(LISTING_DELAY));
+            assertThat(b.entries()).hasSize(10).containsAll(memory.all().stream().map(StoredWindow::ref).toList());
+        });
+    }
+
+    @Test
+    void aBatchThatOnlyAddsToListedWindowsWritesNoBucket() {
+        ingest.handle(events(10, T0));
+        clock.advance(Duration.ofSeconds(5));
+
+        ingest.handle(events(10, T0.plusSeconds(5)));
+
+        assertThat(memory.all()).hasSize(10);
+        assertThat(memory.dueBucketWrites()).isEqualTo(1);
+    }
+
+    @Test
+    void theSweeperListsAgainWhatIsDueLaterThenDeletesWhatItHandledAndClosesEveryWindowAlone() {
+        ingest.handle(events(10, T0));
+        clock.set(T0.plus(LISTING_DELAY));
+
+        SweepReport early = sweep.sweep(clock.instant().plusSeconds(50));
+
+        // The minute [10:00, 10:01) is next checked at 10:01 (stored when it was created): each window is listed again
+        // there, in one bucket, and the first bucket is gone.
+        assertThat(early.visited()).isEqualTo(10);
+        assertThat(emitter.emitted()).isEmpty();
+        List<DueBucket> relisted = memory.dueBuckets();
+        assertThat(relisted).singleElement().satisfies(b -> {
+            assertThat(b.dueAt()).isEqualTo(T0.plusSeconds(60));
+            assertThat(b.entries()).hasSize(10);
+        });
+
+        // No more events: the watermark passes the minute's end by its idle advance (idle after 5 minutes).
+        clock.set(T0.plus(IDLE_PAST_END));
+        sweep.sweep(clock.instant().plusSeconds(50));
+
+        assertThat(emitter.emitted()).hasSize(10);
+        assertThat(memory.all()).allSatisfy(w -> assertThat(w.status()).isEqualTo(WindowStatus.CLOSED));
+        assertThat(memory.dueBuckets()).as("nothing left to visit").isEmpty();
+    }
+
+    @Test
+    void aCrashBetweenTheBucketAndTheWindowWritesLeavesAListingTheSweeperDrops() {
+        store.failCreates = true;
+        BatchResult r = ingest.handle(events(3, T0));
+        assertThat(r.failedMessageIds()).as("retried by SQS").hasSize(3);
+        assertThat(memory.all()).isEmpty();
+        assertThat(memory.dueBuckets()).hasSize(1);
+
+        clock.set(T0.plus(LISTING_DELAY));
+        sweep.sweep(clock.instant().plusSeconds(50));
+
+        assertThat(memory.dueBuckets()).isEmpty();
+    }
+
+    @Test
+    void aWindowWriteNeverHappensBeforeItsListing() {
+        store.failListings = true;
+        BatchResult r = ingest.handle(events(3, T0));
+
+        assertThat(r.failedMessageIds()).hasSize(3);
+        assertThat(memory.all()).as("no window without a listing").isEmpty();
+    }
+
+    @Test
+    void aSweepThatCannotListAgainKeepsItsBucketsForTheNextRun() {
+        ingest.handle(events(3, T0));
+        clock.set(T0.plus(LISTING_DELAY));
+        store.failListings = true;
+
+        sweep.sweep(clock.instant().plusSeconds(50));
+
+        assertThat(memory.dueBuckets()).singleElement().satisfies(b -> assertThat(b.dueAt()).isEqualTo(T0.plus(LISTING_DELAY)));
+        store.failListings = false;
+        clock.set(T0.plus(IDLE_PAST_END));
+        sweep.sweep(clock.instant().plusSeconds(50));
+        assertThat(emitter.emitted()).hasSize(3);
+    }
+
+    @Test
+    void aLateEventReopeningAClosedWindowListsItAgain() {
+        ingest.handle(events(1, T0));
+        clock.set(T0.plus(LISTING_DELAY));
+        sweep.sweep(clock.instant().plusSeconds(50));
+        clock.set(T0.plus(IDLE_PAST_END));
+        sweep.sweep(clock.instant().plusSeconds(50));
+        assertThat(emitter.emitted()).hasSize(1);
+        assertThat(memory.dueBuckets()).isEmpty();
+
+        // The pipeline's default lateness takes a late event as a correction: the window has a due time again.
+        BatchResult late = ingest.handle(List.of(message("k0", "late-1", T0.plusSeconds(30))));
+        assertThat(late.late()).isEqualTo(1);
+        StoredWindow reopened = memory.all().get(0);
+        assertThat(reopened.dueAt()).isNotNull();
+        assertThat(memory.dueBuckets()).singleElement().satisfies(b -> assertThat(b.entries()).containsExactly(reopened.ref()));
+    }
+
+    private List<InboundMessage> events(int keys, Instant at) {
+        return IntStream.range(0, keys).mapToObj(k -> message("k" + k, "e" + (messages + 1), at)).toList();
+    }
+
+    private InboundMessage message(String key, String eventId, Instant eventTime) {
+        messages++;
+        return InMemoryEngines.message("m" + messages, InMemoryEngines.rawEvent(key, eventId, eventTime), clock.instant(), 1);
+    }
+
+    /** Timers whose sends all fail: the sweeper is the only closer. */
+    private static final class LostTimers implements WindowTimers {
+        @Override
+        public void arm(Wakeup wakeup, Instant now) {
+            throw new IllegalStateException("timer queue unavailable");
+        }
+    }
+
+    /** The in-memory store, with window creates or due listings failing on demand. */
+    private static final class FlakyStore implements WindowStore {
+        final InMemoryWindowStore memory;
+        boolean failCreates;
+        boolean failListings;
+
+        FlakyStore(InMemoryWindowStore memory) {
+            this.memory = memory;
+        }
+
+        @Override
+        public Optional<StoredWindow> load(WindowRef ref) {
+            return memory.load(ref);
+        }
+
+        @Override
+        public List<StoredWindow> loadKey(String pipeline, String key) {
+            return memory.loadKey(pipeline, key);
+        }
+
+        @Override
+        public WriteOutcome create(StoredWindow window) {
+            if (failCreates) {
+                throw new StoreUnavailableException("crash after the listing", null);
+            }
+            return memory.create(window);
+        }
+
+        @Override
+        public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+            return memory.replace(previous, next);
+        }
+
+        @Override
+        public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
+            return memory.replaceAll(previous, next);
+        }
+
+        @Override
+        public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
+            if (failListings) {
+                throw new StoreUnavailableException("throttled", null);
+            }
+            memory.addDue(pipeline, dueAt, new ArrayList<>(entries), expiresAt);
+        }
+
+        @Override
+        public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
+            return memory.due(pipeline, shard, dueBy, limit, cursor);
+        }
+
+        @Override
+        public void removeDue(List<DueBucket> buckets) {
+            memory.removeDue(buckets);
+        }
+
+        @Override
+        public int dueShards() {
+            return memory.dueShards();
+        }
+
+        @Override
+        public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
+            return memory.reserveSlots(pipeline, epoch, wanted, maxOpenWindows);
+        }
+
+        @Override
+        public void releaseSlots(String pipeline, long epoch, int count) {
+            memory.releaseSlots(pipeline, epoch, count);
+        }
+
+        @Override
+        public long retireEpochs(String pipeline, long before) {
+            return memory.retireEpochs(pipeline, before);
+        }
+
+        @Override
+        public long openWindows(String pipeline) {
+            return memory.openWindows(pipeline);
+        }
+    }
+}
