@@ -65,8 +65,9 @@ final class TriggerSection {
             md.append("- ").append(race).append('\n');
         }
         md.append("\n**Every window closes.** Each window's next check is `min(hardDeadline, now + max(0, end - watermark))` in "
-                + "processing time; a timer message is set to it and the window's due-index entry no later than it rounded up to "
-                + "10 s (an earlier entry stays until a sweep finds it stale), so a window fires within seconds of its condition, "
+                + "processing time; a timer message is set to it, and a due bucket lists the window no later than it rounded up "
+                + "to 10 s (a new window from when the ingest invocation that created it is surely over), so a window fires "
+                + "within seconds of its condition, "
                 + "and the scheduled sweep is the backstop, within a sweep period and 10 s of it. The hard deadline is finite (creation + ")
                 .append(lifetime).append("), so every window has a due time.\n");
         return md.toString();

@@ -10,7 +10,9 @@ import java.time.Duration;
  * @param maxReceiveCount     the input queue's redrive count: a message failing on its last receive is dead-lettered
  *                            by fanin itself, so that its reason travels with it
  * @param sweepPageSize       due-index page size
- * @param sweepMaxWindows     windows one sweep run handles at most (the rest wait for the next run)
+ * @param sweepMaxWindows     due-bucket entries one sweep run visits at most (the rest are listed for the next run);
+ *                            the caller's deadline usually stops a run first. The sweeper visits every window at least
+ *                            once (its first listing), so this bounds the windows a pipeline may open per sweep period
  * @param overdueAfter        a window still due this long after its due time counts as overdue
  * @param flushChainLimit     corrections claimed right after a commit that one flush follows in the same call
  * @param ingestTimeout       the longest an ingest invocation runs (the ingest function's timeout): ingest lists the
@@ -22,7 +24,7 @@ public record FaninSettings(Duration lease, int conflictRetries, int maxReceiveC
                             Duration overdueAfter, int flushChainLimit, Duration ingestTimeout) {
 
     public static FaninSettings defaults() {
-        return new FaninSettings(Duration.ofSeconds(30), 8, 5, 100, 2_000, Duration.ofMinutes(2), 3, Duration.ofSeconds(30));
+        return new FaninSettings(Duration.ofSeconds(30), 8, 5, 100, 20_000, Duration.ofMinutes(2), 3, Duration.ofSeconds(30));
     }
 
     public FaninSettings withIngestTimeout(Duration timeout) {
