@@ -98,6 +98,38 @@ class ClosingTest {
     }
 
     /**
+     * Shards swept in parallel (eight at once, as the functions do by default): every due window of many ingest
+     * buckets, spread over the shards, closes exactly once, and the run leaves nothing listed for the next one.
+     */
+    @Test
+    void aSweepOfShardsInParallelClosesEveryDueWindowOnceAndLeavesNothingListed() {
+        FaninStack stack = FaninStack.rawPipeline(T0.plusSeconds(10), "window: {type: tumbling, size: 1m}", "triggers: {maxLifetime: 2m}");
+        List<InboundMessage> all = new ArrayList<>();
+        for (int batch = 0; batch < 8; batch++) {
+            List<InboundMessage> messages = new ArrayList<>();
+            for (int k = 0; k < 10; k++) {
+                messages.add(stack.message("b" + batch + "-k" + k, "e1", T0.plusSeconds(1)));
+            }
+            stack.process().ingest().handle(messages);
+            all.addAll(messages);
+        }
+        stack.clock.advance(Duration.ofMinutes(3));
+
+        FaninSettings parallel = FaninSettings.defaults().withSweepParallelism(8);
+        SweepReport first = stack.process(parallel).sweep();
+        stack.clock.advance(Duration.ofMinutes(1));
+        SweepReport second = stack.process(parallel).sweep();
+
+        assertThat(first.claimed()).isEqualTo(80);
+        assertThat(second.visited()).as("committed windows are not listed again").isZero();
+        assertThat(stack.commits()).hasSize(80).doesNotHaveDuplicates();
+        for (InboundMessage m : all) {
+            assertThat(stack.window(stack.ref(m)).orElseThrow().status()).isEqualTo(WindowStatus.CLOSED);
+        }
+        stack.assertFlushInvariants();
+    }
+
+    /**
      * The window closes from its timer alone: the timer message armed at ingest is read from the timer queue (after
      * its real SQS delay, about one second) and handed to the timer service; no sweep runs. A redelivered timer is a
      * no-op.

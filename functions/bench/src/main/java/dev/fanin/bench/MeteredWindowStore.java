@@ -5,6 +5,7 @@ import dev.fanin.aws.dynamodb.DynamoDbItemSize;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.dynamodb.IdLayout;
 import dev.fanin.aws.dynamodb.WindowItemCodec;
+import dev.fanin.aws.dynamodb.WindowKeys;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
@@ -18,7 +19,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.random.RandomGenerator;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -55,7 +58,7 @@ public final class MeteredWindowStore implements WindowStore {
     private final Map<WindowRef, TreeMap<Integer, Set<String>>> slices = new HashMap<>();
     private final Map<WindowRef, Long> sliceBytes = new HashMap<>();
     private final Map<WindowRef, Long> headBytes = new HashMap<>();
-    private final java.util.random.RandomGenerator random = new java.util.SplittableRandom(1);
+    private final RandomGenerator random = new SplittableRandom(1);
     private double dueWriteUnits;
     private long headWrites;
     private long headBytesWritten;
@@ -90,7 +93,7 @@ public final class MeteredWindowStore implements WindowStore {
             return;
         }
         for (List<String> chunk : DueBucketItems.chunks(entries)) {
-            double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.item(pipeline, 0, dueAt, chunk, expiresAt, random)));
+            double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.item(pipeline, WindowKeys.shardOf(entries.get(0), settings.dueShards()), dueAt, chunk, expiresAt, random)));
             bill.call(PUT);
             bill.dueBucketWrite(units);
             dueWriteUnits += units;

@@ -30,6 +30,11 @@ public final class EnvironmentVariables {
      * that long. Optional, 30 when absent (the template's default), so local runs need not set it.
      */
     public static final String INGEST_TIMEOUT_SECONDS = "FANIN_INGEST_TIMEOUT_SECONDS";
+    /**
+     * Due-bucket shards a sweep works on at once (template parameter {@code SweepParallelism}). Optional, 8 when
+     * absent.
+     */
+    public static final String SWEEP_PARALLELISM = "FANIN_SWEEP_PARALLELISM";
 
     /** Set by the Lambda service in every function (never in the template). */
     public static final String AWS_REGION = "AWS_REGION";
@@ -41,7 +46,8 @@ public final class EnvironmentVariables {
 
     /** What {@code template.yaml} must set for every function, and what fanin's own code reads. */
     public static final List<String> FROM_TEMPLATE = List.of(TABLE_NAME, CONFIG, EMIT_BUS_NAME, EMIT_QUEUE_URL, TIMER_QUEUE_URL,
-            SIDE_OUTPUT_QUEUE_URL, DEAD_LETTER_QUEUE_URL, MAX_RECEIVE_COUNT, DUE_SHARDS, INGEST_TIMEOUT_SECONDS);
+            SIDE_OUTPUT_QUEUE_URL, DEAD_LETTER_QUEUE_URL, MAX_RECEIVE_COUNT, DUE_SHARDS, INGEST_TIMEOUT_SECONDS,
+            SWEEP_PARALLELISM);
 
     /** Set in the template for the libraries, not read by fanin's code: Powertools, log4j2 and the JVM. */
     public static final List<String> FOR_LIBRARIES = List.of("POWERTOOLS_SERVICE_NAME", "POWERTOOLS_METRICS_NAMESPACE",

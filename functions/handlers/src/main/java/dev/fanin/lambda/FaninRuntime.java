@@ -96,7 +96,8 @@ public final class FaninRuntime implements Resource {
                     new SqsDeadLetters(clients.sqs(), settings.deadLetterQueueUrl()),
                     metrics);
             FaninSettings faninSettings = FaninSettings.defaults().withMaxReceiveCount(settings.maxReceiveCount())
-                    .withIngestTimeout(java.time.Duration.ofSeconds(settings.ingestTimeoutSeconds()));
+                    .withIngestTimeout(java.time.Duration.ofSeconds(settings.ingestTimeoutSeconds()))
+                    .withSweepParallelism(settings.sweepParallelism());
             FaninEngine engine = new FaninEngine(config, ports, faninSettings, clock);
             LOG.info("fanin runtime ready: {} pipelines, table {}", config.pipelines().size(), settings.tableName());
             return new FaninRuntime(settings, clients, engine, metrics, writeCosts);

@@ -10,6 +10,7 @@ import static dev.fanin.lambda.EnvironmentVariables.DEAD_LETTER_QUEUE_URL;
 import static dev.fanin.lambda.EnvironmentVariables.DEFAULT_CONFIG;
 import static dev.fanin.lambda.EnvironmentVariables.DUE_SHARDS;
 import static dev.fanin.lambda.EnvironmentVariables.INGEST_TIMEOUT_SECONDS;
+import static dev.fanin.lambda.EnvironmentVariables.SWEEP_PARALLELISM;
 import static dev.fanin.lambda.EnvironmentVariables.MAX_RECEIVE_COUNT;
 import static dev.fanin.lambda.EnvironmentVariables.SIDE_OUTPUT_QUEUE_URL;
 import static dev.fanin.lambda.EnvironmentVariables.TABLE_NAME;
@@ -31,6 +32,7 @@ import java.util.Optional;
  * @param credentials static credentials when the map carries {@code AWS_ACCESS_KEY_ID} and
  *                    {@code AWS_SECRET_ACCESS_KEY} (as Lambda's environment does); empty means the SDK's default chain
  * @param ingestTimeoutSeconds the ingest function's timeout ({@code FANIN_INGEST_TIMEOUT_SECONDS}, 30 when absent)
+ * @param sweepParallelism     due-bucket shards a sweep works on at once ({@code FANIN_SWEEP_PARALLELISM}, 8 when absent)
  */
 public record FunctionSettings(
         String tableName,
@@ -41,12 +43,16 @@ public record FunctionSettings(
         int maxReceiveCount,
         int dueShards,
         int ingestTimeoutSeconds,
+        int sweepParallelism,
         String region,
         Optional<URI> endpoint,
         Optional<Credentials> credentials) {
 
     /** The template's default {@code IngestTimeout}. */
     public static final int DEFAULT_INGEST_TIMEOUT_SECONDS = 30;
+
+    /** The template's default {@code SweepParallelism}. */
+    public static final int DEFAULT_SWEEP_PARALLELISM = 8;
 
     /** @param sessionToken null for long-term keys */
     public record Credentials(String accessKeyId, String secretAccessKey, String sessionToken) {
@@ -72,6 +78,8 @@ public record FunctionSettings(
         int dueShards = positiveInt(env, DUE_SHARDS, problems);
         int ingestTimeout = value(env, INGEST_TIMEOUT_SECONDS).isEmpty() ? DEFAULT_INGEST_TIMEOUT_SECONDS
                 : positiveInt(env, INGEST_TIMEOUT_SECONDS, problems);
+        int sweepParallelism = value(env, SWEEP_PARALLELISM).isEmpty() ? DEFAULT_SWEEP_PARALLELISM
+                : positiveInt(env, SWEEP_PARALLELISM, problems);
         String region = required(env, AWS_REGION, problems);
         Optional<URI> endpoint = value(env, AWS_ENDPOINT_URL).flatMap(url -> uri(url, problems));
         Optional<Credentials> credentials = Optional.empty();
@@ -84,7 +92,7 @@ public record FunctionSettings(
                     + " (template.yaml sets the FANIN_ variables on every function; the Lambda service sets AWS_REGION)");
         }
         return new FunctionSettings(table, config, timers, sideOutput, deadLetters, maxReceiveCount, dueShards, ingestTimeout,
-                region, endpoint, credentials);
+                sweepParallelism, region, endpoint, credentials);
     }
 
     private static Optional<String> value(Map<String, String> env, String name) {

@@ -20,6 +20,8 @@ class FunctionSettingsTest {
         env.put("FANIN_DEAD_LETTER_QUEUE_URL", "https://sqs.eu-west-1.amazonaws.com/1/dlq");
         env.put("FANIN_MAX_RECEIVE_COUNT", "5");
         env.put("FANIN_DUE_SHARDS", "16");
+        env.put("FANIN_INGEST_TIMEOUT_SECONDS", "45");
+        env.put("FANIN_SWEEP_PARALLELISM", "4");
         env.put("AWS_REGION", "eu-west-1");
         return env;
     }
@@ -35,6 +37,8 @@ class FunctionSettingsTest {
         assertThat(s.deadLetterQueueUrl()).endsWith("/dlq");
         assertThat(s.maxReceiveCount()).isEqualTo(5);
         assertThat(s.dueShards()).isEqualTo(16);
+        assertThat(s.ingestTimeoutSeconds()).isEqualTo(45);
+        assertThat(s.sweepParallelism()).isEqualTo(4);
         assertThat(s.region()).isEqualTo("eu-west-1");
         assertThat(s.endpoint()).isEmpty();
         assertThat(s.credentials()).as("Lambda sets keys; without them the SDK's default chain applies").isEmpty();
@@ -44,6 +48,8 @@ class FunctionSettingsTest {
     void theConfigDefaultsToTheBundledPipelinesAndLocalRunsGiveAnEndpointAndKeys() {
         Map<String, String> env = complete();
         env.remove("FANIN_CONFIG");
+        env.remove("FANIN_INGEST_TIMEOUT_SECONDS");
+        env.remove("FANIN_SWEEP_PARALLELISM");
         env.put("AWS_ENDPOINT_URL", "http://127.0.0.1:4566");
         env.put("AWS_ACCESS_KEY_ID", "id");
         env.put("AWS_SECRET_ACCESS_KEY", "s3cr3t-value");
@@ -51,6 +57,8 @@ class FunctionSettingsTest {
         FunctionSettings s = FunctionSettings.from(env);
 
         assertThat(s.configLocation()).isEqualTo("classpath:fanin/pipelines.yaml");
+        assertThat(s.ingestTimeoutSeconds()).as("the template's default when unset").isEqualTo(30);
+        assertThat(s.sweepParallelism()).as("the template's default when unset").isEqualTo(8);
         assertThat(s.endpoint()).contains(URI.create("http://127.0.0.1:4566"));
         assertThat(s.credentials()).hasValueSatisfying(c -> {
             assertThat(c.accessKeyId()).isEqualTo("id");
@@ -66,6 +74,7 @@ class FunctionSettingsTest {
         env.put("FANIN_TIMER_QUEUE_URL", " ");
         env.put("FANIN_DUE_SHARDS", "0");
         env.put("FANIN_MAX_RECEIVE_COUNT", "five");
+        env.put("FANIN_SWEEP_PARALLELISM", "-1");
         env.put("FANIN_CONFIG", "ssm:/fanin/config");
         env.remove("AWS_REGION");
 
@@ -75,6 +84,7 @@ class FunctionSettingsTest {
                 .hasMessageContaining("environment variable FANIN_TIMER_QUEUE_URL is not set")
                 .hasMessageContaining("FANIN_DUE_SHARDS must be a whole number of at least 1, was \"0\"")
                 .hasMessageContaining("FANIN_MAX_RECEIVE_COUNT must be a whole number of at least 1, was \"five\"")
+                .hasMessageContaining("FANIN_SWEEP_PARALLELISM must be a whole number of at least 1, was \"-1\"")
                 .hasMessageContaining("FANIN_CONFIG must be classpath:<resource> or file:<path>, was \"ssm:/fanin/config\"")
                 .hasMessageContaining("environment variable AWS_REGION is not set");
     }

@@ -16,6 +16,7 @@ import dev.fanin.core.service.MetricNames;
 import dev.fanin.core.service.SweepReport;
 import dev.fanin.core.service.SweepService;
 import dev.fanin.core.service.TimerService;
+import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -279,7 +280,7 @@ public final class Simulation {
     }
 
     /** Windows already reported unlisted (each once). */
-    private final java.util.Set<dev.fanin.core.window.WindowRef> unlisted = new java.util.HashSet<>();
+    private final Set<WindowRef> unlisted = new HashSet<>();
 
     private void checkOpenBound() {
         for (PipelineConfig p : fanin.pipelines()) {
@@ -302,11 +303,11 @@ public final class Simulation {
     private void housekeeping() {
         Map<String, Long> open = new HashMap<>();
         long now = clock.millis();
-        java.util.Set<dev.fanin.core.window.WindowRef> listed = new java.util.HashSet<>();
+        Set<WindowRef> listed = new HashSet<>();
         store.dueBuckets().forEach(b -> listed.addAll(b.entries()));
         for (StoredWindow w : store.all()) {
             if (w.dueAt() != null && !listed.contains(w.ref())
-                    && !listed.contains(dev.fanin.core.window.WindowRef.wholeKey(w.ref().pipeline(), w.ref().key()))
+                    && !listed.contains(WindowRef.wholeKey(w.ref().pipeline(), w.ref().key()))
                     && unlisted.add(w.ref())) {
                 violations.add("window " + w.ref() + " is " + w.status() + " and due at " + w.dueAt()
                         + " but no due bucket lists it (at " + Instant.ofEpochMilli(now) + ")");

@@ -96,6 +96,7 @@ class TemplateResourcesTest {
                 .containsEntry("FANIN_CONFIG", "classpath:fanin/pipelines.yaml")
                 .containsEntry("FANIN_DUE_SHARDS", "16")
                 .containsEntry("FANIN_INGEST_TIMEOUT_SECONDS", "30")
+                .containsEntry("FANIN_SWEEP_PARALLELISM", "8")
                 .containsEntry("POWERTOOLS_SERVICE_NAME", "fanin");
     }
 

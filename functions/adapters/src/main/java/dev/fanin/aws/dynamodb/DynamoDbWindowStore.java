@@ -13,6 +13,7 @@ import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.port.WriteOutcome.Rejection;
 import dev.fanin.core.window.WindowRef;
+import java.security.SecureRandom;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -23,13 +24,13 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.random.RandomGenerator;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
@@ -44,6 +45,7 @@ import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
+import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * {@link WindowStore} on one DynamoDB table, with the item layout of docs/ARCHITECTURE.md ("Data model").
@@ -112,7 +114,7 @@ public final class DynamoDbWindowStore implements WindowStore {
     private final String table;
     private final Settings settings;
     private final WriteCostListener costs;
-    private final java.util.random.RandomGenerator random = new java.security.SecureRandom();
+    private final RandomGenerator random = new SecureRandom();
 
     public DynamoDbWindowStore(DynamoDbClient dynamo, String table, Settings settings) {
         this(dynamo, table, settings, WriteCostListener.NONE);

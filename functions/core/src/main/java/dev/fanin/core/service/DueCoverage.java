@@ -22,7 +22,10 @@ import java.util.List;
  *   <li>any other writer (a commit that continues a window, a late claim) lists the one window at its due time.</li>
  * </ul>
  * A stored due time that only moves later keeps its listing (early is harmless); one already past is replaced by a
- * write that happens anyway ({@code WindowMachine}), since the sweeper may have listed the window again later.
+ * write that happens anyway ({@code WindowMachine}), since the sweeper may have listed the window again later. An
+ * ingest listing also covers windows that exist already (a late event reopening a closed window, a due time moved
+ * earlier, a merged session): they share the batch's bucket, so the sweeper alone would reach them up to the listing
+ * delay late; their timers are not delayed.
  *
  * <p>Only ingest takes a window from no due time (absent, or closed) to one; other writers change the due time of a
  * window that has one, which a sweep visiting it in the meantime lists again. So only ingest listings wait.
@@ -34,6 +37,12 @@ final class DueCoverage {
      * re-initialises the execution environment, so nothing of the invocation runs on).
      */
     static final Duration IN_FLIGHT_MARGIN = Duration.ofSeconds(10);
+
+    /**
+     * Added to a listing's TTL beyond the expiry of the windows it lists: DynamoDB deletes expired items up to about
+     * 48 hours late and in no order, so a listing must not go before its window.
+     */
+    static final Duration LISTING_TTL_MARGIN = Duration.ofDays(2);
 
     private final FaninEngine engine;
 
@@ -70,10 +79,11 @@ final class DueCoverage {
                     entries.add(entry);
                 }
             }
-            engine.ports().store().addDue(ref.pipeline(), at, entries, engine.machine(ref.pipeline()).expiryOfWindowOpenedAt(now));
+            engine.ports().store().addDue(ref.pipeline(), at, entries,
+                    engine.machine(ref.pipeline()).expiryOfWindowOpenedAt(now).plus(LISTING_TTL_MARGIN));
             entries.forEach(entry -> followups.listed.merge(entry, at, DueCoverage::earlier));
         } else {
-            engine.ports().store().addDue(ref.pipeline(), due, List.of(ref), next.expiresAt());
+            engine.ports().store().addDue(ref.pipeline(), due, List.of(ref), next.expiresAt().plus(LISTING_TTL_MARGIN));
             followups.listed.merge(ref, due, DueCoverage::earlier);
         }
     }

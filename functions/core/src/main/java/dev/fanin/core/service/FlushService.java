@@ -151,7 +151,7 @@ public final class FlushService {
             }
             if (outcome.applied()) {
                 WindowVisit.Visited settled = WindowVisit.Visited.of(t.next(), t, now);
-                followups.committed.put(claimed.ref(), settled.nextVisit());
+                followups.committed.put(claimed.ref(), new Followups.Committed(settled.nextVisit(), Followups.nextSequence()));
                 Claim claim = claimed.claim();
                 metrics.record(MetricNames.WINDOWS_CLOSED, 1, Metrics.Unit.COUNT, Map.of("pipeline", pipeline, "reason", claim.reason().name()));
                 if (!claim.complete()) {

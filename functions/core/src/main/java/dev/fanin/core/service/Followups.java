@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Work that follows successful window writes within one invocation: claimed revisions to emit (batched, so one
@@ -17,6 +18,16 @@ import java.util.Set;
  * invocation has listed in due buckets.
  */
 final class Followups {
+
+    private static final AtomicLong SEQUENCE = new AtomicLong();
+
+    /** A commit written: the next visit it left (null: none) and its place in {@link #nextSequence} order. */
+    record Committed(Instant nextVisit, long sequence) { }
+
+    /** A process-wide order of what sweeps record and what commits write (program order within one thread). */
+    static long nextSequence() {
+        return SEQUENCE.incrementAndGet();
+    }
 
     final List<WindowState> claimed = new ArrayList<>();
     final List<WindowTimers.Wakeup> timers = new ArrayList<>();
@@ -40,10 +51,11 @@ final class Followups {
     /** Windows and group keys this invocation has listed in a due bucket, with the earliest bucket time. */
     final Map<WindowRef, Instant> listed = new HashMap<>();
     /**
-     * Windows whose claim this invocation committed, with when a sweep must visit them next (null: never), so that a
-     * sweep does not list again, at its lease end, a window it claimed and then closed.
+     * Windows whose claim this invocation committed, with when a sweep must visit them next and when (in
+     * {@link #nextSequence} order) the commit was written, so that a sweep does not list again, at its lease end, a
+     * window it claimed and then closed, while a listing it recorded after the commit stands.
      */
-    final Map<WindowRef, Instant> committed = new HashMap<>();
+    final Map<WindowRef, Committed> committed = new HashMap<>();
     /** Per pipeline, how many windows this invocation may still create at most: the size of the next reservation. */
     final Map<String, Integer> creationsAhead = new HashMap<>();
 }

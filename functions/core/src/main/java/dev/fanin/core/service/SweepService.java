@@ -15,6 +15,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,10 +28,11 @@ import org.slf4j.LoggerFactory;
  * (and, at its bucket's time, every entry it could not visit: out of budget, or the store failing), and only then
  * deletes the buckets it handled, so a window with a due time is listed by some bucket at every moment (see
  * {@link dev.fanin.core.port.WindowStore}). Bounded work per run (a window budget and the caller's deadline); what is
- * left is listed for the next run, so a run is resumable by construction, and a bucket that cannot be settled stays. Overlapping runs
- * are safe: every visit writes under the window's version condition, and a window listed twice is visited twice. Each
- * run also retires the admission epochs whose windows are all closed by now ({@link AdmissionEpochs}), so open-window
- * slots left behind by a crash come back.
+ * left is listed for the next run, so a run is resumable by construction, and a bucket that cannot be settled stays.
+ * Overlapping runs are safe: every visit writes under the window's version condition, and a window listed twice is
+ * visited twice. Shards may be swept in parallel ({@link FaninSettings#sweepParallelism()}): each shard has its own
+ * follow-ups, and the listings are settled once per pipeline. Each run also retires the admission epochs whose windows
+ * are all closed by now ({@link AdmissionEpochs}), so open-window slots left behind by a crash come back.
  */
 public final class SweepService {
 
@@ -63,20 +68,19 @@ public final class SweepService {
                 continue;
             }
             PipelineSweep sweep = new PipelineSweep(name, watermark);
-            sweep.followups.watermarks.put(name, watermark);
             int shards = store.dueShards();
             // Rotate the first shard between runs so a budget cut does not always starve the same shards.
             int first = (int) Math.floorMod(start.getEpochSecond() / 60, (long) shards);
-            for (int i = 0; i < shards && !run.exhausted; i++) {
-                sweepShard(sweep, (first + i) % shards, run);
+            List<Integer> order = new ArrayList<>();
+            for (int i = 0; i < shards; i++) {
+                order.add((first + i) % shards);
             }
-            flush.flush(sweep.followups);
+            sweepShards(sweep, order, run);
             sweep.relistAndRemove();
-            run.overdue += sweep.overdue;
-            run.oldest = Math.max(run.oldest, sweep.oldest);
+            run.addFigures(sweep.overdue(), sweep.oldest());
             Map<String, String> dims = Map.of("pipeline", name);
-            metrics.record(MetricNames.OVERDUE_WINDOWS, sweep.overdue, Metrics.Unit.COUNT, dims);
-            metrics.record(MetricNames.OLDEST_OPEN_WINDOW_AGE, sweep.oldest, Metrics.Unit.SECONDS, dims);
+            metrics.record(MetricNames.OVERDUE_WINDOWS, sweep.overdue(), Metrics.Unit.COUNT, dims);
+            metrics.record(MetricNames.OLDEST_OPEN_WINDOW_AGE, sweep.oldest(), Metrics.Unit.SECONDS, dims);
             try {
                 long returned = store.retireEpochs(name, AdmissionEpochs.retirableBefore(start, pipeline));
                 if (returned != 0) {
@@ -87,17 +91,63 @@ public final class SweepService {
                 LOG.warn("open-window slots of {} unavailable: {}", name, e.getMessage());
             }
         }
-        metrics.record(MetricNames.WINDOWS_SWEPT, run.visited, Metrics.Unit.COUNT, Map.of("pipeline", "all"));
-        return new SweepReport(run.visited, run.claimed, run.overdue, run.oldest, run.exhausted);
+        metrics.record(MetricNames.WINDOWS_SWEPT, run.visited(), Metrics.Unit.COUNT, Map.of("pipeline", "all"));
+        return run.report();
     }
 
-    private void sweepShard(PipelineSweep sweep, int shard, Run run) {
+    /** Sweeps the shards in order, or with {@code sweepParallelism} shards at a time. */
+    private void sweepShards(PipelineSweep sweep, List<Integer> order, Run run) {
+        int parallelism = Math.min(engine.settings().sweepParallelism(), order.size());
+        if (parallelism <= 1) {
+            // One after the other, with one set of follow-ups: one flush (and emission call) for the whole pipeline.
+            Followups followups = sweep.followups();
+            for (int shard : order) {
+                if (run.exhausted()) {
+                    break;
+                }
+                sweepShard(sweep, shard, followups, run);
+            }
+            sweep.flush(followups);
+            return;
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(parallelism, task -> {
+            Thread thread = new Thread(task, "fanin-sweep-" + sweep.pipeline);
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<Future<?>> tasks = new ArrayList<>();
+            for (int shard : order) {
+                tasks.add(pool.submit(() -> {
+                    if (!run.exhausted()) {
+                        Followups followups = sweep.followups();
+                        sweepShard(sweep, shard, followups, run);
+                        sweep.flush(followups);
+                    }
+                }));
+            }
+            for (Future<?> task : tasks) {
+                try {
+                    task.get();
+                } catch (ExecutionException e) {
+                    // That shard's buckets stay unhandled and are swept by the next run.
+                    LOG.warn("sweep of a shard of pipeline {} failed: {}", sweep.pipeline, String.valueOf(e.getCause()));
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** One shard: its pages of due buckets, each entry visited; the caller flushes {@code followups}. */
+    private void sweepShard(PipelineSweep sweep, int shard, Followups followups, Run run) {
         WindowStore store = engine.ports().store();
         String cursor = null;
         do {
             Instant now = engine.clock().instant();
             if (run.spent(now)) {
-                run.exhausted = true;
                 return;
             }
             WindowStore.DuePage page;
@@ -109,32 +159,30 @@ public final class SweepService {
             }
             for (WindowStore.DueBucket bucket : page.buckets()) {
                 if (run.spent(engine.clock().instant())) {
-                    run.exhausted = true;
                     return;
                 }
                 List<WindowRef> entries = bucket.entries();
                 for (int i = 0; i < entries.size(); i++) {
-                    if (run.spent(engine.clock().instant())) {
+                    if (!run.take(engine.clock().instant())) {
                         // Out of budget inside a bucket: what is left moves to a new bucket of the same time, so a
                         // bucket longer than the budget is still worked through, run after run.
-                        run.exhausted = true;
                         entries.subList(i, entries.size()).forEach(entry -> sweep.relistUnvisited(entry, bucket.dueAt()));
                         break;
                     }
                     if (bucket.dueAt().isBefore(now.minus(engine.settings().overdueAfter()))) {
                         // The bucket has waited past the overdue threshold: the sweeper is behind.
-                        sweep.overdue++;
+                        sweep.countOverdue();
                     }
-                    if (!visitEntry(sweep, entries.get(i), run)) {
+                    if (!visitEntry(sweep, followups, entries.get(i), run)) {
                         // Not visited (the store was unavailable, or the window kept conflicting): the next run tries again.
                         sweep.relistUnvisited(entries.get(i), bucket.dueAt());
                     }
-                    if (sweep.followups.claimed.size() >= 10) {
-                        flush.flush(sweep.followups);
+                    if (followups.claimed.size() >= 10) {
+                        sweep.flush(followups);
                     }
                 }
-                sweep.handled.add(bucket);
-                if (run.exhausted) {
+                sweep.handled(bucket);
+                if (run.exhausted()) {
                     return;
                 }
             }
@@ -143,18 +191,15 @@ public final class SweepService {
     }
 
     /** Visits one entry (a window, or every window of a key that has a due time). @return whether it was handled */
-    private boolean visitEntry(PipelineSweep sweep, WindowRef entry, Run run) {
-        WindowStore store = engine.ports().store();
+    private boolean visitEntry(PipelineSweep sweep, Followups followups, WindowRef entry, Run run) {
         try {
             if (!entry.isWholeKey()) {
-                run.visited++;
-                return visit(sweep, entry, null, run);
+                return visit(sweep, followups, entry, null, run);
             }
             boolean handled = true;
-            run.visited++;
-            for (StoredWindow w : store.loadKey(entry.pipeline(), entry.key())) {
+            for (StoredWindow w : engine.ports().store().loadKey(entry.pipeline(), entry.key())) {
                 if (w.dueAt() != null) {
-                    handled &= visit(sweep, w.ref(), w, run);
+                    handled &= visit(sweep, followups, w.ref(), w, run);
                 }
             }
             return handled;
@@ -164,18 +209,17 @@ public final class SweepService {
         }
     }
 
-    private boolean visit(PipelineSweep sweep, WindowRef ref, StoredWindow preloaded, Run run) {
+    private boolean visit(PipelineSweep sweep, Followups followups, WindowRef ref, StoredWindow preloaded, Run run) {
         Instant now = engine.clock().instant();
-        int before = sweep.followups.claimed.size();
-        Optional<WindowVisit.Visited> visited = visits.visit(ref, preloaded, sweep.watermark, now, WindowMachine.Visitor.SWEEP,
-                sweep.followups);
-        run.claimed += sweep.followups.claimed.size() - before;
+        int before = followups.claimed.size();
+        Optional<WindowVisit.Visited> visited = visits.visit(ref, preloaded, sweep.watermark, now, WindowMachine.Visitor.SWEEP, followups);
+        run.addClaimed(followups.claimed.size() - before);
         if (visited.isEmpty()) {
             return false;
         }
         WindowVisit.Visited v = visited.get();
         if (v.state() != null && v.state().status().isOpen()) {
-            sweep.oldest = Math.max(sweep.oldest, Duration.between(v.state().openedAt(), now).toSeconds());
+            sweep.oldest(Duration.between(v.state().openedAt(), now).toSeconds());
         }
         if (v.nextVisit() != null) {
             sweep.relist(ref, v.nextVisit(), v.state().expiresAt());
@@ -183,40 +227,83 @@ public final class SweepService {
         return true;
     }
 
-    /** The run's budget and figures, across pipelines. */
+    /** The run's budget and figures, across pipelines and shards (shards may run in parallel). */
     private static final class Run {
-        final Instant deadline;
-        final int budget;
-        int visited;
-        int claimed;
-        int overdue;
-        long oldest;
-        boolean exhausted;
+        private final Instant deadline;
+        private final int budget;
+        private int visited;
+        private int claimed;
+        private int overdue;
+        private long oldest;
+        private boolean exhausted;
 
         Run(Instant deadline, int budget) {
             this.deadline = deadline;
             this.budget = budget;
         }
 
-        boolean spent(Instant now) {
-            return visited >= budget || !now.isBefore(deadline);
+        /** Whether the budget or the time is spent (and if so, marks the run exhausted). */
+        synchronized boolean spent(Instant now) {
+            if (visited >= budget || !now.isBefore(deadline)) {
+                exhausted = true;
+            }
+            return exhausted;
+        }
+
+        /** Takes one visit from the budget, unless it is spent. */
+        synchronized boolean take(Instant now) {
+            if (spent(now)) {
+                return false;
+            }
+            visited++;
+            return true;
+        }
+
+        synchronized boolean exhausted() {
+            return exhausted;
+        }
+
+        synchronized int visited() {
+            return visited;
+        }
+
+        synchronized void addClaimed(int n) {
+            claimed += n;
+        }
+
+        synchronized void addFigures(int pipelineOverdue, long pipelineOldest) {
+            overdue += pipelineOverdue;
+            oldest = Math.max(oldest, pipelineOldest);
+        }
+
+        synchronized SweepReport report() {
+            return new SweepReport(visited, claimed, overdue, oldest, exhausted);
         }
     }
 
-    /** One pipeline's part of a run: what to list again and which buckets are handled. */
+    /**
+     * One pipeline's part of a run, shared by its shards: what to list again, which buckets are handled, and the
+     * pipeline's figures.
+     */
     private final class PipelineSweep {
         final String pipeline;
         final long watermark;
-        final Followups followups = new Followups();
         /** Windows (and keys) to list again, with the next visit and the expiry the listing must outlive. */
-        final Map<WindowRef, Relisting> relisted = new HashMap<>();
-        final List<WindowStore.DueBucket> handled = new ArrayList<>();
-        int overdue;
-        long oldest;
+        private final Map<WindowRef, Relisting> relisted = new HashMap<>();
+        private final List<WindowStore.DueBucket> handled = new ArrayList<>();
+        private int overdue;
+        private long oldest;
 
         PipelineSweep(String pipeline, long watermark) {
             this.pipeline = pipeline;
             this.watermark = watermark;
+        }
+
+        /** Fresh follow-ups that know the pipeline's watermark. */
+        Followups followups() {
+            Followups followups = new Followups();
+            followups.watermarks.put(pipeline, watermark);
+            return followups;
         }
 
         /** An entry not visited: listed again at its bucket's time, so the next run takes it. */
@@ -224,8 +311,50 @@ public final class SweepService {
             relist(entry, dueAt, engine.machine(pipeline).expiryOfWindowOpenedAt(engine.clock().instant()));
         }
 
-        void relist(WindowRef ref, Instant nextVisit, Instant expiresAt) {
-            relisted.merge(ref, new Relisting(nextVisit, expiresAt), Relisting::earlier);
+        synchronized void relist(WindowRef ref, Instant nextVisit, Instant expiresAt) {
+            relisted.merge(ref, new Relisting(nextVisit, expiresAt, Followups.nextSequence()), Relisting::earlier);
+        }
+
+        synchronized void handled(WindowStore.DueBucket bucket) {
+            handled.add(bucket);
+        }
+
+        synchronized void countOverdue() {
+            overdue++;
+        }
+
+        synchronized int overdue() {
+            return overdue;
+        }
+
+        synchronized void oldest(long seconds) {
+            oldest = Math.max(oldest, seconds);
+        }
+
+        synchronized long oldest() {
+            return oldest;
+        }
+
+        /**
+         * Emits and commits what a shard claimed, then lists each window it committed as the commit left it (usually:
+         * not at all) instead of at its lease end. Only listings recorded before the commit are replaced: a window a
+         * late event reopened after the commit, and that this run visited since, keeps the listing of that visit.
+         */
+        void flush(Followups followups) {
+            SweepService.this.flush.flush(followups);
+            synchronized (this) {
+                followups.committed.forEach((ref, commit) -> {
+                    Relisting pending = relisted.get(ref);
+                    if (pending != null && pending.sequence() < commit.sequence()) {
+                        if (commit.nextVisit() == null) {
+                            relisted.remove(ref);
+                        } else {
+                            relisted.put(ref, new Relisting(commit.nextVisit(), pending.expiresAt(), commit.sequence()));
+                        }
+                    }
+                });
+            }
+            followups.committed.clear();
         }
 
         /**
@@ -233,18 +362,7 @@ public final class SweepService {
          * a window listed twice, never not at all. The new buckets are written after the run has read its pages, so a
          * run never picks up its own listings.
          */
-        void relistAndRemove() {
-            // A window this run claimed and then committed is listed as the commit left it (usually: not at all).
-            followups.committed.forEach((ref, next) -> {
-                Relisting pending = relisted.get(ref);
-                if (pending != null) {
-                    if (next == null) {
-                        relisted.remove(ref);
-                    } else {
-                        relisted.put(ref, new Relisting(next, pending.expiresAt()));
-                    }
-                }
-            });
+        synchronized void relistAndRemove() {
             long grid = WindowMachine.DEFAULT_DUE_GRANULARITY.toMillis();
             // Early by less than the grid, so that windows due within one step share a bucket.
             TreeMap<Instant, List<WindowRef>> bySlot = new TreeMap<>();
@@ -252,7 +370,7 @@ public final class SweepService {
             relisted.forEach((ref, r) -> {
                 Instant slot = Instant.ofEpochMilli(Math.floorDiv(r.nextVisit().toEpochMilli(), grid) * grid);
                 bySlot.computeIfAbsent(slot, s -> new ArrayList<>()).add(ref);
-                expiries.merge(slot, r.expiresAt(), (x, y) -> x.isAfter(y) ? x : y);
+                expiries.merge(slot, r.expiresAt().plus(DueCoverage.LISTING_TTL_MARGIN), (x, y) -> x.isAfter(y) ? x : y);
             });
             WindowStore store = engine.ports().store();
             try {
@@ -269,12 +387,12 @@ public final class SweepService {
         }
     }
 
-    /** A window to list again: when, and until when the listing must outlive the window. */
-    private record Relisting(Instant nextVisit, Instant expiresAt) {
+    /** A window to list again: when, until when the listing must outlive the window, and when it was recorded. */
+    private record Relisting(Instant nextVisit, Instant expiresAt, long sequence) {
 
         static Relisting earlier(Relisting a, Relisting b) {
             return new Relisting(a.nextVisit().isBefore(b.nextVisit()) ? a.nextVisit() : b.nextVisit(),
-                    a.expiresAt().isAfter(b.expiresAt()) ? a.expiresAt() : b.expiresAt());
+                    a.expiresAt().isAfter(b.expiresAt()) ? a.expiresAt() : b.expiresAt(), Math.max(a.sequence(), b.sequence()));
         }
     }
 }

@@ -1,0 +1,168 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A sweep that commits a window forgets the listing it had planned for it, but only that one: a late event that
+ * reopens the window during the same (long) run lists it in an ingest bucket, and when the run reaches that bucket and
+ * visits the window again, the listing of that visit stands. (Found in review: applying the commits only at the end of
+ * the run dropped it, leaving a window with a due time that no bucket listed.) Timers are lost throughout.
+ */
+class SweepRelistAfterCommitTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final int SHARDS = 4;
+
+    private final MutableClock clock = new MutableClock(T0);
+    private final InMemoryWindowStore memory = new InMemoryWindowStore(SHARDS);
+    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final String yaml = InMemoryEngines.rawPipeline("{type: tumbling, size: 60s}") + "    late: {correctionDelay: 5m}\n";
+    private final FaninEngine base = InMemoryEngines.of(yaml, memory, emitter, (wakeup, now) -> {
+        throw new IllegalStateException("timer queue unavailable");
+    }, clock);
+    private final LateEventOnCommit store = new LateEventOnCommit(memory);
+    private final FaninEngine engine = new FaninEngine(base.config(), new FaninPorts(store, base.ports().watermarks(), emitter,
+            base.ports().timers(), base.ports().sideOutput(), base.ports().deadLetters(), base.ports().metrics()), base.settings(), clock);
+    private final IngestService ingest = new IngestService(engine);
+    private final SweepService sweep = new SweepService(engine);
+    private int messages;
+
+    @Test
+    void aWindowReopenedAfterTheSweepCommittedItAndVisitedAgainInTheSameRunStaysListed() {
+        ingest.handle(IntStream.range(0, 10).mapToObj(k -> message("k" + k, "e" + k, T0)).toList());
+        clock.set(T0.plus(Duration.ofMinutes(7)));
+        // The target: a window whose ingest listing the run reaches after the shard holding the batch's bucket.
+        store.target = windowInAShardSweptLater();
+
+        sweep.sweep(clock.instant().plusSeconds(600));
+
+        assertThat(store.reopened).as("the late event came right after the sweep committed the window").isTrue();
+        StoredWindow window = memory.load(store.target).orElseThrow();
+        assertThat(window.status()).isEqualTo(WindowStatus.CLOSED);
+        assertThat(window.dueAt()).as("a correction is pending").isNotNull();
+        Set<WindowRef> listed = new HashSet<>();
+        memory.dueBuckets().forEach(b -> listed.addAll(b.entries()));
+        assertThat(listed).as("the window with a due time is listed").contains(store.target);
+    }
+
+    private WindowRef windowInAShardSweptLater() {
+        int batchShard = memory.dueBuckets().get(0).shard();
+        int first = (int) Math.floorMod(clock.instant().getEpochSecond() / 60, (long) SHARDS);
+        for (int k = 1; k < 10; k++) {
+            WindowRef ref = new WindowRef("p", "k" + k, WindowRef.timeWindowId(T0.toEpochMilli()));
+            InMemoryWindowStore scratch = new InMemoryWindowStore(SHARDS);
+            scratch.addDue("p", T0, List.of(ref), T0);
+            int shard = scratch.dueBuckets().get(0).shard();
+            if (Math.floorMod(shard - first, SHARDS) > Math.floorMod(batchShard - first, SHARDS)) {
+                return ref;
+            }
+        }
+        throw new AssertionError("no key of the batch falls in a shard swept after the batch's bucket");
+    }
+
+    private InboundMessage message(String key, String eventId, Instant eventTime) {
+        messages++;
+        return InMemoryEngines.message("m" + messages, InMemoryEngines.rawEvent(key, eventId, eventTime), clock.instant(), 1);
+    }
+
+    /** The store; when the sweep commits the target window, a late event for it arrives and 41 s pass. */
+    private final class LateEventOnCommit implements WindowStore {
+        final InMemoryWindowStore memory;
+        WindowRef target;
+        boolean reopened;
+
+        LateEventOnCommit(InMemoryWindowStore memory) {
+            this.memory = memory;
+        }
+
+        @Override
+        public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+            WriteOutcome outcome = memory.replace(previous, next);
+            if (outcome.applied() && !reopened && next.ref().equals(target) && next.status() == WindowStatus.CLOSED) {
+                reopened = true;
+                BatchResult late = new IngestService(engine).handle(List.of(message(target.key(), "late-1", T0.plusSeconds(30))));
+                assertThat(late.late()).isEqualTo(1);
+                clock.advance(Duration.ofSeconds(41));
+            }
+            return outcome;
+        }
+
+        @Override
+        public Optional<StoredWindow> load(WindowRef ref) {
+            return memory.load(ref);
+        }
+
+        @Override
+        public List<StoredWindow> loadKey(String pipeline, String key) {
+            return memory.loadKey(pipeline, key);
+        }
+
+        @Override
+        public WriteOutcome create(StoredWindow window) {
+            return memory.create(window);
+        }
+
+        @Override
+        public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
+            return memory.replaceAll(previous, next);
+        }
+
+        @Override
+        public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
+            memory.addDue(pipeline, dueAt, new ArrayList<>(entries), expiresAt);
+        }
+
+        @Override
+        public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
+            return memory.due(pipeline, shard, dueBy, limit, cursor);
+        }
+
+        @Override
+        public void removeDue(List<DueBucket> buckets) {
+            memory.removeDue(buckets);
+        }
+
+        @Override
+        public int dueShards() {
+            return memory.dueShards();
+        }
+
+        @Override
+        public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
+            return memory.reserveSlots(pipeline, epoch, wanted, maxOpenWindows);
+        }
+
+        @Override
+        public void releaseSlots(String pipeline, long epoch, int count) {
+            memory.releaseSlots(pipeline, epoch, count);
+        }
+
+        @Override
+        public long retireEpochs(String pipeline, long before) {
+            return memory.retireEpochs(pipeline, before);
+        }
+
+        @Override
+        public long openWindows(String pipeline) {
+            return memory.openWindows(pipeline);
+        }
+    }
+}
