@@ -163,7 +163,7 @@ public final class Faults {
         return byWindow.getOrDefault(ref, 0);
     }
 
-    /** Faults injected in pipeline-wide calls (watermark, due index, sinks) within [from, to]. */
+    /** Faults injected in pipeline-wide calls (watermark, due buckets, sinks) within [from, to]. */
     public int pipelineWideFaultsBetween(long from, long to) {
         if (from > to) {
             return 0;

@@ -45,7 +45,7 @@ public final class Simulation {
 
     static final Instant START = Instant.parse("2026-11-29T00:30:00Z");
     private static final int BATCH_SIZE = 10;
-    /** Due-index shards of the in-memory store: several, so sweeps rotate over shards; fewer than DynamoDB's 16 because
+    /** Due-bucket shards of the in-memory store: several, so sweeps rotate over shards; fewer than DynamoDB's 16 because
      * the in-memory index is a scan per shard. */
     private static final int DUE_SHARDS = 4;
 

@@ -43,7 +43,7 @@ import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
  * {@link ReplayState} so a replay whose process dies can be resumed ({@link ReplayOptions#resume()}): the messages
  * of the step it died in are redelivered, as SQS would.
  *
- * <p>Time moves only from one step to the next; sweeps that would find nothing due are skipped (the due index is a
+ * <p>Time moves only from one step to the next; sweeps that would find nothing due are skipped (the due buckets are a
  * sweep's only input, so skipping them changes nothing but the run time).
  */
 final class Replay {

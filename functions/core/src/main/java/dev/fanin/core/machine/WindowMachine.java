@@ -51,7 +51,7 @@ import java.util.Set;
  */
 public final class WindowMachine {
 
-    /** The default granularity of due times in the due index. */
+    /** The default granularity of stored due times (and of the due buckets that list them). */
     public static final Duration DEFAULT_DUE_GRANULARITY = Duration.ofSeconds(10);
 
     private final PipelineConfig config;
@@ -366,7 +366,7 @@ public final class WindowMachine {
         }
         if (s.revisionEvents == 0 && s.committedRevision >= 0) {
             // A SIZE_LIMIT continuation that received nothing: close without emitting an empty revision. Nothing is
-            // due any more: the index entry goes and the timer chain ends.
+            // due any more: the due time goes and the timer chain ends.
             s.status = WindowStatus.CLOSED;
             s.dueAt = null;
             s.timer = null;
@@ -460,7 +460,7 @@ public final class WindowMachine {
         return a.completeness().mergedWith(b.completeness());
     }
 
-    /** The absorbed session after a merge: MERGED, out of the due index, never emitted. */
+    /** The absorbed session after a merge: MERGED, with no due time (no listing needed), never emitted. */
     public WindowState merged(WindowState absorbed, Instant now) {
         WindowState.Builder s = absorbed.toBuilder();
         s.status = WindowStatus.MERGED;

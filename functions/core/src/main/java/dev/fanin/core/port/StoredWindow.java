@@ -14,7 +14,7 @@ import java.util.Set;
  * @param version    optimistic-concurrency version: 0 for a window never stored; every successful write stores
  *                   {@code version + 1} and is conditional on the version read
  * @param status     life-cycle status
- * @param dueAt      processing time of the next time-based check, or null when nothing is due (sparse due index)
+ * @param dueAt      processing time of the next time-based check, or null when nothing is due (due buckets list every window that has one)
  * @param expiresAt  TTL: the store's garbage collector deletes the items after this; never the closing mechanism
  * @param fence      fencing token of the latest claim (0: never claimed); a commit must present it
  * @param leaseUntil while CLAIMED, when the claim may be taken over; otherwise null

@@ -68,7 +68,7 @@ public final class Triggers {
      * The earliest processing time at which a time-based trigger (event-time end or hard lifetime) could hold,
      * assuming the watermark advances at least as fast as processing time from now on:
      * {@code min(hardDeadline, now + max(0, end - watermark))}. Never after the hard deadline; {@code now} when the
-     * event-time end has already passed. Used to arm timers and to set the due index.
+     * event-time end has already passed. Used to arm timers and to set the stored due time that due buckets list.
      */
     public static Instant nextCheck(PipelineConfig config, WindowFacts facts, long watermarkMillis, Instant now) {
         long untilEnd = Math.max(0, EventTimeMath.minus(facts.bounds().endMillis(), watermarkMillis));

@@ -11,7 +11,7 @@ package dev.fanin.core.window;
  * </pre>
  */
 public enum WindowStatus {
-    /** Accepting events; in the due index at its next time-based check. */
+    /** Accepting events; listed in a due bucket at or before its next time-based check. */
     OPEN,
     /** A time trigger fired on an incomplete window under the HOLD policy; still accepting events. */
     HELD,

@@ -7,7 +7,6 @@ import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
-import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WindowStore.DueBucket;
 import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.WriteOutcome;
@@ -15,9 +14,7 @@ import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 
@@ -170,23 +167,12 @@ class DueBucketsTest {
     }
 
     /** The in-memory store, with window creates or due listings failing on demand. */
-    private static final class FlakyStore implements WindowStore {
-        final InMemoryWindowStore memory;
+    private static final class FlakyStore extends DelegatingWindowStore {
         boolean failCreates;
         boolean failListings;
 
         FlakyStore(InMemoryWindowStore memory) {
-            this.memory = memory;
-        }
-
-        @Override
-        public Optional<StoredWindow> load(WindowRef ref) {
-            return memory.load(ref);
-        }
-
-        @Override
-        public List<StoredWindow> loadKey(String pipeline, String key) {
-            return memory.loadKey(pipeline, key);
+            super(memory);
         }
 
         @Override
@@ -194,17 +180,7 @@ class DueBucketsTest {
             if (failCreates) {
                 throw new StoreUnavailableException("crash after the listing", null);
             }
-            return memory.create(window);
-        }
-
-        @Override
-        public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
-            return memory.replace(previous, next);
-        }
-
-        @Override
-        public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-            return memory.replaceAll(previous, next);
+            return super.create(window);
         }
 
         @Override
@@ -212,42 +188,7 @@ class DueBucketsTest {
             if (failListings) {
                 throw new StoreUnavailableException("throttled", null);
             }
-            memory.addDue(pipeline, dueAt, new ArrayList<>(entries), expiresAt);
-        }
-
-        @Override
-        public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
-            return memory.due(pipeline, shard, dueBy, limit, cursor);
-        }
-
-        @Override
-        public void removeDue(List<DueBucket> buckets) {
-            memory.removeDue(buckets);
-        }
-
-        @Override
-        public int dueShards() {
-            return memory.dueShards();
-        }
-
-        @Override
-        public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
-            return memory.reserveSlots(pipeline, epoch, wanted, maxOpenWindows);
-        }
-
-        @Override
-        public void releaseSlots(String pipeline, long epoch, int count) {
-            memory.releaseSlots(pipeline, epoch, count);
-        }
-
-        @Override
-        public long retireEpochs(String pipeline, long before) {
-            return memory.retireEpochs(pipeline, before);
-        }
-
-        @Override
-        public long openWindows(String pipeline) {
-            return memory.openWindows(pipeline);
+            super.addDue(pipeline, dueAt, entries, expiresAt);
         }
     }
 }

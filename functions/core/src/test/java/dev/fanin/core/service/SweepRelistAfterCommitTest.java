@@ -6,16 +6,13 @@ import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.port.StoredWindow;
-import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
@@ -84,18 +81,17 @@ class SweepRelistAfterCommitTest {
     }
 
     /** The store; when the sweep commits the target window, a late event for it arrives and 41 s pass. */
-    private final class LateEventOnCommit implements WindowStore {
-        final InMemoryWindowStore memory;
+    private final class LateEventOnCommit extends DelegatingWindowStore {
         WindowRef target;
         boolean reopened;
 
         LateEventOnCommit(InMemoryWindowStore memory) {
-            this.memory = memory;
+            super(memory);
         }
 
         @Override
         public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
-            WriteOutcome outcome = memory.replace(previous, next);
+            WriteOutcome outcome = super.replace(previous, next);
             if (outcome.applied() && !reopened && next.ref().equals(target) && next.status() == WindowStatus.CLOSED) {
                 reopened = true;
                 BatchResult late = new IngestService(engine).handle(List.of(message(target.key(), "late-1", T0.plusSeconds(30))));
@@ -103,66 +99,6 @@ class SweepRelistAfterCommitTest {
                 clock.advance(Duration.ofSeconds(41));
             }
             return outcome;
-        }
-
-        @Override
-        public Optional<StoredWindow> load(WindowRef ref) {
-            return memory.load(ref);
-        }
-
-        @Override
-        public List<StoredWindow> loadKey(String pipeline, String key) {
-            return memory.loadKey(pipeline, key);
-        }
-
-        @Override
-        public WriteOutcome create(StoredWindow window) {
-            return memory.create(window);
-        }
-
-        @Override
-        public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-            return memory.replaceAll(previous, next);
-        }
-
-        @Override
-        public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
-            memory.addDue(pipeline, dueAt, new ArrayList<>(entries), expiresAt);
-        }
-
-        @Override
-        public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
-            return memory.due(pipeline, shard, dueBy, limit, cursor);
-        }
-
-        @Override
-        public void removeDue(List<DueBucket> buckets) {
-            memory.removeDue(buckets);
-        }
-
-        @Override
-        public int dueShards() {
-            return memory.dueShards();
-        }
-
-        @Override
-        public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
-            return memory.reserveSlots(pipeline, epoch, wanted, maxOpenWindows);
-        }
-
-        @Override
-        public void releaseSlots(String pipeline, long epoch, int count) {
-            memory.releaseSlots(pipeline, epoch, count);
-        }
-
-        @Override
-        public long retireEpochs(String pipeline, long before) {
-            return memory.retireEpochs(pipeline, before);
-        }
-
-        @Override
-        public long openWindows(String pipeline) {
-            return memory.openWindows(pipeline);
         }
     }
 }
