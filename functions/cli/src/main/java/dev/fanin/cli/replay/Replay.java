@@ -139,6 +139,8 @@ final class Replay {
         env.put("AWS_REGION", LocalAwsEndpoint.REGION.id());
         env.put("AWS_ACCESS_KEY_ID", "fanin-local");
         env.put("AWS_SECRET_ACCESS_KEY", "fanin-local");
+        // One shard at a time: a sweep's store calls then come in one order, so a seeded replay is reproducible.
+        env.put("FANIN_SWEEP_PARALLELISM", "1");
         return FaninRuntime.create(env, clock);
     }
 
