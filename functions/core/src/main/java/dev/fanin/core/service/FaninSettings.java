@@ -10,9 +10,10 @@ import java.time.Duration;
  * @param maxReceiveCount     the input queue's redrive count: a message failing on its last receive is dead-lettered
  *                            by fanin itself, so that its reason travels with it
  * @param sweepPageSize       due buckets read per page
- * @param sweepMaxWindows     due-bucket entries one sweep run visits at most (the rest are listed for the next run);
- *                            the caller's deadline usually stops a run first. The sweeper visits every window at least
- *                            once (its first listing), so this bounds the windows a pipeline may open per sweep period
+ * @param sweepMaxWindows     due-bucket entries one sweep run visits at most per shard thread (the rest are listed for
+ *                            the next run); the caller's deadline usually stops a run first. The sweeper visits every
+ *                            window at least once (its first listing), so this bounds the windows a pipeline may open
+ *                            per sweep period
  * @param overdueAfter        a window still due this long after its due time counts as overdue
  * @param flushChainLimit     corrections claimed right after a commit that one flush follows in the same call
  * @param ingestTimeout       the longest an ingest invocation runs (the ingest function's timeout): ingest lists the

@@ -142,6 +142,8 @@ public final class FlushService {
                         Map.of("aggregateId", claimed.claim().aggregateId(), "fence", claimed.fence()));
                 return;
             }
+            // Drawn before the write is sent: a sweep's read drawn later may already see the commit (or what follows it).
+            long commitSequence = Followups.nextSequence();
             WriteOutcome outcome;
             try {
                 outcome = writes.write(loaded.get(), t, followups);
@@ -150,8 +152,8 @@ public final class FlushService {
                 return;
             }
             if (outcome.applied()) {
-                WindowVisit.Visited settled = WindowVisit.Visited.of(t.next(), t, now);
-                followups.committed.put(claimed.ref(), new Followups.Committed(settled.nextVisit(), Followups.nextSequence()));
+                WindowVisit.Visited settled = WindowVisit.Visited.of(t.next(), t, now, commitSequence);
+                followups.committed.put(claimed.ref(), new Followups.Committed(settled.nextVisit(), commitSequence));
                 Claim claim = claimed.claim();
                 metrics.record(MetricNames.WINDOWS_CLOSED, 1, Metrics.Unit.COUNT, Map.of("pipeline", pipeline, "reason", claim.reason().name()));
                 if (!claim.complete()) {

@@ -54,7 +54,8 @@ public final class SweepService {
      */
     public SweepReport sweep(Instant deadline) {
         Instant start = engine.clock().instant();
-        Run run = new Run(deadline, engine.settings().sweepMaxWindows());
+        // The budget is per shard thread, so that more threads buy more visits.
+        Run run = new Run(deadline, engine.settings().sweepMaxWindows() * Math.max(1, engine.settings().sweepParallelism()));
         WindowStore store = engine.ports().store();
         Metrics metrics = engine.ports().metrics();
         for (PipelineConfig pipeline : engine.config().pipelines()) {
@@ -126,22 +127,40 @@ public final class SweepService {
                     }
                 }));
             }
+            Throwable failure = null;
             for (Future<?> task : tasks) {
                 try {
                     task.get();
                 } catch (ExecutionException e) {
-                    // That shard's buckets stay unhandled and are swept by the next run.
-                    LOG.warn("sweep of a shard of pipeline {} failed: {}", sweep.pipeline, String.valueOf(e.getCause()));
+                    if (failure == null) {
+                        failure = e.getCause();
+                        // An Error is a crash: the other shards stop too, as they would with the process.
+                        if (failure instanceof Error) {
+                            pool.shutdownNow();
+                        }
+                    }
                 }
+            }
+            if (failure != null) {
+                // As in the sequential sweep: the run fails without settling (its buckets stay for the next run), and
+                // the function counts and reports the failure.
+                if (failure instanceof Error error) {
+                    throw error;
+                }
+                throw failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure);
             }
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            throw new IllegalStateException("sweep of pipeline " + sweep.pipeline + " interrupted", e);
         } finally {
             pool.shutdownNow();
         }
     }
 
-    /** One shard: its pages of due buckets, each entry visited; the caller flushes {@code followups}. */
+    /**
+     * One shard: its pages of due buckets, each entry visited. Flushes {@code followups} every ten claims; the caller
+     * flushes the rest.
+     */
     private void sweepShard(PipelineSweep sweep, int shard, Followups followups, Run run) {
         WindowStore store = engine.ports().store();
         String cursor = null;
@@ -162,20 +181,26 @@ public final class SweepService {
                     return;
                 }
                 List<WindowRef> entries = bucket.entries();
+                // A bucket waiting past the overdue threshold means the sweeper is behind: its open windows are overdue.
+                boolean late = bucket.dueAt().isBefore(now.minus(engine.settings().overdueAfter()));
                 for (int i = 0; i < entries.size(); i++) {
                     if (!run.take(engine.clock().instant())) {
                         // Out of budget inside a bucket: what is left moves to a new bucket of the same time, so a
                         // bucket longer than the budget is still worked through, run after run.
                         entries.subList(i, entries.size()).forEach(entry -> sweep.relistUnvisited(entry, bucket.dueAt()));
+                        if (late) {
+                            sweep.countOverdue(entries.size() - i);
+                        }
                         break;
                     }
-                    if (bucket.dueAt().isBefore(now.minus(engine.settings().overdueAfter()))) {
-                        // The bucket has waited past the overdue threshold: the sweeper is behind.
-                        sweep.countOverdue();
-                    }
-                    if (!visitEntry(sweep, followups, entries.get(i), run)) {
-                        // Not visited (the store was unavailable, or the window kept conflicting): the next run tries again.
+                    EntryVisit visit = visitEntry(sweep, followups, entries.get(i), run);
+                    if (!visit.handled()) {
+                        // Not visited (the store was unavailable, the window kept conflicting, or it failed): the next run
+                        // tries again.
                         sweep.relistUnvisited(entries.get(i), bucket.dueAt());
+                    }
+                    if (late && (visit.foundOpen() || !visit.handled())) {
+                        sweep.countOverdue(1);
                     }
                     if (followups.claimed.size() >= 10) {
                         sweep.flush(followups);
@@ -190,41 +215,55 @@ public final class SweepService {
         } while (cursor != null);
     }
 
-    /** Visits one entry (a window, or every window of a key that has a due time). @return whether it was handled */
-    private boolean visitEntry(PipelineSweep sweep, Followups followups, WindowRef entry, Run run) {
+    /** What visiting one due-bucket entry did: whether it was handled, and whether it found a window still open. */
+    private record EntryVisit(boolean handled, boolean foundOpen) { }
+
+    /** Visits one entry (a window, or every window of a key that has a due time). */
+    private EntryVisit visitEntry(PipelineSweep sweep, Followups followups, WindowRef entry, Run run) {
         try {
             if (!entry.isWholeKey()) {
-                return visit(sweep, followups, entry, null, run);
+                return visit(sweep, followups, entry, null, 0, run);
             }
             boolean handled = true;
+            boolean foundOpen = false;
+            long readAt = Followups.nextSequence();
             for (StoredWindow w : engine.ports().store().loadKey(entry.pipeline(), entry.key())) {
                 if (w.dueAt() != null) {
-                    handled &= visit(sweep, followups, w.ref(), w, run);
+                    EntryVisit visit = visit(sweep, followups, w.ref(), w, readAt, run);
+                    handled &= visit.handled();
+                    foundOpen |= visit.foundOpen();
                 }
             }
-            return handled;
+            return new EntryVisit(handled, foundOpen);
         } catch (StoreUnavailableException e) {
             LOG.warn("sweep visit of {} deferred: {}", entry, e.getMessage());
-            return false;
+            return new EntryVisit(false, false);
+        } catch (RuntimeException e) {
+            // One entry that cannot be visited (a bug, a state the code cannot read) must not stop the sweep of the
+            // others; it is listed again, so it keeps showing as overdue until it is fixed.
+            LOG.error("sweep visit of {} failed; it is listed again for the next run", entry, e);
+            return new EntryVisit(false, false);
         }
     }
 
-    private boolean visit(PipelineSweep sweep, Followups followups, WindowRef ref, StoredWindow preloaded, Run run) {
+    private EntryVisit visit(PipelineSweep sweep, Followups followups, WindowRef ref, StoredWindow preloaded, long preloadedAt, Run run) {
         Instant now = engine.clock().instant();
         int before = followups.claimed.size();
-        Optional<WindowVisit.Visited> visited = visits.visit(ref, preloaded, sweep.watermark, now, WindowMachine.Visitor.SWEEP, followups);
+        Optional<WindowVisit.Visited> visited = visits.visit(ref, preloaded, preloadedAt, sweep.watermark, now,
+                WindowMachine.Visitor.SWEEP, followups);
         run.addClaimed(followups.claimed.size() - before);
         if (visited.isEmpty()) {
-            return false;
+            return new EntryVisit(false, false);
         }
         WindowVisit.Visited v = visited.get();
-        if (v.state() != null && v.state().status().isOpen()) {
+        boolean open = v.state() != null && v.state().status().isOpen();
+        if (open) {
             sweep.oldest(Duration.between(v.state().openedAt(), now).toSeconds());
         }
         if (v.nextVisit() != null) {
-            sweep.relist(ref, v.nextVisit(), v.state().expiresAt());
+            sweep.relist(ref, v.nextVisit(), v.state().expiresAt(), v.readAt());
         }
-        return true;
+        return new EntryVisit(true, open);
     }
 
     /** The run's budget and figures, across pipelines and shards (shards may run in parallel). */
@@ -290,6 +329,8 @@ public final class SweepService {
         final long watermark;
         /** Windows (and keys) to list again, with the next visit and the expiry the listing must outlive. */
         private final Map<WindowRef, Relisting> relisted = new HashMap<>();
+        /** The latest commit of each window this run committed. */
+        private final Map<WindowRef, Followups.Committed> commits = new HashMap<>();
         private final List<WindowStore.DueBucket> handled = new ArrayList<>();
         private int overdue;
         private long oldest;
@@ -306,21 +347,34 @@ public final class SweepService {
             return followups;
         }
 
-        /** An entry not visited: listed again at its bucket's time, so the next run takes it. */
-        void relistUnvisited(WindowRef entry, Instant dueAt) {
-            relist(entry, dueAt, engine.machine(pipeline).expiryOfWindowOpenedAt(engine.clock().instant()));
+        /** An entry not visited: listed again at its bucket's time, so the next run takes it; no commit replaces it. */
+        synchronized void relistUnvisited(WindowRef entry, Instant dueAt) {
+            Instant expiresAt = engine.machine(pipeline).expiryOfWindowOpenedAt(engine.clock().instant());
+            relisted.merge(entry, new Relisting(dueAt, expiresAt, Long.MAX_VALUE), Relisting::earlier);
         }
 
-        synchronized void relist(WindowRef ref, Instant nextVisit, Instant expiresAt) {
-            relisted.merge(ref, new Relisting(nextVisit, expiresAt, Followups.nextSequence()), Relisting::earlier);
+        /**
+         * Plans to list {@code ref} at {@code nextVisit}, as read at {@code readAt}; a commit of this run written after
+         * that read decides instead (it is the newer state).
+         */
+        synchronized void relist(WindowRef ref, Instant nextVisit, Instant expiresAt, long readAt) {
+            Followups.Committed commit = commits.get(ref);
+            if (commit != null && commit.sequence() > readAt) {
+                if (commit.nextVisit() == null) {
+                    return;
+                }
+                nextVisit = commit.nextVisit();
+                readAt = commit.sequence();
+            }
+            relisted.merge(ref, new Relisting(nextVisit, expiresAt, readAt), Relisting::earlier);
         }
 
         synchronized void handled(WindowStore.DueBucket bucket) {
             handled.add(bucket);
         }
 
-        synchronized void countOverdue() {
-            overdue++;
+        synchronized void countOverdue(int entries) {
+            overdue += entries;
         }
 
         synchronized int overdue() {
@@ -337,13 +391,16 @@ public final class SweepService {
 
         /**
          * Emits and commits what a shard claimed, then lists each window it committed as the commit left it (usually:
-         * not at all) instead of at its lease end. Only listings recorded before the commit are replaced: a window a
-         * late event reopened after the commit, and that this run visited since, keeps the listing of that visit.
+         * not at all) instead of at its lease end. Only listings that rest on a read drawn before the commit was written
+         * are replaced: a window a late event reopened after the commit, and that this run read since, keeps the
+         * listing of that read. Commits are kept for the rest of the run, so that a listing planned later from an older
+         * read (another shard's) is replaced too.
          */
         void flush(Followups followups) {
             SweepService.this.flush.flush(followups);
             synchronized (this) {
                 followups.committed.forEach((ref, commit) -> {
+                    commits.merge(ref, commit, (x, y) -> x.sequence() > y.sequence() ? x : y);
                     Relisting pending = relisted.get(ref);
                     if (pending != null && pending.sequence() < commit.sequence()) {
                         if (commit.nextVisit() == null) {

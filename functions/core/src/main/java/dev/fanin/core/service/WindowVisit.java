@@ -30,37 +30,44 @@ final class WindowVisit {
      * @param state     the window as it stands after the visit; null if it does not exist
      * @param nextVisit when a sweep must visit it next (null: never): its stored due time while that is ahead, else the
      *                  time the machine found (the stored one stays early, which needs no write)
+     * @param readAt    {@link Followups#nextSequence()} drawn just before the read this outcome rests on, so that a
+     *                  sweep can tell it from a commit written before or after that read
      */
-    record Visited(WindowState state, Instant nextVisit) {
+    record Visited(WindowState state, Instant nextVisit, long readAt) {
 
-        static final Visited GONE = new Visited(null, null);
+        static Visited gone(long readAt) {
+            return new Visited(null, null, readAt);
+        }
 
         /** {@code state} as stored after (or as read by) transition {@code t} at {@code now}. */
-        static Visited of(WindowState state, Transition t, Instant now) {
+        static Visited of(WindowState state, Transition t, Instant now, long readAt) {
             Instant stored = state.dueAt();
             if (stored == null) {
-                return new Visited(state, null);
+                return new Visited(state, null, readAt);
             }
             if (stored.isAfter(now)) {
-                return new Visited(state, stored);
+                return new Visited(state, stored, readAt);
             }
             Instant found = t.indexDue();
-            return new Visited(state, found != null && found.isAfter(now) ? found : now);
+            return new Visited(state, found != null && found.isAfter(now) ? found : now, readAt);
         }
     }
 
     /**
      * @param preloaded the window as just loaded by the caller, for the first attempt; null to load it
+     * @param preloadedAt {@link Followups#nextSequence()} drawn just before the caller's load (with {@code preloaded})
      * @param visitor   the sweeper, or the timer message that triggered this visit: a message of the window's live
      *                  chain that finds it not yet due arms the chain's next message, with no write
      * @return the outcome, or empty when the visit kept conflicting
      */
-    Optional<Visited> visit(WindowRef ref, StoredWindow preloaded, long watermark, Instant now, WindowMachine.Visitor visitor,
-                            Followups followups) {
+    Optional<Visited> visit(WindowRef ref, StoredWindow preloaded, long preloadedAt, long watermark, Instant now,
+                            WindowMachine.Visitor visitor, Followups followups) {
         for (int attempt = 0; attempt <= engine.settings().conflictRetries(); attempt++) {
-            Optional<StoredWindow> loaded = attempt == 0 && preloaded != null ? Optional.of(preloaded) : engine.ports().store().load(ref);
+            boolean usePreloaded = attempt == 0 && preloaded != null;
+            long readAt = usePreloaded ? preloadedAt : Followups.nextSequence();
+            Optional<StoredWindow> loaded = usePreloaded ? Optional.of(preloaded) : engine.ports().store().load(ref);
             if (loaded.isEmpty()) {
-                return Optional.of(Visited.GONE);
+                return Optional.of(Visited.gone(readAt));
             }
             WindowState state = engine.decode(loaded.get());
             Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now, visitor);
@@ -68,14 +75,14 @@ final class WindowVisit {
                 if (t.armsTimer()) {
                     followups.timers.add(WindowWrites.wakeup(t));
                 }
-                return Optional.of(Visited.of(state, t, now));
+                return Optional.of(Visited.of(state, t, now, readAt));
             }
             if (t.action() == Transition.Action.EMIT && state.isClaimed()) {
                 engine.ports().metrics().count(MetricNames.TAKEOVERS, ref.pipeline());
             }
             WriteOutcome outcome = writes.write(loaded.get(), t, followups);
             if (outcome.applied()) {
-                return Optional.of(Visited.of(t.next(), t, now));
+                return Optional.of(Visited.of(t.next(), t, now, readAt));
             }
         }
         return Optional.empty();

@@ -1,6 +1,7 @@
 package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.memory.InMemoryWindowStore;
@@ -149,6 +150,52 @@ class DueBucketsTest {
         assertThat(memory.dueBuckets()).singleElement().satisfies(b -> assertThat(b.entries()).containsExactly(reopened.ref()));
     }
 
+    @Test
+    void shardsSweptInParallelCloseEveryWindowOnceAndLeaveNothingListed() {
+        SweepService parallel = new SweepService(withSettings(flaky.settings().withSweepParallelism(4)));
+        for (int batch = 0; batch < 12; batch++) {
+            ingest.handle(events("b" + batch + "-", 10, T0));
+        }
+        assertThat(memory.dueBuckets().stream().map(DueBucket::shard).distinct().count()).as("buckets in several shards").isGreaterThan(1);
+
+        clock.set(T0.plus(IDLE_PAST_END));
+        SweepReport run = parallel.sweep(clock.instant().plusSeconds(50));
+
+        assertThat(run.claimed()).isEqualTo(120);
+        assertThat(emitter.emitted()).hasSize(120);
+        assertThat(memory.all()).allSatisfy(w -> assertThat(w.status()).isEqualTo(WindowStatus.CLOSED));
+        assertThat(memory.dueBuckets()).as("committed windows are not listed again").isEmpty();
+    }
+
+    @Test
+    void aParallelSweepThatCrashesInOneShardFailsWholeAndSettlesNothing() {
+        SweepService parallel = new SweepService(withSettings(flaky.settings().withSweepParallelism(4)));
+        for (int batch = 0; batch < 12; batch++) {
+            ingest.handle(events("b" + batch + "-", 10, T0));
+        }
+        List<DueBucket> before = memory.dueBuckets();
+        store.crashOnDueReadOfShard = before.get(0).shard();
+        clock.set(T0.plus(IDLE_PAST_END));
+
+        assertThatThrownBy(() -> parallel.sweep(clock.instant().plusSeconds(50))).isInstanceOf(SimulatedCrash.class);
+        assertThat(memory.dueBuckets()).as("a crashed run deletes no bucket").containsAll(before);
+    }
+
+    private FaninEngine withSettings(FaninSettings settings) {
+        return new FaninEngine(flaky.config(), flaky.ports(), settings, clock);
+    }
+
+    private List<InboundMessage> events(String keyPrefix, int keys, Instant at) {
+        return IntStream.range(0, keys).mapToObj(k -> message(keyPrefix + "k" + k, "e" + (messages + 1), at)).toList();
+    }
+
+    /** A crash of the process, as the simulation models it: an Error nothing catches. */
+    private static final class SimulatedCrash extends Error {
+        SimulatedCrash(String message) {
+            super(message);
+        }
+    }
+
     private List<InboundMessage> events(int keys, Instant at) {
         return IntStream.range(0, keys).mapToObj(k -> message("k" + k, "e" + (messages + 1), at)).toList();
     }
@@ -170,6 +217,7 @@ class DueBucketsTest {
     private static final class FlakyStore extends DelegatingWindowStore {
         boolean failCreates;
         boolean failListings;
+        int crashOnDueReadOfShard = -1;
 
         FlakyStore(InMemoryWindowStore memory) {
             super(memory);
@@ -181,6 +229,14 @@ class DueBucketsTest {
                 throw new StoreUnavailableException("crash after the listing", null);
             }
             return super.create(window);
+        }
+
+        @Override
+        public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
+            if (shard == crashOnDueReadOfShard) {
+                throw new SimulatedCrash("crash reading shard " + shard);
+            }
+            return super.due(pipeline, shard, dueBy, limit, cursor);
         }
 
         @Override
