@@ -21,6 +21,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * The scheduled backstop that makes closure certain: visits every window listed in a due bucket whose time has passed,
@@ -116,14 +117,23 @@ public final class SweepService {
             thread.setDaemon(true);
             return thread;
         });
+        // The invocation's log context (request id, function) goes with each shard, so that its lines say whose they are.
+        Map<String, String> logContext = MDC.getCopyOfContextMap();
         try {
             List<Future<?>> tasks = new ArrayList<>();
             for (int shard : order) {
                 tasks.add(pool.submit(() -> {
-                    if (!run.exhausted()) {
-                        Followups followups = sweep.followups();
-                        sweepShard(sweep, shard, followups, run);
-                        sweep.flush(followups);
+                    if (logContext != null) {
+                        MDC.setContextMap(logContext);
+                    }
+                    try {
+                        if (!run.exhausted()) {
+                            Followups followups = sweep.followups();
+                            sweepShard(sweep, shard, followups, run);
+                            sweep.flush(followups);
+                        }
+                    } finally {
+                        MDC.clear();
                     }
                 }));
             }
