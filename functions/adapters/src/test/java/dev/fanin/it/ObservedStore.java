@@ -1,6 +1,7 @@
 package dev.fanin.it;
 
 import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.ForwardingWindowStore;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
@@ -19,7 +20,7 @@ import java.util.function.Predicate;
  * shared by all processes of a test (the truth about the table), and it can kill the process with a
  * {@link SimulatedCrash} just before or just after a write that matches a rule. Each rule fires once.
  */
-final class ObservedStore implements WindowStore {
+final class ObservedStore extends ForwardingWindowStore {
 
     enum Phase { BEFORE, AFTER }
 
@@ -63,13 +64,12 @@ final class ObservedStore implements WindowStore {
 
     private record Rule(Phase phase, String name, Predicate<Write> when, AtomicBoolean fired) { }
 
-    private final WindowStore delegate;
     private final Function<StoredWindow, WindowState> decode;
     private final List<Write> history;
     private final List<Rule> rules = new CopyOnWriteArrayList<>();
 
     ObservedStore(WindowStore delegate, Function<StoredWindow, WindowState> decode, List<Write> history) {
-        this.delegate = delegate;
+        super(delegate);
         this.decode = decode;
         this.history = history;
     }
@@ -80,21 +80,13 @@ final class ObservedStore implements WindowStore {
         return this;
     }
 
-    @Override
-    public Optional<StoredWindow> load(WindowRef ref) {
-        return delegate.load(ref);
-    }
 
-    @Override
-    public List<StoredWindow> loadKey(String pipeline, String key) {
-        return delegate.loadKey(pipeline, key);
-    }
 
     @Override
     public WriteOutcome create(StoredWindow window) {
         Write write = write(null, window);
         check(Phase.BEFORE, write);
-        WriteOutcome outcome = delegate.create(window);
+        WriteOutcome outcome = super.create(window);
         return applied(write, outcome);
     }
 
@@ -102,7 +94,7 @@ final class ObservedStore implements WindowStore {
     public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
         Write write = write(previous, next);
         check(Phase.BEFORE, write);
-        WriteOutcome outcome = delegate.replace(previous, next);
+        WriteOutcome outcome = super.replace(previous, next);
         return applied(write, outcome);
     }
 
@@ -111,7 +103,7 @@ final class ObservedStore implements WindowStore {
         for (int i = 0; i < previous.size(); i++) {
             check(Phase.BEFORE, write(previous.get(i), next.get(i)));
         }
-        WriteOutcome outcome = delegate.replaceAll(previous, next);
+        WriteOutcome outcome = super.replaceAll(previous, next);
         if (outcome.applied()) {
             for (int i = 0; i < previous.size(); i++) {
                 history.add(write(previous.get(i), next.get(i)));
@@ -143,43 +135,11 @@ final class ObservedStore implements WindowStore {
         }
     }
 
-    @Override
-    public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
-        delegate.addDue(pipeline, dueAt, entries, expiresAt);
-    }
 
-    @Override
-    public void removeDue(List<DueBucket> buckets) {
-        delegate.removeDue(buckets);
-    }
 
-    @Override
-    public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
-        return delegate.due(pipeline, shard, dueBy, limit, cursor);
-    }
 
-    @Override
-    public int dueShards() {
-        return delegate.dueShards();
-    }
 
-    @Override
-    public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
-        return delegate.reserveSlots(pipeline, epoch, wanted, maxOpenWindows);
-    }
 
-    @Override
-    public void releaseSlots(String pipeline, long epoch, int count) {
-        delegate.releaseSlots(pipeline, epoch, count);
-    }
 
-    @Override
-    public long retireEpochs(String pipeline, long before) {
-        return delegate.retireEpochs(pipeline, before);
-    }
 
-    @Override
-    public long openWindows(String pipeline) {
-        return delegate.openWindows(pipeline);
-    }
 }

@@ -50,7 +50,6 @@ public final class MeteredWindowStore implements WindowStore {
     private static final String QUERY = "Query";
     private static final String GET = "GetItem";
     private static final String BATCH_WRITE = "BatchWriteItem";
-    private static final int BATCH_WRITE_LIMIT = 25;
 
     private final InMemoryWindowStore delegate;
     private final DynamoDbWindowStore.Settings settings;
@@ -59,7 +58,6 @@ public final class MeteredWindowStore implements WindowStore {
     private final Map<WindowRef, Long> sliceBytes = new HashMap<>();
     private final Map<WindowRef, Long> headBytes = new HashMap<>();
     private final RandomGenerator random = new SplittableRandom(1);
-    private double dueWriteUnits;
     private long headWrites;
     private long headBytesWritten;
     private double slotWriteUnits;
@@ -92,11 +90,10 @@ public final class MeteredWindowStore implements WindowStore {
         if (entries.isEmpty()) {
             return;
         }
+        int shard = WindowKeys.shardOf(entries.get(0), settings.dueShards());
         for (List<String> chunk : DueBucketItems.chunks(entries)) {
-            double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.item(pipeline, WindowKeys.shardOf(entries.get(0), settings.dueShards()), dueAt, chunk, expiresAt, random)));
             bill.call(PUT);
-            bill.dueBucketWrite(units);
-            dueWriteUnits += units;
+            bill.dueBucketWrite(CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.item(pipeline, shard, dueAt, chunk, expiresAt, random))));
         }
         delegate.addDue(pipeline, dueAt, entries, expiresAt);
     }
@@ -107,7 +104,7 @@ public final class MeteredWindowStore implements WindowStore {
         bill.call(QUERY);
         long bytes = 0;
         for (DueBucket bucket : page.buckets()) {
-            bytes += DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket, bucket.dueAt()));
+            bytes += DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket));
         }
         bill.read(CapacityRules.strongReadUnits(bytes));
         return page;
@@ -115,20 +112,13 @@ public final class MeteredWindowStore implements WindowStore {
 
     @Override
     public void removeDue(List<DueBucket> buckets) {
-        for (int from = 0; from < buckets.size(); from += BATCH_WRITE_LIMIT) {
+        for (int from = 0; from < buckets.size(); from += DynamoDbWindowStore.MAX_BATCH_WRITE) {
             bill.call(BATCH_WRITE);
         }
         for (DueBucket bucket : buckets) {
-            double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket, bucket.dueAt())));
-            bill.dueBucketWrite(units);
-            dueWriteUnits += units;
+            bill.dueBucketWrite(CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket))));
         }
         delegate.removeDue(buckets);
-    }
-
-    /** Write units spent on due buckets (puts and deletes). */
-    public double dueWriteUnits() {
-        return dueWriteUnits;
     }
 
     @Override

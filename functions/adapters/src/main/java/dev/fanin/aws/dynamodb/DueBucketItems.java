@@ -6,9 +6,11 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.TTL;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
 
+import dev.fanin.aws.Batches;
 import dev.fanin.core.port.WindowStore.DueBucket;
 import dev.fanin.core.window.WindowRef;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -28,6 +30,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 public final class DueBucketItems {
 
     static final String ENTRIES = "w";
+    /**
+     * Added to a bucket's TTL beyond the expiry of the windows it lists: DynamoDB deletes expired items up to about 48
+     * hours late and in no order, so a bucket must not go before its window.
+     */
+    static final Duration TTL_MARGIN = Duration.ofDays(2);
     /** Entries per item are cut below DynamoDB's 400 KB item limit. */
     static final int MAX_ENTRY_BYTES = 350_000;
 
@@ -35,44 +42,32 @@ public final class DueBucketItems {
 
     /** The entries, encoded and cut into as many items as their size needs. */
     public static List<List<String>> chunks(List<WindowRef> entries) {
-        List<List<String>> chunks = new ArrayList<>();
-        List<String> current = new ArrayList<>();
-        int bytes = 0;
-        for (WindowRef entry : entries) {
-            String encoded = encode(entry);
-            int size = encoded.getBytes(StandardCharsets.UTF_8).length + 1;
-            if (!current.isEmpty() && bytes + size > MAX_ENTRY_BYTES) {
-                chunks.add(current);
-                current = new ArrayList<>();
-                bytes = 0;
-            }
-            current.add(encoded);
-            bytes += size;
-        }
-        if (!current.isEmpty()) {
-            chunks.add(current);
-        }
-        return chunks;
+        List<String> encoded = entries.stream().map(DueBucketItems::encode).toList();
+        // A list element costs its UTF-8 bytes plus one.
+        return Batches.of(encoded, Integer.MAX_VALUE, MAX_ENTRY_BYTES, e -> e.getBytes(StandardCharsets.UTF_8).length + 1);
     }
 
-    /** One bucket item, with a fresh random sort-key suffix. */
+    /**
+     * One bucket item, with a fresh random sort-key suffix. Its TTL is {@link #TTL_MARGIN} past {@code expiresAt} (the
+     * latest expiry of the windows it lists).
+     */
     public static Map<String, AttributeValue> item(String pipeline, int shard, Instant dueAt, List<String> encodedEntries,
                                                    Instant expiresAt, RandomGenerator random) {
-        Map<String, AttributeValue> item = new HashMap<>();
-        item.put(PK, s(WindowKeys.dueBucketPk(pipeline, shard)));
-        item.put(SK, s(String.format("%013d#%016x", dueAt.toEpochMilli(), random.nextLong())));
-        item.put(ENTRIES, AttributeValue.fromL(encodedEntries.stream().map(WindowItemCodec::s).toList()));
-        item.put(TTL, n(WindowItemCodec.ttlSeconds(expiresAt)));
-        return item;
+        return item(pipeline, shard, String.format("%013d#%016x", dueAt.toEpochMilli(), random.nextLong()), encodedEntries, expiresAt);
     }
 
-    /** The item as stored for a bucket read back (its TTL replaced by one of the same length), for sizing its delete. */
-    public static Map<String, AttributeValue> itemOf(DueBucket bucket, Instant expiresAt) {
+    /** The item as stored for a bucket read back (its TTL derived from its due time: the same length), for sizing its delete. */
+    public static Map<String, AttributeValue> itemOf(DueBucket bucket) {
+        return item(bucket.pipeline(), bucket.shard(), bucket.id(), bucket.entries().stream().map(DueBucketItems::encode).toList(),
+                bucket.dueAt());
+    }
+
+    private static Map<String, AttributeValue> item(String pipeline, int shard, String sk, List<String> encodedEntries, Instant expiresAt) {
         Map<String, AttributeValue> item = new HashMap<>();
-        item.put(PK, s(WindowKeys.dueBucketPk(bucket.pipeline(), bucket.shard())));
-        item.put(SK, s(bucket.id()));
-        item.put(ENTRIES, AttributeValue.fromL(bucket.entries().stream().map(e -> s(encode(e))).toList()));
-        item.put(TTL, n(WindowItemCodec.ttlSeconds(expiresAt)));
+        item.put(PK, s(WindowKeys.dueBucketPk(pipeline, shard)));
+        item.put(SK, s(sk));
+        item.put(ENTRIES, AttributeValue.fromL(encodedEntries.stream().map(WindowItemCodec::s).toList()));
+        item.put(TTL, n(WindowItemCodec.ttlSeconds(expiresAt.plus(TTL_MARGIN))));
         return item;
     }
 

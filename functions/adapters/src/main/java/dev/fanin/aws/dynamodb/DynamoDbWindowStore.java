@@ -7,6 +7,7 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.VERSION;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
 
+import dev.fanin.aws.Batches;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
@@ -104,7 +105,7 @@ public final class DynamoDbWindowStore implements WindowStore {
     static final String SPILL_HEAD_CONDITION = "#ver = :written";
     static final String OPEN = "open";
     /** DynamoDB's limit on requests per BatchWriteItem. */
-    static final int MAX_BATCH_WRITE = 25;
+    public static final int MAX_BATCH_WRITE = 25;
     /** BatchWriteItem calls per chunk before unprocessed deletes are given up (the next sweep deletes them). */
     static final int MAX_BATCH_ATTEMPTS = 4;
     /** DynamoDB's limit on items per TransactWriteItems. */
@@ -208,8 +209,8 @@ public final class DynamoDbWindowStore implements WindowStore {
         if (entries.isEmpty()) {
             return;
         }
+        int shard = WindowKeys.shardOf(entries.get(0), settings.dueShards());
         for (List<String> chunk : DueBucketItems.chunks(entries)) {
-            int shard = WindowKeys.shardOf(entries.get(0), settings.dueShards());
             Map<String, AttributeValue> item = DueBucketItems.item(pipeline, shard, dueAt, chunk, expiresAt, random);
             double sizeBased = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(item));
             double reported;
@@ -260,13 +261,13 @@ public final class DynamoDbWindowStore implements WindowStore {
         List<WriteRequest> deletes = new ArrayList<>();
         for (DueBucket bucket : buckets) {
             // A delete is billed by the size of the item deleted.
-            unitsById.put(bucket.id(), DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket, bucket.dueAt()))));
+            unitsById.put(bucket.id(), DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket))));
             deletes.add(WriteRequest.builder().deleteRequest(DeleteRequest.builder()
                     .key(Map.of(PK, s(WindowKeys.dueBucketPk(bucket.pipeline(), bucket.shard())), SK, s(bucket.id())))
                     .build()).build());
         }
-        for (int from = 0; from < deletes.size(); from += MAX_BATCH_WRITE) {
-            List<WriteRequest> pending = deletes.subList(from, Math.min(deletes.size(), from + MAX_BATCH_WRITE));
+        for (List<WriteRequest> batch : Batches.of(deletes, MAX_BATCH_WRITE, Long.MAX_VALUE, d -> 0)) {
+            List<WriteRequest> pending = batch;
             for (int attempt = 0; !pending.isEmpty(); attempt++) {
                 if (attempt == MAX_BATCH_ATTEMPTS) {
                     throw new StoreUnavailableException("removeDue: " + pending.size() + " deletes left unprocessed", null);

@@ -135,7 +135,7 @@ public final class InMemoryWindowStore implements WindowStore {
         return buckets.values().stream().flatMap(b -> b.values().stream()).map(StoredBucket::bucket).toList();
     }
 
-    /** Due buckets written so far (for the benchmark's figures). */
+    /** Due buckets written so far (for tests). */
     public synchronized long dueBucketWrites() {
         return bucketWrites;
     }

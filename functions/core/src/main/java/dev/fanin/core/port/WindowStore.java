@@ -48,7 +48,8 @@ public interface WindowStore {
      * Lists {@code entries} in a new due bucket at {@code dueAt} (one item, or several for a long list). Entries may be
      * windows or whole group keys ({@link WindowRef#wholeKey}).
      *
-     * @param expiresAt when the store may delete the bucket unvisited: after the expiry of every window it can list
+     * @param expiresAt the latest expiry of the windows it can list: the store keeps the bucket at least that long,
+     *                  and longer where its own deletions are late or unordered (DynamoDB's TTL)
      */
     void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt);
 

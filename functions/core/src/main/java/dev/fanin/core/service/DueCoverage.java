@@ -38,12 +38,6 @@ final class DueCoverage {
      */
     static final Duration IN_FLIGHT_MARGIN = Duration.ofSeconds(10);
 
-    /**
-     * Added to a listing's TTL beyond the expiry of the windows it lists: DynamoDB deletes expired items up to about
-     * 48 hours late and in no order, so a listing must not go before its window.
-     */
-    static final Duration LISTING_TTL_MARGIN = Duration.ofDays(2);
-
     private final FaninEngine engine;
 
     DueCoverage(FaninEngine engine) {
@@ -79,17 +73,16 @@ final class DueCoverage {
                     entries.add(entry);
                 }
             }
-            engine.ports().store().addDue(ref.pipeline(), at, entries,
-                    engine.machine(ref.pipeline()).expiryOfWindowOpenedAt(now).plus(LISTING_TTL_MARGIN));
+            engine.ports().store().addDue(ref.pipeline(), at, entries, engine.machine(ref.pipeline()).expiryOfWindowOpenedAt(now));
             entries.forEach(entry -> followups.listed.merge(entry, at, DueCoverage::earlier));
         } else {
-            engine.ports().store().addDue(ref.pipeline(), due, List.of(ref), next.expiresAt().plus(LISTING_TTL_MARGIN));
+            engine.ports().store().addDue(ref.pipeline(), due, List.of(ref), next.expiresAt());
             followups.listed.merge(ref, due, DueCoverage::earlier);
         }
     }
 
     /** How long after an ingest invocation starts its listings fall due: once it is surely over. */
-    Duration listingDelay() {
+    private Duration listingDelay() {
         return engine.settings().ingestTimeout().plus(IN_FLIGHT_MARGIN);
     }
 

@@ -368,15 +368,22 @@ public final class SweepService {
          * that read decides instead (it is the newer state).
          */
         synchronized void relist(WindowRef ref, Instant nextVisit, Instant expiresAt, long readAt) {
-            Followups.Committed commit = commits.get(ref);
-            if (commit != null && commit.sequence() > readAt) {
-                if (commit.nextVisit() == null) {
-                    return;
-                }
-                nextVisit = commit.nextVisit();
-                readAt = commit.sequence();
+            Relisting relisting = newest(ref, new Relisting(nextVisit, expiresAt, readAt));
+            if (relisting != null) {
+                relisted.merge(ref, relisting, Relisting::earlier);
             }
-            relisted.merge(ref, new Relisting(nextVisit, expiresAt, readAt), Relisting::earlier);
+        }
+
+        /**
+         * {@code planned} as this run's latest commit of {@code ref} leaves it: unchanged if it rests on a read drawn
+         * after the commit was written, else the commit's next visit (null: none).
+         */
+        private Relisting newest(WindowRef ref, Relisting planned) {
+            Followups.Committed commit = commits.get(ref);
+            if (commit == null || commit.sequence() < planned.sequence()) {
+                return planned;
+            }
+            return commit.nextVisit() == null ? null : new Relisting(commit.nextVisit(), planned.expiresAt(), commit.sequence());
         }
 
         synchronized void handled(WindowStore.DueBucket bucket) {
@@ -411,14 +418,7 @@ public final class SweepService {
             synchronized (this) {
                 followups.committed.forEach((ref, commit) -> {
                     commits.merge(ref, commit, (x, y) -> x.sequence() > y.sequence() ? x : y);
-                    Relisting pending = relisted.get(ref);
-                    if (pending != null && pending.sequence() < commit.sequence()) {
-                        if (commit.nextVisit() == null) {
-                            relisted.remove(ref);
-                        } else {
-                            relisted.put(ref, new Relisting(commit.nextVisit(), pending.expiresAt(), commit.sequence()));
-                        }
-                    }
+                    relisted.computeIfPresent(ref, (r, pending) -> newest(r, pending));
                 });
             }
             followups.committed.clear();
@@ -437,7 +437,7 @@ public final class SweepService {
             relisted.forEach((ref, r) -> {
                 Instant slot = Instant.ofEpochMilli(Math.floorDiv(r.nextVisit().toEpochMilli(), grid) * grid);
                 bySlot.computeIfAbsent(slot, s -> new ArrayList<>()).add(ref);
-                expiries.merge(slot, r.expiresAt().plus(DueCoverage.LISTING_TTL_MARGIN), (x, y) -> x.isAfter(y) ? x : y);
+                expiries.merge(slot, r.expiresAt(), (x, y) -> x.isAfter(y) ? x : y);
             });
             WindowStore store = engine.ports().store();
             try {

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.port.ForwardingWindowStore;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore.DueBucket;
@@ -214,13 +215,15 @@ class DueBucketsTest {
     }
 
     /** The in-memory store, with window creates or due listings failing on demand. */
-    private static final class FlakyStore extends DelegatingWindowStore {
+    private static final class FlakyStore extends ForwardingWindowStore {
+        final InMemoryWindowStore memory;
         boolean failCreates;
         boolean failListings;
         int crashOnDueReadOfShard = -1;
 
         FlakyStore(InMemoryWindowStore memory) {
             super(memory);
+            this.memory = memory;
         }
 
         @Override

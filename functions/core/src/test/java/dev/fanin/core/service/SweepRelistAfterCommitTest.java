@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.port.ForwardingWindowStore;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
@@ -81,7 +82,7 @@ class SweepRelistAfterCommitTest {
     }
 
     /** The store; when the sweep commits the target window, a late event for it arrives and 41 s pass. */
-    private final class LateEventOnCommit extends DelegatingWindowStore {
+    private final class LateEventOnCommit extends ForwardingWindowStore {
         WindowRef target;
         boolean reopened;
 
