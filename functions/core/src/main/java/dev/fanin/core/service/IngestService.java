@@ -128,7 +128,8 @@ public final class IngestService {
                 // A key's events rarely open more than one session: this many new windows may still come.
                 followups.dueAhead.put(pipeline, keys.subList(keys.size() - ahead, keys.size()));
                 followups.creationsAhead.put(pipeline, ahead--);
-                ingestSessions(machine, pipeline, e.getKey(), e.getValue(), watermark, now, followups, failed, counts);
+                isolated(e.getValue(), failed, counts, () ->
+                        ingestSessions(machine, pipeline, e.getKey(), e.getValue(), watermark, now, followups, failed, counts));
             }
         } else {
             Map<WindowRef, List<Event>> byWindow = new LinkedHashMap<>();
@@ -145,7 +146,8 @@ public final class IngestService {
             for (Map.Entry<WindowRef, List<Event>> e : byWindow.entrySet()) {
                 followups.dueAhead.put(pipeline, refs.subList(refs.size() - ahead, refs.size()));
                 followups.creationsAhead.put(pipeline, ahead--);
-                ingestWindow(machine, e.getKey(), bounds.get(e.getKey()), e.getValue(), watermark, now, followups, failed, counts);
+                isolated(e.getValue(), failed, counts, () ->
+                        ingestWindow(machine, e.getKey(), bounds.get(e.getKey()), e.getValue(), watermark, now, followups, failed, counts));
             }
         }
         followups.dueAhead.remove(pipeline);
@@ -294,6 +296,20 @@ public final class IngestService {
         } catch (StoreUnavailableException e) {
             engine.ports().metrics().count(MetricNames.STORE_UNAVAILABLE, pipeline);
             fail(pending, failed, counts, "store unavailable: " + e.getMessage());
+        }
+    }
+
+    /**
+     * Runs one window's (or one session key's) step so that an unexpected failure there (a fanin bug, a window whose
+     * stored state cannot be read) fails only the messages of {@code events}: SQS redelivers them and, past
+     * maxReceiveCount, they are dead-lettered with this reason; the rest of the batch is counted as usual.
+     */
+    private static void isolated(List<Event> events, Set<String> failed, Counts counts, Runnable step) {
+        try {
+            step.run();
+        } catch (RuntimeException e) {
+            LOG.error("events of {} messages could not be applied; they are retried", events.size(), e);
+            fail(events, failed, counts, "INTERNAL_ERROR: " + e.getClass().getSimpleName() + ": " + e.getMessage());
         }
     }
 

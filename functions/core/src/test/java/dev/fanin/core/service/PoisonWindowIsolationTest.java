@@ -1,0 +1,64 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.memory.RecordingSideOutput;
+import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Instant;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+/**
+ * One window that cannot be handled (here: its stored state is not readable, as a version before exact numbers could
+ * leave it) fails only the messages whose events go to it; the rest of the batch is counted.
+ */
+class PoisonWindowIsolationTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
+    private static final Instant EVENT_TIME = NOW.minusSeconds(30);
+
+    private final InMemoryWindowStore store = new InMemoryWindowStore(4);
+    private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}"), store,
+            new RecordingEmitter(), new RecordingTimers(), new MutableClock(NOW));
+    private final IngestService ingest = new IngestService(engine);
+
+    @Test
+    void aWindowWhoseStateCannotBeReadFailsOnlyItsOwnMessages() {
+        long start = EVENT_TIME.toEpochMilli() - EVENT_TIME.toEpochMilli() % 300_000L;
+        WindowRef poisoned = new WindowRef("p", "bad", WindowRef.timeWindowId(start));
+        store.create(new StoredWindow(poisoned, 0, WindowStatus.OPEN, null, NOW.plusSeconds(86_400), 0, null, Set.of(),
+                "{\"k\":\"TUMBLING\",\"a\":{\"sum\":{\"v\":1e", null));
+
+        BatchResult r = ingest.handle(List.of(
+                InMemoryEngines.message("good-1", InMemoryEngines.rawEvent("good", "e1", EVENT_TIME), NOW, 1),
+                InMemoryEngines.message("bad-1", InMemoryEngines.rawEvent("bad", "e2", EVENT_TIME), NOW, 1),
+                InMemoryEngines.message("good-2", InMemoryEngines.rawEvent("other", "e3", EVENT_TIME), NOW, 1)));
+
+        assertThat(r.failedMessageIds()).containsExactly("bad-1");
+        assertThat(r.eventsAccepted()).isEqualTo(2);
+    }
+
+    @Test
+    void onItsLastReceiveTheMessageIsDeadLetteredWithTheReason() {
+        long start = EVENT_TIME.toEpochMilli() - EVENT_TIME.toEpochMilli() % 300_000L;
+        store.create(new StoredWindow(new WindowRef("p", "bad", WindowRef.timeWindowId(start)), 0, WindowStatus.OPEN, null,
+                NOW.plusSeconds(86_400), 0, null, Set.of(), "not json", null));
+        int last = engine.settings().maxReceiveCount();
+
+        BatchResult r = ingest.handle(List.of(
+                InMemoryEngines.message("bad-1", InMemoryEngines.rawEvent("bad", "e2", EVENT_TIME), NOW, last),
+                InMemoryEngines.message("good-1", InMemoryEngines.rawEvent("good", "e1", EVENT_TIME), NOW, last)));
+
+        assertThat(r.failedMessageIds()).isEmpty();
+        assertThat(r.eventsAccepted()).isEqualTo(1);
+        assertThat(r.deadLettered()).isEqualTo(1);
+        assertThat(((RecordingSideOutput) engine.ports().deadLetters()).deadLetters()).singleElement()
+                .satisfies(d -> assertThat(d.reason()).startsWith("RETRIES_EXHAUSTED: INTERNAL_ERROR: IllegalStateException: window "));
+    }
+}
