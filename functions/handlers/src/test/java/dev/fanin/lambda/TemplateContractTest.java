@@ -76,6 +76,26 @@ class TemplateContractTest {
                 SweeperFunction.class.getName() + "::handleRequest");
     }
 
+    /**
+     * SAM must not build the functions: a Java function with a jar CodeUri goes to SAM's Maven workflow, which fails
+     * ("CopySource - Not a directory", aws-sam-cli #4575, aws-lambda-builders #113), and a module directory fails on
+     * the parent POM. The artifact is a prebuilt .zip that mvn package writes, and every function says SkipBuild.
+     */
+    @Test
+    void theFunctionsDeployThePrebuiltZipThatMavenBuildsAndSamDoesNotBuild() throws IOException {
+        Map<String, Object> globals = map(map(T.get("Globals")).get("Function"));
+        String codeUri = (String) globals.get("CodeUri");
+        assertThat(codeUri).isEqualTo("functions/handlers/target/fanin-functions-lambda.zip");
+        String pom = Files.readString(ROOT.resolve("functions/handlers/pom.xml"));
+        assertThat(pom).contains("<outputFile>${project.build.directory}/" + Path.of(codeUri).getFileName() + "</outputFile>");
+        assertThat(globals).containsEntry("Runtime", "java21").doesNotContainKey("PackageType");
+        for (Map.Entry<String, Map<String, Object>> f : resourcesOfType("AWS::Serverless::Function").entrySet()) {
+            assertThat(f.getValue().get("Metadata")).as(f.getKey()).isEqualTo(Map.of("SkipBuild", true));
+            assertThat(map(f.getValue().get("Properties"))).as(f.getKey() + " takes the artifact from Globals")
+                    .doesNotContainKeys("CodeUri", "InlineCode", "PackageType", "Runtime");
+        }
+    }
+
     @Test
     void theTemplateSetsExactlyTheVariablesTheFunctionsAndTheirLibrariesRead() throws IOException {
         Map<String, Object> variables = map(map(map(map(T.get("Globals")).get("Function")).get("Environment")).get("Variables"));
@@ -105,13 +125,15 @@ class TemplateContractTest {
     }
 
     @Test
-    void everyRoleThatEmitsMaySendToTheEmitQueuesWhenTheyAreGiven() {
+    void everyRoleThatEmitsMaySendToTheEmitQueuesAndBusesWhenTheyAreGiven() {
         Map<String, Object> variables = map(map(map(map(T.get("Globals")).get("Function")).get("Environment")).get("Variables"));
         assertThat(variables.get(EnvironmentVariables.EMIT_QUEUE_URL)).isEqualTo(Map.of("Ref", "EmitQueueUrl"));
         assertThat(map(T.get("Conditions")).get("HasEmitQueues")).hasToString(
                 "{Fn::Not=[{Fn::Equals=[{Fn::Join=[, {Ref=EmitQueueArns}]}, ]}]}");
         Map<String, Object> sendToQueues = Map.of("Sid", "EmitAggregatesToQueues", "Effect", "Allow", "Action", "sqs:SendMessage",
                 "Resource", Map.of("Ref", "EmitQueueArns"));
+        Map<String, Object> putOnBuses = Map.of("Sid", "EmitAggregatesToOtherBuses", "Effect", "Allow", "Action", "events:PutEvents",
+                "Resource", Map.of("Ref", "EmitBusArns"));
         int emittingRoles = 0;
         for (Map.Entry<String, Map<String, Object>> role : resourcesOfType("AWS::IAM::Role").entrySet()) {
             List<Object> statements = new ArrayList<>();
@@ -122,7 +144,8 @@ class TemplateContractTest {
             if (emits) {
                 emittingRoles++;
                 assertThat(statements).as(role.getKey()).contains(
-                        Map.of("Fn::If", List.of("HasEmitQueues", sendToQueues, Map.of("Ref", "AWS::NoValue"))));
+                        Map.of("Fn::If", List.of("HasEmitQueues", sendToQueues, Map.of("Ref", "AWS::NoValue"))),
+                        Map.of("Fn::If", List.of("HasEmitBuses", putOnBuses, Map.of("Ref", "AWS::NoValue"))));
             }
         }
         assertThat(emittingRoles).as("ingest, timer and sweeper flush windows").isEqualTo(3);
