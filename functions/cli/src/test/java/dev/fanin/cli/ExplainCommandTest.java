@@ -17,6 +17,25 @@ class ExplainCommandTest {
     @TempDir
     Path dir;
 
+    /** The metrics section names only metrics the functions write, with the dimensions they write them with. */
+    @Test
+    void theMetricsSectionNamesWhatTheFunctionsWrite() throws Exception {
+        java.util.Set<String> written = new java.util.TreeSet<>();
+        for (java.lang.reflect.Field f : dev.fanin.core.service.MetricNames.class.getFields()) {
+            written.add((String) f.get(null));
+        }
+        String doc = Files.readString(EXAMPLE);
+        java.util.regex.Matcher row = java.util.regex.Pattern.compile("\\| `(\\w+)` \\| (yes)? \\| [^|]* \\|").matcher(doc);
+        int rows = 0;
+        while (row.find()) {
+            rows++;
+            assertThat(written).as("explain names metric " + row.group(1)).contains(row.group(1));
+            assertThat(row.group(2) != null).as(row.group(1) + " per pipeline")
+                    .isEqualTo(dev.fanin.lambda.PowertoolsMetrics.PIPELINE_GAUGES.contains(row.group(1)));
+        }
+        assertThat(rows).isGreaterThan(40);
+    }
+
     @Test
     void explainExampleDocIsTheOutputForTheBundledConfiguration() throws IOException {
         CliRun run = CliRun.run("explain");
@@ -64,7 +83,8 @@ class ExplainCommandTest {
                 "`resources` keeps 88 values",
                 "= creation + 17m + 3m + 7s + lease + 9d",
                 "= creation + 9d 20m 7s + lease",
-                "set `MaxWindowLifetimeSeconds` to at least 1020",
+                "here creation + `17m`, 1020 s",
+                "| `SecondsPastHardDeadline` | yes |  | how far past its hard deadline (creation + `17m`)",
                 "late events: `correction`, `dropped`");
         assertThat(run.out()).doesNotContain("`SIZE_LIMIT`", "`EXPECTED_COMPLETE`", "`SENTINEL`:");
     }

@@ -1,6 +1,7 @@
 package dev.fanin.lambda;
 
 import dev.fanin.core.port.Metrics;
+import dev.fanin.core.service.MetricNames;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -17,11 +18,13 @@ import software.amazon.lambda.powertools.metrics.provider.EmfMetricsProvider;
 /**
  * The core's {@link Metrics} port as CloudWatch Embedded Metric Format, written by Powertools (no AspectJ).
  *
- * <p>Invariants the template's alarms and dashboard rely on: namespace {@value #NAMESPACE}; exactly one dimension,
- * {@code service=fanin}. Whatever the core passes as "dimensions" (pipeline, close reason, late disposition...) is
- * written as EMF <em>properties</em> of the log record: searchable with Logs Insights, but not dimensions, so the
- * metric stays one series per name (cheap, and matched by the alarms). A property named {@code service} would
- * overwrite the dimension's value, so it is dropped.
+ * <p>Invariants the template's alarms and dashboard rely on: namespace {@value #NAMESPACE}; every metric has the
+ * dimension {@code service=fanin}, and only that one. Whatever the core passes as "dimensions" (pipeline, close
+ * reason, late disposition...) is written as EMF <em>properties</em> of the log record: searchable with Logs
+ * Insights, but not dimensions, so a metric is one series per name (cheap, and matched by the alarms). The few
+ * gauges an operator watches per pipeline ({@link #PIPELINE_GAUGES}) are written a second time, in a record of their
+ * own with dimensions {@code service} and {@code pipeline}: one more series per pipeline each. A property named
+ * {@code service} would overwrite the dimension's value, so it is dropped.
  *
  * <p>Values are buffered during an invocation and written by {@link #flush(String)} once, at its end: one EMF
  * record per distinct property set, each value of a metric kept (EMF value arrays), so every statistic (Sum,
@@ -32,6 +35,10 @@ public final class PowertoolsMetrics implements Metrics {
     public static final String NAMESPACE = "Fanin";
     public static final String SERVICE_DIMENSION = "service";
     public static final String SERVICE = "fanin";
+    public static final String PIPELINE_DIMENSION = "pipeline";
+    /** Also written per pipeline (dimensions service and pipeline), for alarms and graphs of one pipeline. */
+    public static final List<String> PIPELINE_GAUGES = List.of(MetricNames.OPEN_WINDOWS, MetricNames.OLDEST_OPEN_WINDOW_AGE,
+            MetricNames.OVERDUE_WINDOWS, MetricNames.SECONDS_PAST_HARD_DEADLINE);
     /** EMF property carrying the Lambda request id, as Powertools names it in logs. */
     public static final String REQUEST_ID_PROPERTY = "function_request_id";
 
@@ -81,17 +88,34 @@ public final class PowertoolsMetrics implements Metrics {
      */
     public synchronized void flush(String requestId) {
         try {
-            pending.forEach((properties, byName) -> write(properties, byName, requestId));
+            pending.forEach((properties, byName) -> {
+                write(properties, byName, requestId);
+                writePerPipeline(properties, byName, requestId);
+            });
         } finally {
             pending.clear();
         }
     }
 
+    /** The {@link #PIPELINE_GAUGES} among {@code byName}, again, with dimension {@code pipeline} as well. */
+    private void writePerPipeline(Map<String, String> properties, Map<String, Series> byName, String requestId) {
+        String pipeline = properties.get(PIPELINE_DIMENSION);
+        Map<String, Series> gauges = new LinkedHashMap<>(byName);
+        gauges.keySet().retainAll(PIPELINE_GAUGES);
+        if (pipeline != null && !gauges.isEmpty()) {
+            write(DimensionSet.of(SERVICE_DIMENSION, SERVICE, PIPELINE_DIMENSION, pipeline), Map.of(), gauges, requestId);
+        }
+    }
+
     private void write(Map<String, String> properties, Map<String, Series> byName, String requestId) {
+        write(DimensionSet.of(SERVICE_DIMENSION, SERVICE), properties, byName, requestId);
+    }
+
+    private void write(DimensionSet dimensions, Map<String, String> properties, Map<String, Series> byName, String requestId) {
         try {
             software.amazon.lambda.powertools.metrics.Metrics doc = documents.get();
             doc.setNamespace(NAMESPACE);
-            doc.setDefaultDimensions(DimensionSet.of(SERVICE_DIMENSION, SERVICE));
+            doc.setDefaultDimensions(dimensions);
             properties.forEach(doc::addMetadata);
             if (requestId != null) {
                 doc.addMetadata(REQUEST_ID_PROPERTY, requestId);

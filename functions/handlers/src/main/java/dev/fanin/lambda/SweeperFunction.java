@@ -54,6 +54,7 @@ public final class SweeperFunction implements RequestHandler<ScheduledEvent, Map
         result.put("claimed", report.claimed());
         result.put("overdue", report.overdue());
         result.put("oldestOpenAgeSeconds", report.oldestOpenAgeSeconds());
+        result.put("secondsPastHardDeadline", report.secondsPastHardDeadline());
         result.put("exhausted", report.exhausted());
         result.put("deadline", deadline.toString());
         LOG.info("sweep done: {}", result);

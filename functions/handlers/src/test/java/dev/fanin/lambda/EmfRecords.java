@@ -14,10 +14,26 @@ final class EmfRecords {
         return lines.stream().filter(l -> l.startsWith("{") && l.contains("\"_aws\"")).map(LocalFanin::json).toList();
     }
 
-    /** Every value written for the metric, over all records, in order. */
+    /**
+     * Every value written for the metric in the records with the service dimension alone (the series the alarms
+     * read), in order.
+     */
     static List<Double> values(List<String> lines, String metric) {
+        return values(lines, metric, "[[\"service\"]]");
+    }
+
+    /** Every value written for the metric in the per-pipeline records of {@code pipeline}, in order. */
+    static List<Double> pipelineValues(List<String> lines, String metric, String pipeline) {
+        return values(all(lines).stream().filter(r -> r.path("pipeline").asText().equals(pipeline)).map(JsonNode::toString).toList(),
+                metric, "[[\"service\",\"pipeline\"]]");
+    }
+
+    private static List<Double> values(List<String> lines, String metric, String dimensions) {
         List<Double> values = new ArrayList<>();
         for (JsonNode record : all(lines)) {
+            if (!record.path("_aws").path("CloudWatchMetrics").get(0).path("Dimensions").toString().equals(dimensions)) {
+                continue;
+            }
             JsonNode v = record.get(metric);
             if (v == null) {
                 continue;

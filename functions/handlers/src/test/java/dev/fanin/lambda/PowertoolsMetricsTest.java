@@ -27,6 +27,9 @@ class PowertoolsMetricsTest {
             return null;
         }).lines());
 
+        // The age is a per-pipeline gauge: written a second time with the pipeline dimension (the next test).
+        records = records.stream().filter(r -> !r.path("_aws").path("CloudWatchMetrics").get(0).path("Dimensions").toString()
+                .contains("pipeline")).toList();
         assertThat(records).hasSize(3).allSatisfy(r -> {
             JsonNode directive = r.path("_aws").path("CloudWatchMetrics").get(0);
             assertThat(directive.path("Namespace").asText()).isEqualTo("Fanin");
@@ -41,6 +44,32 @@ class PowertoolsMetricsTest {
         JsonNode age = records.stream().filter(r -> r.has("OldestOpenWindowAgeSeconds")).findFirst().orElseThrow();
         assertThat(age.path("_aws").path("CloudWatchMetrics").get(0).path("Metrics").get(0).path("Unit").asText()).isEqualTo("Seconds");
         assertThat(age.path("pipeline").asText()).isEqualTo("uploads");
+    }
+
+    @Test
+    void theGaugesAnOperatorWatchesPerPipelineAreWrittenAgainWithThePipelineDimension() {
+        PowertoolsMetrics metrics = new PowertoolsMetrics();
+        metrics.record("SecondsPastHardDeadline", 12, Metrics.Unit.SECONDS, Map.of("pipeline", "uploads"));
+        metrics.record("WindowsOpened", 1, Metrics.Unit.COUNT, Map.of("pipeline", "uploads"));
+        metrics.record("OpenWindows", 3, Metrics.Unit.COUNT, Map.of("pipeline", "alerts"));
+        metrics.record("WindowsSwept", 4, Metrics.Unit.COUNT, Map.of("pipeline", "all"));
+
+        List<JsonNode> records = EmfRecords.all(StdoutCapture.run(() -> {
+            metrics.flush(null);
+            return null;
+        }).lines());
+
+        List<JsonNode> perPipeline = records.stream()
+                .filter(r -> r.path("_aws").path("CloudWatchMetrics").get(0).path("Dimensions").toString()
+                        .equals("[[\"service\",\"pipeline\"]]"))
+                .toList();
+        assertThat(perPipeline).extracting(r -> r.path("pipeline").asText()).containsExactlyInAnyOrder("uploads", "alerts");
+        JsonNode uploads = perPipeline.stream().filter(r -> r.path("pipeline").asText().equals("uploads")).findFirst().orElseThrow();
+        assertThat(uploads.has("SecondsPastHardDeadline")).isTrue();
+        assertThat(uploads.has("WindowsOpened")).as("not a per-pipeline gauge").isFalse();
+        assertThat(records).as("every metric once with the service dimension alone, for the alarms")
+                .filteredOn(r -> r.path("_aws").path("CloudWatchMetrics").get(0).path("Dimensions").toString().equals("[[\"service\"]]"))
+                .hasSize(3);
     }
 
     @Test

@@ -35,6 +35,29 @@ class SweeperFunctionTest {
         assertThat(aggregate.path("closeReason").asText()).isEqualTo("SESSION_GAP");
         assertThat(EmfRecords.values(run.lines(), MetricNames.OPEN_WINDOWS)).as("one gauge per pipeline").hasSize(4);
         assertThat(EmfRecords.values(run.lines(), MetricNames.OLDEST_OPEN_WINDOW_AGE)).hasSize(4);
+        assertThat(EmfRecords.values(run.lines(), MetricNames.SECONDS_PAST_HARD_DEADLINE)).as("every window within its deadline")
+                .containsOnly(0.0).hasSize(4);
+        assertThat(EmfRecords.pipelineValues(run.lines(), MetricNames.OPEN_WINDOWS, "alert-storm-sns")).hasSize(1);
+    }
+
+    /**
+     * "Windows not closing" is measured against each window's own hard deadline (alert-storm-sns: opened + 10 min),
+     * so the alarm needs no threshold that follows the configuration.
+     */
+    @Test
+    void theSweepReportsHowFarAWindowIsPastItsOwnHardDeadline() {
+        SQSEvent alerts = SampleEvents.sqs("sqs-sns-alerts.json");
+        LocalFanin fanin = LocalFanin.start("pastdeadline", SampleEvents.lastSent(alerts).plusSeconds(1));
+        new IngestFunction(fanin.runtime).handleRequest(alerts, TestContexts.invocation("p-ingest"));
+        fanin.clock.advance(Duration.ofMinutes(10).plusSeconds(75)); // the sweeper did not run for 10 minutes
+
+        StdoutCapture.Captured<Map<String, Object>> run = StdoutCapture.run(() -> new SweeperFunction(fanin.runtime)
+                .handleRequest(SampleEvents.scheduled("scheduled-sweep.json"), TestContexts.invocation("p-sweep", 60_000)));
+
+        assertThat(run.result()).containsEntry("claimed", 1).containsEntry("secondsPastHardDeadline", 75L);
+        assertThat(EmfRecords.pipelineValues(run.lines(), MetricNames.SECONDS_PAST_HARD_DEADLINE, "alert-storm-sns")).containsExactly(75.0);
+        assertThat(EmfRecords.pipelineValues(run.lines(), MetricNames.SECONDS_PAST_HARD_DEADLINE, "file-uploads")).containsExactly(0.0);
+        assertThat(EmfRecords.values(run.lines(), MetricNames.SECONDS_PAST_HARD_DEADLINE)).contains(75.0);
     }
 
     @Test

@@ -176,7 +176,7 @@ class TemplateContractTest {
                 checked.add((String) m.get("MetricName"));
             }
         }
-        assertThat(checked).contains(MetricNames.OLDEST_OPEN_WINDOW_AGE, MetricNames.OVERDUE_WINDOWS, MetricNames.EMIT_FAILURES,
+        assertThat(checked).contains(MetricNames.SECONDS_PAST_HARD_DEADLINE, MetricNames.OVERDUE_WINDOWS, MetricNames.EMIT_FAILURES,
                 MetricNames.LATE_EVENTS);
 
         String dashboard = String.valueOf(map(map(resourcesOfType("AWS::CloudWatch::Dashboard").values().iterator().next()

@@ -7,12 +7,13 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
 
 import dev.fanin.core.port.WatermarkStore;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ThreadLocalRandom;
+import java.util.function.IntSupplier;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -32,8 +33,10 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * each value that is still behind with its own strictly-raising conditional update. A raising update that then
  * fails means another writer got there first with a higher value, which is the goal anyway.
  *
- * <p>Each instance writes one shard, drawn at random at construction, so concurrent ingest invocations rarely
- * contend on an item; it skips, in memory, advances where neither value moved by at least the granularity since
+ * <p>Each instance writes one shard, drawn at random (by {@link SecureRandom}) at its first write, so concurrent
+ * ingest invocations rarely contend on an item. Not at construction: a SnapStart snapshot is taken after the
+ * constructor ran, and every environment restored from it would write the shard drawn before it (and the restored
+ * environments share a {@code ThreadLocalRandom} seed too, which {@code SecureRandom} does not); it skips, in memory, advances where neither value moved by at least the granularity since
  * its last write. The core's watermark formula tolerates that lag. {@code ttl} follows {@code lastArr} plus the
  * retention, so an abandoned pipeline's shards expire.
  */
@@ -69,28 +72,45 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     private final DynamoDbClient dynamo;
     private final String table;
     private final Settings settings;
-    private final int shard;
+    private final IntSupplier drawShard;
+    /** The shard this instance writes, drawn at its first write; -1 before. */
+    private volatile int shard = -1;
     /** Per pipeline, values this instance knows its shard holds at least. */
     private final Map<String, Reading> known = new ConcurrentHashMap<>();
 
-    /** Writes a shard drawn at random. */
+    /** Writes a shard drawn at random at its first write. */
     public DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings) {
-        this(dynamo, table, settings, ThreadLocalRandom.current().nextInt(settings.shards()));
+        this(dynamo, table, settings, () -> new SecureRandom().nextInt(settings.shards()));
     }
 
     /** Writes the given shard (tests, and callers that derive the shard themselves). */
     public DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings, int shard) {
-        this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
-        this.table = Objects.requireNonNull(table, "table");
-        this.settings = Objects.requireNonNull(settings, "settings");
+        this(dynamo, table, settings, () -> shard);
         if (shard < 0 || shard >= settings.shards()) {
             throw new IllegalArgumentException("shard " + shard + " outside [0, " + settings.shards() + ")");
         }
-        this.shard = shard;
     }
 
+    /** @param drawShard the shard to write, asked once, at the first write */
+    DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings, IntSupplier drawShard) {
+        this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
+        this.table = Objects.requireNonNull(table, "table");
+        this.settings = Objects.requireNonNull(settings, "settings");
+        this.drawShard = Objects.requireNonNull(drawShard, "drawShard");
+    }
+
+    /** The shard this instance writes, drawn now if it has not written yet. */
     public int shard() {
-        return shard;
+        int drawn = shard;
+        if (drawn < 0) {
+            synchronized (this) {
+                if (shard < 0) {
+                    shard = drawShard.getAsInt();
+                }
+                drawn = shard;
+            }
+        }
+        return drawn;
     }
 
     @Override
@@ -210,7 +230,7 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     }
 
     private Map<String, AttributeValue> shardKey(String pipeline) {
-        return Map.of(PK, s(WindowKeys.watermarkPk(pipeline)), SK, s(Integer.toString(shard)));
+        return Map.of(PK, s(WindowKeys.watermarkPk(pipeline)), SK, s(Integer.toString(shard())));
     }
 
     private static long millis(Map<String, AttributeValue> item, String attribute) {

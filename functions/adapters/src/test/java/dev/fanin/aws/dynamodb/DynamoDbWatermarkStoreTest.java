@@ -62,6 +62,37 @@ class DynamoDbWatermarkStoreTest {
         assertThat(one.conditionExpression()).isEqualTo("attribute_not_exists(#v) OR #v < :v");
     }
 
+    /**
+     * SnapStart restores many environments from one snapshot taken after the constructor ran: a shard drawn there
+     * would be every restored environment's shard. It is drawn at the first write, after the restore.
+     */
+    @Test
+    void theShardIsDrawnAtTheFirstWriteNotAtConstruction() {
+        AtomicLong draws = new AtomicLong();
+        DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(dynamo, table, FINE, () -> {
+            draws.incrementAndGet();
+            return 3;
+        });
+        store.read("alerts"); // what SnapStart priming does before the snapshot
+        assertThat(draws).as("drawn before the snapshot").hasValue(0);
+
+        store.advance("alerts", T0, T0);
+        store.advance("alerts", T0.plusSeconds(5), T0.plusSeconds(5));
+
+        assertThat(draws).hasValue(1);
+        assertThat(dynamo.getItem(r -> r.tableName(table).key(Map.of("pk", AttributeValue.fromS("M#alerts"),
+                "sk", AttributeValue.fromS("3")))).hasItem()).isTrue();
+    }
+
+    @Test
+    void randomlyDrawnShardsSpreadOverTheShards() {
+        java.util.Set<Integer> shards = new java.util.HashSet<>();
+        for (int i = 0; i < 200; i++) {
+            shards.add(new DynamoDbWatermarkStore(dynamo, table, FINE).shard());
+        }
+        assertThat(shards).containsExactlyInAnyOrder(0, 1, 2, 3);
+    }
+
     @Test
     void aPipelineThatSawNothingReadsEpoch() {
         Reading reading = new DynamoDbWatermarkStore(dynamo, table, FINE, 0).read("alerts");

@@ -25,7 +25,7 @@ final class FlushSection {
                 + "the same aggregate id and the same bytes except `emittedAt` |\n");
         md.append("| the commit | a CLOSED window | nothing more; redelivered input events are recognised by their event-id digests "
                 + "and change nothing |\n");
-        md.append("| a failed emit | a CLAIMED window | retried (`EmitRetries`; `EmitFailures` counts failures) until it succeeds; "
+        md.append("| a failed emit | a CLAIMED window | retried (`EmitFailures` counts the failures) until it succeeds; "
                 + "the window still counts as open |\n\n");
         md.append("Emit, then commit: commit-then-emit would lose the aggregate for good if the function died in between; "
                 + "emit-then-commit can only repeat it, and a repeat carries the same aggregate id. ")

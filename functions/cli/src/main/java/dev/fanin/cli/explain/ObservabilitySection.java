@@ -4,6 +4,7 @@ import dev.fanin.core.config.Bounds;
 import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.LatePolicy;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.lambda.PowertoolsMetrics;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,8 +24,15 @@ final class ObservabilitySection {
                 + "throttling fails exactly the affected messages (partial batch failure) for SQS to redeliver. New windows beyond ")
                 .append(p.bounds().maxOpenWindows()).append(" open are refused and retried the same way. A message that keeps failing "
                         + "is dead-lettered by the queue's redrive policy.\n\n");
-        md.append("**Metrics** (dimension `pipeline` = `").append(p.name()).append("`):\n\n");
-        md.append("| metric | extra dimension | here |\n|---|---|---|\n");
+        md.append("**Metrics**, as the functions write them (CloudWatch embedded metric format, namespace `")
+                .append(PowertoolsMetrics.NAMESPACE).append("`): every metric with the one dimension `")
+                .append(PowertoolsMetrics.SERVICE_DIMENSION).append("=").append(PowertoolsMetrics.SERVICE)
+                .append("`, summed over pipelines; the ones marked *per pipeline* also in a series of their own with dimensions `")
+                .append(PowertoolsMetrics.SERVICE_DIMENSION).append("=").append(PowertoolsMetrics.SERVICE).append("`, `")
+                .append(PowertoolsMetrics.PIPELINE_DIMENSION).append("=").append(p.name()).append("`. The record's other fields "
+                        + "(`pipeline` = `").append(p.name()).append("` and the properties below) are not dimensions: Logs Insights "
+                        + "splits by them.\n\n");
+        md.append("| metric | per pipeline | properties besides `pipeline` | here |\n|---|---|---|---|\n");
         metric(md, "WindowsOpened", "", "windows created");
         metric(md, "WindowsClosed", "`reason`", "closes by reason: " + String.join(", ", reasons(p, shape)));
         metric(md, "PartialFires", "", "aggregates fired with `complete=false`");
@@ -36,12 +44,13 @@ final class ObservabilitySection {
         metric(md, "OldestOpenWindowAgeSeconds", "", "age of the oldest open window; at most " + lifetimeSeconds
                 + " (" + lifetime + ") plus the close latency while windows close");
         metric(md, "OverdueWindows", "", "windows found open after their due time");
+        metric(md, "SecondsPastHardDeadline", "", "how far past its hard deadline (creation + " + lifetime
+                + ") the window furthest past it is while not closed; 0 while every window closes in time");
         metric(md, "LateEvents", "`disposition`", "late events: " + (p.allowedLateness().isZero() ? "" : "`correction`, ")
                 + (p.late().tooLate() == LatePolicy.TooLate.SIDE_OUTPUT ? "`side-output`" : "`dropped`"));
         metric(md, "DuplicateEventsSuppressed", "", "redelivered or duplicate events recognised by their event id");
         metric(md, "DuplicateFlushesSuppressed", "", "closes lost to a race, and re-emissions recognised by the fence");
         metric(md, "EmitFailures", "", "emissions that failed (the window stays claimed and is retried)");
-        metric(md, "EmitRetries", "", "emission attempts after the first");
         metric(md, "WriteUnitsPerEvent", "", "DynamoDB write units per accepted event, the cost figure"
                 + (shape.windowsPerEvent() > 1 ? " (each event is written to " + shape.windowsPerEvent() + " windows)" : ""));
         metric(md, "AdmissionRefused", "", "new windows refused at the bound of " + p.bounds().maxOpenWindows());
@@ -50,9 +59,9 @@ final class ObservabilitySection {
                 ? "rejected messages, and aggregates of windows still incomplete at the hard lifetime"
                 : "rejected messages (malformed, unmatched, missing key or event time), with their reason");
         md.append("\n**Alarms** (in template.yaml):\n\n");
-        md.append("- `WindowsNotClosing`: `OldestOpenWindowAgeSeconds` above `MaxWindowLifetimeSeconds` plus a margin. Every window "
-                + "of this pipeline closes within ").append(lifetime).append(", so set `MaxWindowLifetimeSeconds` to at least ")
-                .append(lifetimeSeconds).append(".\n");
+        md.append("- `WindowsNotClosing`: `SecondsPastHardDeadline` above `WindowsNotClosingMarginSeconds`: a window still not "
+                + "closed that long after its own hard deadline (here creation + ").append(lifetime).append(", ")
+                .append(lifetimeSeconds).append(" s). Each window is measured against its own deadline: nothing to set per pipeline.\n");
         md.append("- `OverdueWindows`: windows past their due time still open for several sweeps in a row.\n");
         md.append("- `DeadLettersPresent`: any message in the input dead-letter queue.\n");
         md.append("- `EmitFailures`: any aggregate that failed to reach its target.\n");
@@ -62,8 +71,10 @@ final class ObservabilitySection {
         return md.toString();
     }
 
-    private static void metric(StringBuilder md, String name, String dimension, String meaning) {
-        md.append("| `").append(name).append("` | ").append(dimension).append(" | ").append(meaning).append(" |\n");
+    private static void metric(StringBuilder md, String name, String properties, String meaning) {
+        String perPipeline = PowertoolsMetrics.PIPELINE_GAUGES.contains(name) ? "yes" : "";
+        md.append("| `").append(name).append("` | ").append(perPipeline).append(" | ").append(properties).append(" | ")
+                .append(meaning).append(" |\n");
     }
 
     /** The close reasons this pipeline can record, in precedence order. */

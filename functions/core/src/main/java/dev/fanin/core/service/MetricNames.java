@@ -11,6 +11,7 @@ public final class MetricNames {
     public static final String OPEN_WINDOWS = "OpenWindows";
     public static final String OLDEST_OPEN_WINDOW_AGE = "OldestOpenWindowAgeSeconds";
     public static final String OVERDUE_WINDOWS = "OverdueWindows";
+    public static final String SECONDS_PAST_HARD_DEADLINE = "SecondsPastHardDeadline";
     public static final String LATE_EVENTS = "LateEvents";
     public static final String DUPLICATE_EVENTS = "DuplicateEventsSuppressed";
     public static final String DUPLICATE_FLUSHES = "DuplicateFlushesSuppressed";

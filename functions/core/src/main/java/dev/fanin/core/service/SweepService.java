@@ -79,10 +79,11 @@ public final class SweepService {
             }
             sweepShards(sweep, order, run);
             sweep.relistAndRemove();
-            run.addFigures(sweep.overdue(), sweep.oldest());
+            run.addFigures(sweep.overdue(), sweep.oldest(), sweep.pastDeadline());
             Map<String, String> dims = Map.of("pipeline", name);
             metrics.record(MetricNames.OVERDUE_WINDOWS, sweep.overdue(), Metrics.Unit.COUNT, dims);
             metrics.record(MetricNames.OLDEST_OPEN_WINDOW_AGE, sweep.oldest(), Metrics.Unit.SECONDS, dims);
+            metrics.record(MetricNames.SECONDS_PAST_HARD_DEADLINE, sweep.pastDeadline(), Metrics.Unit.SECONDS, dims);
             try {
                 long returned = store.retireEpochs(name, AdmissionEpochs.retirableBefore(start, pipeline));
                 if (returned != 0) {
@@ -270,6 +271,10 @@ public final class SweepService {
         if (open) {
             sweep.oldest(Duration.between(v.state().openedAt(), now).toSeconds());
         }
+        if (v.state() != null && v.state().holdsSlot()) {
+            // Not closed for the first time yet (a correction's claim does not count: it comes after the deadline).
+            sweep.pastDeadline(Duration.between(v.state().hardDeadline(), now).toSeconds());
+        }
         if (v.nextVisit() != null) {
             sweep.relist(ref, v.nextVisit(), v.state().expiresAt(), v.readAt());
         }
@@ -284,6 +289,7 @@ public final class SweepService {
         private int claimed;
         private int overdue;
         private long oldest;
+        private long pastDeadline;
         private boolean exhausted;
 
         Run(Instant deadline, int budget) {
@@ -320,13 +326,14 @@ public final class SweepService {
             claimed += n;
         }
 
-        synchronized void addFigures(int pipelineOverdue, long pipelineOldest) {
+        synchronized void addFigures(int pipelineOverdue, long pipelineOldest, long pipelinePastDeadline) {
             overdue += pipelineOverdue;
             oldest = Math.max(oldest, pipelineOldest);
+            pastDeadline = Math.max(pastDeadline, pipelinePastDeadline);
         }
 
         synchronized SweepReport report() {
-            return new SweepReport(visited, claimed, overdue, oldest, exhausted);
+            return new SweepReport(visited, claimed, overdue, oldest, pastDeadline, exhausted);
         }
     }
 
@@ -344,6 +351,7 @@ public final class SweepService {
         private final List<WindowStore.DueBucket> handled = new ArrayList<>();
         private int overdue;
         private long oldest;
+        private long pastDeadline;
 
         PipelineSweep(String pipeline, long watermark) {
             this.pipeline = pipeline;
@@ -404,6 +412,15 @@ public final class SweepService {
 
         synchronized long oldest() {
             return oldest;
+        }
+
+        /** Records a window not yet closed {@code seconds} past its hard deadline (negative: before it). */
+        synchronized void pastDeadline(long seconds) {
+            pastDeadline = Math.max(pastDeadline, seconds);
+        }
+
+        synchronized long pastDeadline() {
+            return pastDeadline;
         }
 
         /**
