@@ -10,7 +10,7 @@ import java.util.List;
 public final class EnvironmentVariables {
 
     public static final String TABLE_NAME = "FANIN_TABLE_NAME";
-    /** {@code classpath:<resource>} or {@code file:<path>}; optional, default {@link #DEFAULT_CONFIG}. */
+    /** Where the pipeline configuration is ({@link ConfigLocation#FORMS}); optional, default {@link #DEFAULT_CONFIG}. */
     public static final String CONFIG = "FANIN_CONFIG";
     public static final String DEFAULT_CONFIG = "classpath:fanin/pipelines.yaml";
     /** Read only through {@code ${FANIN_EMIT_BUS_NAME}} references in the pipeline configuration's emit targets. */

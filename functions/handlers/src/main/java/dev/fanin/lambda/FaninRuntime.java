@@ -17,6 +17,7 @@ import dev.fanin.core.service.IngestService;
 import dev.fanin.core.service.SweepService;
 import dev.fanin.core.service.TimerService;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Objects;
 import org.crac.Core;
@@ -26,8 +27,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Everything a function needs, built once per container (cold start, or before the SnapStart snapshot): the
- * settings from the environment, the pipeline configuration, the SDK clients, the adapters, the engine with the
- * system clock (or a given one, for tests and local runs), the services and the metrics.
+ * settings from the environment, the SDK clients, the adapters, the metrics and the live pipeline configuration
+ * ({@link LiveConfig}); and, for the configuration in force, the engine with the system clock (or a given one, for
+ * tests and local runs) and the services. Each invocation starts with {@link #refresh()}, which reads the
+ * configuration again when it is due and rebuilds the engine when a new valid one came in; the invocation then runs
+ * on that engine throughout. A container without a valid configuration starts all the same (SnapStart takes its
+ * snapshot at deploy time, possibly before the first configuration is published) and fails its invocations with the
+ * reason until one is.
  *
  * <p>As a CRaC {@link Resource} it primes the SDK before a SnapStart snapshot is taken, so the first invocation
  * after a restore does not pay for class loading and the first request's marshalling, signing and connection.
@@ -38,24 +44,31 @@ public final class FaninRuntime implements Resource {
     private static final Logger LOG = LoggerFactory.getLogger(FaninRuntime.class);
 
     private final FunctionSettings settings;
+    private final Map<String, String> env;
+    private final Clock clock;
     private final SdkClients clients;
-    private final FaninEngine engine;
     private final PowertoolsMetrics metrics;
     private final WriteCostMeter writeCosts;
-    private final IngestService ingest;
-    private final SweepService sweep;
-    private final TimerService timers;
+    private final LiveConfig configs;
+    private final DynamoDbWindowStore store;
+    private final DynamoDbWatermarkStore watermarks;
+    private volatile Engine engine;
 
-    private FaninRuntime(FunctionSettings settings, SdkClients clients, FaninEngine engine, PowertoolsMetrics metrics,
-                         WriteCostMeter writeCosts) {
+    /** The engine and services of one configuration. */
+    private record Engine(FaninConfig config, FaninEngine engine, IngestService ingest, SweepService sweep, TimerService timers) { }
+
+    private FaninRuntime(FunctionSettings settings, Map<String, String> env, Clock clock, SdkClients clients, Duration refresh) {
         this.settings = settings;
+        this.env = Map.copyOf(env);
+        this.clock = clock;
         this.clients = clients;
-        this.engine = engine;
-        this.metrics = metrics;
-        this.writeCosts = writeCosts;
-        this.ingest = new IngestService(engine);
-        this.sweep = new SweepService(engine);
-        this.timers = new TimerService(engine);
+        this.metrics = new PowertoolsMetrics();
+        this.writeCosts = new WriteCostMeter();
+        ConfigLocation location = settings.config();
+        this.configs = new LiveConfig(location, clients.configDocument(location), metrics, refresh);
+        this.store = new DynamoDbWindowStore(clients.dynamoDb(), settings.tableName(), new DynamoDbWindowStore.Settings(
+                settings.dueShards(), DynamoDbWindowStore.Settings.defaults().spillThreshold()), writeCosts);
+        this.watermarks = new DynamoDbWatermarkStore(clients.dynamoDb(), settings.tableName(), DynamoDbWatermarkStore.Settings.defaults());
     }
 
     /** The Lambda cold start: the process environment and the system clock. */
@@ -69,42 +82,77 @@ public final class FaninRuntime implements Resource {
      * A runtime from an environment map (the names of {@link EnvironmentVariables}) and a clock, without touching
      * the process environment: tests and {@code fanin local} point it at a local endpoint with
      * {@code AWS_ENDPOINT_URL}. {@code ${NAME}} references in the configuration's emit targets are resolved
-     * against the same map.
+     * against the same map. The configuration is read now; an invalid or missing one does not fail the start (see
+     * the class comment).
      *
-     * @throws IllegalStateException naming every missing or malformed variable, or an unresolvable reference
-     * @throws dev.fanin.core.config.ConfigException listing every problem of the pipeline configuration
+     * @throws IllegalStateException naming every missing or malformed variable
      */
     public static FaninRuntime create(Map<String, String> env, Clock clock) {
+        return create(env, clock, LiveConfig.REFRESH);
+    }
+
+    /** As {@link #create(Map, Clock)}, reading an external configuration again every {@code refresh}. */
+    public static FaninRuntime create(Map<String, String> env, Clock clock, Duration refresh) {
         Objects.requireNonNull(env, "env");
         Objects.requireNonNull(clock, "clock");
         FunctionSettings settings = FunctionSettings.from(env);
-        FaninConfig config = ConfigSource.load(settings.configLocation());
         SdkClients clients = SdkClients.build(settings);
         try {
-            WriteCostMeter writeCosts = new WriteCostMeter();
-            PowertoolsMetrics metrics = new PowertoolsMetrics();
-            DynamoDbWindowStore.Settings storeSettings = new DynamoDbWindowStore.Settings(settings.dueShards(),
-                    DynamoDbWindowStore.Settings.defaults().spillThreshold());
-            FaninPorts ports = new FaninPorts(
-                    new DynamoDbWindowStore(clients.dynamoDb(), settings.tableName(), storeSettings, writeCosts),
-                    new DynamoDbWatermarkStore(clients.dynamoDb(), settings.tableName(), DynamoDbWatermarkStore.Settings.defaults()),
-                    new RoutingEmitter(config,
-                            new EventBridgeEmitter(clients.eventBridge(), config, env::get),
-                            new SqsEmitter(clients.sqs(), config, env::get)),
-                    new SqsWindowTimers(clients.sqs(), settings.timerQueueUrl()),
-                    new SqsSideOutput(clients.sqs(), settings.sideOutputQueueUrl()),
-                    new SqsDeadLetters(clients.sqs(), settings.deadLetterQueueUrl()),
-                    metrics);
-            FaninSettings faninSettings = FaninSettings.defaults().withMaxReceiveCount(settings.maxReceiveCount())
-                    .withIngestTimeout(java.time.Duration.ofSeconds(settings.ingestTimeoutSeconds()))
-                    .withSweepParallelism(settings.sweepParallelism());
-            FaninEngine engine = new FaninEngine(config, ports, faninSettings, clock);
-            LOG.info("fanin runtime ready: {} pipelines, table {}", config.pipelines().size(), settings.tableName());
-            return new FaninRuntime(settings, clients, engine, metrics, writeCosts);
+            FaninRuntime runtime = new FaninRuntime(settings, env, clock, clients, refresh);
+            try {
+                runtime.refresh();
+                LOG.info("fanin runtime ready: {} pipelines, table {}", runtime.engine.config().pipelines().size(), settings.tableName());
+            } catch (LiveConfig.NoValidConfigurationException e) {
+                LOG.error("fanin runtime started without a pipeline configuration; invocations fail until one is valid: {}",
+                        e.getMessage());
+            }
+            return runtime;
         } catch (RuntimeException e) {
             clients.close();
             throw e;
         }
+    }
+
+    /**
+     * Brings the configuration up to date (reading it again when due) and makes the engine follow it: what an
+     * invocation runs on.
+     *
+     * @throws LiveConfig.NoValidConfigurationException when no valid configuration has been read yet
+     */
+    FaninEngine refresh() {
+        FaninConfig config = configs.current(clock.instant());
+        Engine current = engine;
+        if (current == null || current.config() != config) {
+            current = build(config);
+            engine = current;
+        }
+        return current.engine();
+    }
+
+    private Engine build(FaninConfig config) {
+        FaninPorts ports = new FaninPorts(store, watermarks,
+                new RoutingEmitter(config,
+                        new EventBridgeEmitter(clients.eventBridge(), config, env::get),
+                        new SqsEmitter(clients.sqs(), config, env::get)),
+                new SqsWindowTimers(clients.sqs(), settings.timerQueueUrl()),
+                new SqsSideOutput(clients.sqs(), settings.sideOutputQueueUrl()),
+                new SqsDeadLetters(clients.sqs(), settings.deadLetterQueueUrl()),
+                metrics);
+        FaninSettings faninSettings = FaninSettings.defaults().withMaxReceiveCount(settings.maxReceiveCount())
+                .withIngestTimeout(Duration.ofSeconds(settings.ingestTimeoutSeconds()))
+                .withSweepParallelism(settings.sweepParallelism());
+        FaninEngine core = new FaninEngine(config, ports, faninSettings, clock);
+        return new Engine(config, core, new IngestService(core), new SweepService(core), new TimerService(core));
+    }
+
+    /** The engine in force, loading the configuration if none is yet. */
+    private Engine inForce() {
+        Engine current = engine;
+        if (current == null) {
+            refresh();
+            current = engine;
+        }
+        return current;
     }
 
     public FunctionSettings settings() {
@@ -112,19 +160,19 @@ public final class FaninRuntime implements Resource {
     }
 
     public FaninEngine engine() {
-        return engine;
+        return inForce().engine();
     }
 
     public IngestService ingest() {
-        return ingest;
+        return inForce().ingest();
     }
 
     public SweepService sweep() {
-        return sweep;
+        return inForce().sweep();
     }
 
     public TimerService timers() {
-        return timers;
+        return inForce().timers();
     }
 
     public PowertoolsMetrics metrics() {
@@ -143,9 +191,9 @@ public final class FaninRuntime implements Resource {
      */
     void prime() {
         try {
-            engine.intake().parse(new InboundMessage("fanin-priming", "{\"priming\":true}", Map.of(), engine.clock().instant()));
-            engine.config().pipelines().stream().findFirst()
-                    .ifPresent(p -> engine.ports().watermarks().read(p.name()));
+            FaninEngine core = engine();
+            core.intake().parse(new InboundMessage("fanin-priming", "{\"priming\":true}", Map.of(), core.clock().instant()));
+            core.config().pipelines().stream().findFirst().ifPresent(p -> core.ports().watermarks().read(p.name()));
             LOG.info("primed the SDK clients and intake");
         } catch (RuntimeException e) {
             LOG.warn("priming incomplete (harmless, the first invocation pays instead): {}", e.toString());

@@ -12,6 +12,10 @@ public final class FunctionMetricNames {
     public static final String INVOCATION_ERRORS = "InvocationErrors";
     /** Timer: a timer message that can never be valid (not a timer body, or an unknown pipeline), logged and acked. */
     public static final String MALFORMED_TIMERS = "MalformedTimerMessages";
+    /** Any function: a pipeline configuration document that failed validation; the last valid one stays in force. */
+    public static final String CONFIG_REJECTED = "ConfigurationRejected";
+    /** Any function: the pipeline configuration document could not be read (missing, denied, service down). */
+    public static final String CONFIG_UNAVAILABLE = "ConfigurationUnavailable";
     /** Timer: timers handled (the window visited). */
     public static final String TIMERS_FIRED = "TimersFired";
 

@@ -48,6 +48,11 @@ public record FunctionSettings(
         Optional<URI> endpoint,
         Optional<Credentials> credentials) {
 
+    /** Where the pipeline configuration is read from (validated by {@link #from}). */
+    public ConfigLocation config() {
+        return ConfigLocation.parse(configLocation);
+    }
+
     /** The template's default {@code IngestTimeout}. */
     public static final int DEFAULT_INGEST_TIMEOUT_SECONDS = 30;
 
@@ -68,8 +73,10 @@ public record FunctionSettings(
         List<String> problems = new ArrayList<>();
         String table = required(env, TABLE_NAME, problems);
         String config = value(env, CONFIG).orElse(DEFAULT_CONFIG);
-        if (!config.startsWith("classpath:") && !config.startsWith("file:")) {
-            problems.add(CONFIG + " must be classpath:<resource> or file:<path>, was \"" + config + "\"");
+        try {
+            ConfigLocation.parse(config);
+        } catch (IllegalArgumentException e) {
+            problems.add(e.getMessage());
         }
         String timers = required(env, TIMER_QUEUE_URL, problems);
         String sideOutput = required(env, SIDE_OUTPUT_QUEUE_URL, problems);

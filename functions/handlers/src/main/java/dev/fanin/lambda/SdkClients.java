@@ -11,26 +11,79 @@ import software.amazon.awssdk.awscore.client.builder.AwsSyncClientBuilder;
 import software.amazon.awssdk.http.SdkHttpClient;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.appconfigdata.AppConfigDataClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.eventbridge.EventBridgeClient;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
- * The three SDK clients, built once per container with one URL-connection HTTP client (the lightest to start; the
- * Apache and Netty clients are not on the classpath), the region and credentials from the function's environment,
- * and the endpoint override of local runs.
+ * The SDK clients, built once per container with one URL-connection HTTP client (the lightest to start; the Apache
+ * and Netty clients are not on the classpath), the region and credentials from the function's environment, and the
+ * endpoint override of local runs. The client of the configuration's store (S3, SSM or AppConfig) is built only for
+ * the location in use, by {@link #configDocument}.
  */
-record SdkClients(DynamoDbClient dynamoDb, SqsClient sqs, EventBridgeClient eventBridge) implements AutoCloseable {
+final class SdkClients implements AutoCloseable {
 
-    static SdkClients build(FunctionSettings settings) {
-        SdkHttpClient http = UrlConnectionHttpClient.builder().build();
-        AwsCredentialsProvider credentials = settings.credentials()
+    private final FunctionSettings settings;
+    private final SdkHttpClient http;
+    private final AwsCredentialsProvider credentials;
+    private final DynamoDbClient dynamoDb;
+    private final SqsClient sqs;
+    private final EventBridgeClient eventBridge;
+    private AutoCloseable configClient;
+
+    private SdkClients(FunctionSettings settings) {
+        this.settings = settings;
+        this.http = UrlConnectionHttpClient.builder().build();
+        this.credentials = settings.credentials()
                 .<AwsCredentialsProvider>map(c -> StaticCredentialsProvider.create(credentials(c)))
                 .orElseGet(() -> DefaultCredentialsProvider.builder().build());
-        return new SdkClients(
-                configure(DynamoDbClient.builder(), settings, http, credentials).build(),
-                configure(SqsClient.builder(), settings, http, credentials).build(),
-                configure(EventBridgeClient.builder(), settings, http, credentials).build());
+        this.dynamoDb = configure(DynamoDbClient.builder()).build();
+        this.sqs = configure(SqsClient.builder()).build();
+        this.eventBridge = configure(EventBridgeClient.builder()).build();
+    }
+
+    static SdkClients build(FunctionSettings settings) {
+        return new SdkClients(settings);
+    }
+
+    DynamoDbClient dynamoDb() {
+        return dynamoDb;
+    }
+
+    SqsClient sqs() {
+        return sqs;
+    }
+
+    EventBridgeClient eventBridge() {
+        return eventBridge;
+    }
+
+    /** The document at {@code location}, with a client of its store built for it. */
+    synchronized ConfigDocument configDocument(ConfigLocation location) {
+        switch (location.scheme()) {
+            case S3 -> {
+                // Local endpoints serve buckets by path, not by host name.
+                S3Client s3 = configure(S3Client.builder()).forcePathStyle(settings.endpoint().isPresent()).build();
+                configClient = s3;
+                return new S3ConfigDocument(s3, location);
+            }
+            case SSM -> {
+                SsmClient ssm = configure(SsmClient.builder()).build();
+                configClient = ssm;
+                return ParameterConfigDocument.ssm(ssm, location);
+            }
+            case APPCONFIG -> {
+                AppConfigDataClient appConfig = configure(AppConfigDataClient.builder()).build();
+                configClient = appConfig;
+                return ParameterConfigDocument.appConfig(appConfig, location);
+            }
+            default -> {
+                return ConfigDocument.local(location);
+            }
+        }
     }
 
     private static AwsCredentials credentials(FunctionSettings.Credentials c) {
@@ -39,17 +92,23 @@ record SdkClients(DynamoDbClient dynamoDb, SqsClient sqs, EventBridgeClient even
                 : AwsSessionCredentials.create(c.accessKeyId(), c.secretAccessKey(), c.sessionToken());
     }
 
-    private static <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(
-            B builder, FunctionSettings settings, SdkHttpClient http, AwsCredentialsProvider credentials) {
+    private <B extends AwsClientBuilder<B, ?> & AwsSyncClientBuilder<B, ?>> B configure(B builder) {
         builder.httpClient(http).region(Region.of(settings.region())).credentialsProvider(credentials);
         settings.endpoint().ifPresent(builder::endpointOverride);
         return builder;
     }
 
     @Override
-    public void close() {
+    public synchronized void close() {
         dynamoDb.close();
         sqs.close();
         eventBridge.close();
+        if (configClient != null) {
+            try {
+                configClient.close();
+            } catch (Exception e) {
+                // closing is best effort
+            }
+        }
     }
 }

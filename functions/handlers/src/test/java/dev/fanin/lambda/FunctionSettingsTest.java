@@ -7,6 +7,9 @@ import java.net.URI;
 import java.util.HashMap;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class FunctionSettingsTest {
 
@@ -75,7 +78,7 @@ class FunctionSettingsTest {
         env.put("FANIN_DUE_SHARDS", "0");
         env.put("FANIN_MAX_RECEIVE_COUNT", "five");
         env.put("FANIN_SWEEP_PARALLELISM", "-1");
-        env.put("FANIN_CONFIG", "ssm:/fanin/config");
+        env.put("FANIN_CONFIG", "https://example.com/pipelines.yaml");
         env.remove("AWS_REGION");
 
         assertThatThrownBy(() -> FunctionSettings.from(env))
@@ -85,14 +88,31 @@ class FunctionSettingsTest {
                 .hasMessageContaining("FANIN_DUE_SHARDS must be a whole number of at least 1, was \"0\"")
                 .hasMessageContaining("FANIN_MAX_RECEIVE_COUNT must be a whole number of at least 1, was \"five\"")
                 .hasMessageContaining("FANIN_SWEEP_PARALLELISM must be a whole number of at least 1, was \"-1\"")
-                .hasMessageContaining("FANIN_CONFIG must be classpath:<resource> or file:<path>, was \"ssm:/fanin/config\"")
+                .hasMessageContaining("FANIN_CONFIG must be classpath:<resource>, file:<path>, s3://<bucket>/<key>, ssm:/<parameter name>"
+                        + " or appconfig:<application>/<environment>/<profile>, was \"https://example.com/pipelines.yaml\"")
                 .hasMessageContaining("environment variable AWS_REGION is not set");
     }
 
-    @Test
-    void aMissingConfigurationResourceIsNamedWithTheFix() {
-        assertThatThrownBy(() -> ConfigSource.load("classpath:fanin/nope.yaml"))
-                .hasMessageContaining("FANIN_CONFIG=classpath:fanin/nope.yaml: no such resource");
-        assertThat(ConfigSource.load("classpath:fanin/pipelines.yaml").pipelines()).hasSize(4);
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+            "classpath:fanin/pipelines.yaml       | CLASSPATH | fanin/pipelines.yaml |           |",
+            "classpath:/fanin/pipelines.yaml      | CLASSPATH | fanin/pipelines.yaml |           |",
+            "file:/opt/fanin/pipelines.yaml       | FILE      | /opt/fanin/pipelines.yaml |      |",
+            "s3://my-config.bucket/fanin/p.yaml   | S3        | my-config.bucket     | fanin/p.yaml |",
+            "ssm:/fanin/prod/pipelines            | SSM       | /fanin/prod/pipelines |          |",
+            "appconfig:fanin/prod/pipelines       | APPCONFIG | fanin                | prod      | pipelines"})
+    void everyConfigurationLocationFormParses(String text, ConfigLocation.Scheme scheme, String path, String key, String profile) {
+        ConfigLocation location = ConfigLocation.parse(text);
+        assertThat(location).isEqualTo(new ConfigLocation(scheme, path, key, profile));
+        assertThat(ConfigLocation.parse(location.toString())).isEqualTo(location);
+        assertThat(location.isExternal()).isEqualTo(scheme != ConfigLocation.Scheme.CLASSPATH && scheme != ConfigLocation.Scheme.FILE);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"", "classpath:", "s3://", "s3://bucket", "s3://Bucket_Name/key", "ssm:relative/name",
+            "appconfig:app/env", "appconfig:app/env/profile/extra", "https://example.com/p.yaml"})
+    void aMalformedLocationIsRejectedWithTheFormsAccepted(String text) {
+        assertThatThrownBy(() -> ConfigLocation.parse(text)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(ConfigLocation.FORMS);
     }
 }

@@ -49,10 +49,21 @@ final class LocalFanin {
 
     /** @param name a short name for the resource prefix (letters, digits, dashes) */
     static LocalFanin start(String name, Instant clockStart) {
+        return start(name, clockStart, Map.of());
+    }
+
+    /** As {@link #start(String, Instant)}, with some of the function environment replaced (e.g. FANIN_CONFIG). */
+    static LocalFanin start(String name, Instant clockStart, Map<String, String> environmentOverrides) {
         LocalAwsEndpoint endpoint = LocalAwsEndpoint.shared();
-        String prefix = name + RUNS.incrementAndGet() + "-" + Long.toString(System.nanoTime() % 1_000_000_000L, 36) + "-";
-        LocalResources resources = TemplateResources.load(TemplateResources.locateTemplate()).createOn(endpoint, prefix);
-        return new LocalFanin(endpoint, resources, environmentFor(endpoint, resources), new MutableClock(clockStart));
+        LocalResources resources = TemplateResources.load(TemplateResources.locateTemplate()).createOn(endpoint, prefix(name));
+        Map<String, String> environment = environmentFor(endpoint, resources);
+        environment.putAll(environmentOverrides);
+        return new LocalFanin(endpoint, resources, environment, new MutableClock(clockStart));
+    }
+
+    /** A fresh prefix for the names of one test's resources. */
+    static String prefix(String name) {
+        return name + RUNS.incrementAndGet() + "-" + Long.toString(System.nanoTime() % 1_000_000_000L, 36) + "-";
     }
 
     /** The template's Globals environment, as Lambda would complete it, pointed at the local endpoint. */

@@ -1,0 +1,55 @@
+package dev.fanin.lambda;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * The pipeline configuration document at a {@link ConfigLocation}, read afresh on every {@link #read()}: the text as
+ * stored, not yet validated ({@link LiveConfig} does that).
+ */
+interface ConfigDocument {
+
+    /**
+     * @throws ConfigUnavailableException when the document cannot be read now (missing, denied, the service down);
+     *                                    the message says which and where
+     */
+    String read();
+
+    /** A document in the function's jar or in a file (a layer): fixed for the life of the function. */
+    static ConfigDocument local(ConfigLocation location) {
+        return () -> {
+            if (location.scheme() == ConfigLocation.Scheme.FILE) {
+                try {
+                    return Files.readString(Path.of(location.path()), StandardCharsets.UTF_8);
+                } catch (IOException e) {
+                    throw new ConfigUnavailableException(location + ": cannot read the file: " + e);
+                }
+            }
+            try (InputStream in = ConfigDocument.class.getClassLoader().getResourceAsStream(location.path())) {
+                if (in == null) {
+                    throw new ConfigUnavailableException(location + ": no such resource in the function's jar; use "
+                            + EnvironmentVariables.DEFAULT_CONFIG + " or " + ConfigLocation.FORMS);
+                }
+                return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            } catch (IOException e) {
+                throw new ConfigUnavailableException(location + ": cannot read the resource: " + e);
+            }
+        };
+    }
+
+    /** The document cannot be read now; the last good configuration stays in force. */
+    final class ConfigUnavailableException extends RuntimeException {
+        private static final long serialVersionUID = 1L;
+
+        ConfigUnavailableException(String message) {
+            super(message);
+        }
+
+        ConfigUnavailableException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+}

@@ -1,0 +1,129 @@
+package dev.fanin.lambda;
+
+import dev.fanin.core.config.ConfigException;
+import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.port.Metrics;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.HexFormat;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pipeline configuration in force in this function: the last valid document read from its location. The
+ * document is read again at most once per {@code refresh} (an external one; a jar resource or file is read once),
+ * at the start of an invocation, and only a document that validates replaces the one in force. An invalid document
+ * never does: it is logged once at ERROR with every problem (each names its pipeline and field) and counted
+ * ({@value FunctionMetricNames#CONFIG_REJECTED}) at every read while it is the newest; a document that cannot be
+ * read is counted ({@value FunctionMetricNames#CONFIG_UNAVAILABLE}) and logged at WARN. Until a valid document has
+ * been read, {@link #current} fails, so every invocation fails with the reason instead of running without one.
+ */
+final class LiveConfig {
+
+    /** How often an external document is read again. */
+    static final Duration REFRESH = Duration.ofMinutes(1);
+
+    private static final Logger LOG = LoggerFactory.getLogger(LiveConfig.class);
+
+    private final ConfigLocation location;
+    private final ConfigDocument document;
+    private final Metrics metrics;
+    private final Duration refresh;
+    private FaninConfig inForce;
+    private String inForceDigest;
+    private String rejectedDigest;
+    private String problem = "not read yet";
+    private Instant nextRead = Instant.MIN;
+
+    LiveConfig(ConfigLocation location, ConfigDocument document, Metrics metrics, Duration refresh) {
+        this.location = Objects.requireNonNull(location, "location");
+        this.document = Objects.requireNonNull(document, "document");
+        this.metrics = Objects.requireNonNull(metrics, "metrics");
+        this.refresh = Objects.requireNonNull(refresh, "refresh");
+    }
+
+    /**
+     * The configuration in force at {@code now}, after reading the document again if it is due.
+     *
+     * @throws NoValidConfigurationException when no valid document has been read yet, with the reason
+     */
+    synchronized FaninConfig current(Instant now) {
+        if (!now.isBefore(nextRead)) {
+            nextRead = location.isExternal() || inForce == null ? now.plus(refresh) : Instant.MAX;
+            read();
+        }
+        if (inForce == null) {
+            throw new NoValidConfigurationException("fanin has no valid pipeline configuration ("
+                    + EnvironmentVariables.CONFIG + "=" + location + "): " + problem);
+        }
+        return inForce;
+    }
+
+    /** A short digest of the document in force (null before one), as the log lines name it. */
+    synchronized String digest() {
+        return inForceDigest;
+    }
+
+    private void read() {
+        String text;
+        try {
+            text = document.read();
+        } catch (ConfigDocument.ConfigUnavailableException e) {
+            problem = e.getMessage();
+            metrics.record(FunctionMetricNames.CONFIG_UNAVAILABLE, 1, Metrics.Unit.COUNT, Map.of());
+            LOG.warn("pipeline configuration not read{}: {}", inForce == null ? "" : "; configuration " + inForceDigest
+                    + " stays in force", e.getMessage());
+            return;
+        }
+        String digest = digest(text);
+        if (digest.equals(inForceDigest)) {
+            return;
+        }
+        if (digest.equals(rejectedDigest)) {
+            metrics.record(FunctionMetricNames.CONFIG_REJECTED, 1, Metrics.Unit.COUNT, Map.of());
+            return;
+        }
+        try {
+            FaninConfig config = ConfigLoader.load(text, location.toString());
+            LOG.info("pipeline configuration {} from {} in force{}: pipelines {}", digest, location,
+                    inForce == null ? "" : " (was " + inForceDigest + ")",
+                    config.pipelines().stream().map(PipelineConfig::name).toList());
+            inForce = config;
+            inForceDigest = digest;
+            rejectedDigest = null;
+        } catch (ConfigException e) {
+            rejectedDigest = digest;
+            problem = "the document " + digest + " is invalid: " + e.getMessage();
+            metrics.record(FunctionMetricNames.CONFIG_REJECTED, 1, Metrics.Unit.COUNT, Map.of());
+            LOG.error("pipeline configuration {} rejected, {}: {}", digest,
+                    inForce == null ? "and no valid one is in force: every invocation fails until a valid one is published"
+                            : "configuration " + inForceDigest + " stays in force", e.getMessage());
+        }
+    }
+
+    /** The first 12 hex digits of the document's SHA-256. */
+    static String digest(String text) {
+        try {
+            byte[] hash = MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            return HexFormat.of().formatHex(hash).substring(0, 12);
+        } catch (NoSuchAlgorithmException e) {
+            throw new IllegalStateException("SHA-256 is part of every JDK", e);
+        }
+    }
+
+    /** No valid configuration has been read: the invocation cannot run. */
+    static final class NoValidConfigurationException extends IllegalStateException {
+        private static final long serialVersionUID = 1L;
+
+        NoValidConfigurationException(String message) {
+            super(message);
+        }
+    }
+}

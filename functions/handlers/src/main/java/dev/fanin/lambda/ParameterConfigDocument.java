@@ -1,0 +1,63 @@
+package dev.fanin.lambda;
+
+import java.time.Duration;
+import java.util.Objects;
+import java.util.function.Supplier;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.appconfigdata.AppConfigDataClient;
+import software.amazon.awssdk.services.ssm.SsmClient;
+import software.amazon.lambda.powertools.parameters.appconfig.AppConfigProvider;
+import software.amazon.lambda.powertools.parameters.cache.CacheManager;
+import software.amazon.lambda.powertools.parameters.ssm.SSMProvider;
+
+/**
+ * A configuration document in an SSM parameter ({@code ssm:/name}, decrypted when it is a SecureString) or an AppConfig
+ * configuration profile ({@code appconfig:app/env/profile}), read through Powertools' parameters providers. The
+ * providers' own cache is off: {@link LiveConfig} decides when to read again. The AppConfig provider keeps the
+ * configuration session and its poll token between reads, as the AppConfig data API requires.
+ */
+final class ParameterConfigDocument implements ConfigDocument {
+
+    private final Supplier<String> get;
+    private final ConfigLocation location;
+
+    private ParameterConfigDocument(Supplier<String> get, ConfigLocation location) {
+        this.get = Objects.requireNonNull(get, "get");
+        this.location = Objects.requireNonNull(location, "location");
+    }
+
+    static ParameterConfigDocument ssm(SsmClient ssm, ConfigLocation location) {
+        SSMProvider provider = SSMProvider.builder().withClient(ssm).withCacheManager(uncached()).build();
+        // Decryption is an option of one get: the provider resets it after each.
+        return new ParameterConfigDocument(() -> provider.withDecryption().get(location.path()), location);
+    }
+
+    static ParameterConfigDocument appConfig(AppConfigDataClient appConfig, ConfigLocation location) {
+        AppConfigProvider provider = AppConfigProvider.builder().withClient(appConfig).withCacheManager(uncached())
+                .withApplication(location.path()).withEnvironment(location.key()).build();
+        return new ParameterConfigDocument(() -> provider.get(location.profile()), location);
+    }
+
+    private static CacheManager uncached() {
+        CacheManager cache = new CacheManager();
+        cache.setDefaultExpirationTime(Duration.ZERO);
+        return cache;
+    }
+
+    @Override
+    public synchronized String read() {
+        String text;
+        try {
+            text = get.get();
+        } catch (SdkException | IllegalStateException e) {
+            throw new ConfigUnavailableException(location + ": " + e.getMessage(), e);
+        } catch (RuntimeException e) {
+            // Powertools wraps the SDK's failures (ParameterNotFound and the like) in its own exceptions.
+            throw new ConfigUnavailableException(location + ": " + e, e);
+        }
+        if (text == null) {
+            throw new ConfigUnavailableException(location + ": no value");
+        }
+        return text;
+    }
+}

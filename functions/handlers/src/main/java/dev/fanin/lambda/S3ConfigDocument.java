@@ -1,0 +1,49 @@
+package dev.fanin.lambda;
+
+import java.nio.charset.StandardCharsets;
+import java.util.Objects;
+import software.amazon.awssdk.core.ResponseBytes;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.GetObjectRequest;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+
+/**
+ * A configuration document in an S3 object ({@code s3://bucket/key}). Each read is one {@code GetObject}, conditional
+ * on the ETag of the last one read ({@code If-None-Match}), so an unchanged object costs a 304 and no body.
+ */
+final class S3ConfigDocument implements ConfigDocument {
+
+    private final S3Client s3;
+    private final ConfigLocation location;
+    private String etag;
+    private String text;
+
+    S3ConfigDocument(S3Client s3, ConfigLocation location) {
+        this.s3 = Objects.requireNonNull(s3, "s3");
+        this.location = Objects.requireNonNull(location, "location");
+    }
+
+    @Override
+    public synchronized String read() {
+        GetObjectRequest.Builder request = GetObjectRequest.builder().bucket(location.path()).key(location.key());
+        if (etag != null) {
+            request.ifNoneMatch(etag);
+        }
+        try {
+            ResponseBytes<GetObjectResponse> object = s3.getObjectAsBytes(request.build());
+            etag = object.response().eTag();
+            text = object.asString(StandardCharsets.UTF_8);
+            return text;
+        } catch (S3Exception e) {
+            if (e.statusCode() == 304 && text != null) {
+                return text;
+            }
+            throw new ConfigUnavailableException(location + ": " + (e.statusCode() == 404 ? "no such object" : "GetObject failed")
+                    + " (" + e.statusCode() + " " + e.awsErrorDetails().errorCode() + ")", e);
+        } catch (SdkException e) {
+            throw new ConfigUnavailableException(location + ": GetObject failed: " + e.getMessage(), e);
+        }
+    }
+}
