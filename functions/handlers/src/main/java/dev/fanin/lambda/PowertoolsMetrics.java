@@ -11,6 +11,7 @@ import java.util.TreeMap;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import software.amazon.cloudwatchlogs.emf.config.EnvironmentConfigurationProvider;
 import software.amazon.lambda.powertools.metrics.model.DimensionSet;
 import software.amazon.lambda.powertools.metrics.model.MetricUnit;
 import software.amazon.lambda.powertools.metrics.provider.EmfMetricsProvider;
@@ -52,6 +53,9 @@ public final class PowertoolsMetrics implements Metrics {
 
     public PowertoolsMetrics() {
         this(new EmfMetricsProvider()::getMetricsInstance);
+        // Outside Lambda (fanin local, AWS_EMF_ENVIRONMENT=Local) the EMF library warns "Unknown ServiceName." at every
+        // record unless it knows the service; in Lambda it takes the function's name and ignores this.
+        EnvironmentConfigurationProvider.getConfig().setServiceName(SERVICE);
     }
 
     /** @param documents a fresh Powertools metrics logger per EMF record */
