@@ -155,8 +155,10 @@ public final class WindowMachine {
         boolean reconciling = afterClose && config.incomplete().mode() == IncompletePolicy.Mode.FIRE_AND_RECONCILE
                 && !s.completeness.isComplete();
         boolean isFinal = !now.isBefore(finalAt(s));
-        // A HELD window waits for its missing events until the hard deadline, whatever the watermark says.
-        boolean holding = s.status == WindowStatus.HELD;
+        // A window held while incomplete waits for its missing events until the hard deadline, whatever the watermark
+        // says: a HELD one, and a stored OPEN one under HOLD, which this very decision holds if they are still missing
+        // (a too-late event never creates a window).
+        boolean holding = s.status == WindowStatus.HELD || (s.status == WindowStatus.OPEN && s.version > 0 && holdsIncomplete());
         if (isFinal || (lateness == Lateness.TOO_LATE && !reconciling && !holding)) {
             return Disposition.TOO_LATE;
         }
@@ -352,15 +354,15 @@ public final class WindowMachine {
     /** Applies the winning trigger under the incomplete-window policy. */
     private Transition.Action close(WindowState.Builder s, CloseReason reason, EnumSet<CloseReason> holding, Instant now) {
         boolean complete = s.completeness.completeOnClose(reason);
-        boolean timeTriggered = reason == CloseReason.WATERMARK || reason == CloseReason.SESSION_GAP || reason == CloseReason.HARD_LIFETIME;
-        IncompletePolicy policy = config.incomplete();
-        if (!complete && timeTriggered && config.knowsCompleteness() && policy.mode() == IncompletePolicy.Mode.HOLD) {
+        // Under HOLD an incomplete window fires at its hard deadline only: the event-time end or a count reached first
+        // holds it. The size bound is the exception: a full revision is cut (flagged) so the window can go on.
+        if (!complete && reason != CloseReason.SIZE_LIMIT && holdsIncomplete()) {
             if (!holding.contains(CloseReason.HARD_LIFETIME)) {
                 boolean wasHeld = s.status == WindowStatus.HELD;
                 s.status = WindowStatus.HELD;
                 return wasHeld ? Transition.Action.NONE : Transition.Action.HELD;
             }
-            boolean deadLetter = policy.atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
+            boolean deadLetter = config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
             claim(s, CloseReason.HARD_LIFETIME, false, deadLetter, now);
             return Transition.Action.EMIT;
         }
@@ -374,6 +376,11 @@ public final class WindowMachine {
         }
         claim(s, reason, complete, false, now);
         return Transition.Action.EMIT;
+    }
+
+    /** The pipeline holds incomplete windows instead of firing them (HOLD, and it knows what complete means). */
+    private boolean holdsIncomplete() {
+        return config.knowsCompleteness() && config.incomplete().mode() == IncompletePolicy.Mode.HOLD;
     }
 
     private void claim(WindowState.Builder s, CloseReason reason, boolean complete, boolean deadLetter, Instant now) {

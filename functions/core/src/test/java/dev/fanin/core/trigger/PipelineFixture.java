@@ -31,6 +31,7 @@ public final class PipelineFixture {
     private Duration allowedLateness = Duration.ofSeconds(30);
     private List<AggregationSpec> aggregations = List.of(new AggregationSpec.Count("count"));
     private int maxEventsPerWindow = 10_000;
+    private IncompletePolicy incomplete = new IncompletePolicy(IncompletePolicy.Mode.FIRE_PARTIAL, IncompletePolicy.AtDeadline.FIRE_FLAGGED);
 
     public static PipelineFixture pipeline() {
         return new PipelineFixture();
@@ -65,6 +66,11 @@ public final class PipelineFixture {
         return this;
     }
 
+    public PipelineFixture incomplete(IncompletePolicy.Mode mode, IncompletePolicy.AtDeadline atDeadline) {
+        this.incomplete = new IncompletePolicy(mode, atDeadline);
+        return this;
+    }
+
     public PipelineFixture aggregations(AggregationSpec... aggregations) {
         this.aggregations = List.of(aggregations);
         return this;
@@ -84,7 +90,7 @@ public final class PipelineFixture {
                 watermark,
                 allowedLateness,
                 new LatePolicy(LatePolicy.TooLate.SIDE_OUTPUT, Duration.ofSeconds(5)),
-                new IncompletePolicy(IncompletePolicy.Mode.FIRE_PARTIAL, IncompletePolicy.AtDeadline.FIRE_FLAGGED),
+                incomplete,
                 aggregations,
                 new Bounds(maxEventsPerWindow, 1_000, 512, 65_536, Bounds.Overflow.SPLIT),
                 new EmitTarget.EventBridge("fanin-bus", "fanin", "Aggregate"),
