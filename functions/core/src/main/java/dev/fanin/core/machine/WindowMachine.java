@@ -258,8 +258,10 @@ public final class WindowMachine {
                 EnumSet<CloseReason> holding = Triggers.holding(config, facts, watermark, now);
                 Optional<CloseReason> winner = Triggers.winner(holding);
                 if (winner.isPresent()) {
+                    WindowStatus was = s.status;
                     action = close(s, winner.get(), holding, now);
-                    changed = true;
+                    // A HELD window that is still to be held changes nothing: a visit then writes nothing.
+                    changed |= action != Transition.Action.NONE || s.status != was;
                 }
                 if (s.status == WindowStatus.OPEN) {
                     s.dueAt = Triggers.nextCheck(config, facts(s), watermark, now);

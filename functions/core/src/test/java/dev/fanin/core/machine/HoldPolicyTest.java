@@ -90,6 +90,7 @@ class HoldPolicyTest {
 
         Transition again = m.tick(h, END + watermarkAfterEnd + 60_000, now.plusSeconds(60));
         assertThat(again.action()).as("held once: no second alert").isEqualTo(Transition.Action.NONE);
+        assertThat(again.write()).isFalse();
         assertThat(again.next().status()).isEqualTo(WindowStatus.HELD);
     }
 
