@@ -266,7 +266,8 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
 
     /**
      * The completeness of two merged sessions: the first known expected count (a disagreement counts as a conflict),
-     * the union of members, the sum of seen counts, and a sentinel if either saw one.
+     * the union of members within that count's range (a side that had not learned it may hold members beyond it,
+     * which are then ignored, as {@link #observe} ignores them), the sum of seen counts, and a sentinel if either saw one.
      */
     public Completeness mergedWith(Completeness other) {
         Integer mergedExpected = expected != null ? expected : other.expected;
@@ -274,7 +275,10 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
                 + (expected != null && other.expected != null && !expected.equals(other.expected) ? 1 : 0);
         TreeSet<Integer> union = new TreeSet<>(members);
         union.addAll(other.members);
-        return new Completeness(rules, mergedExpected, new ArrayList<>(union), ignoredMembers + other.ignoredMembers,
+        int united = union.size();
+        union.removeIf(m -> !inRange(m, mergedExpected));
+        long ignored = ignoredMembers + other.ignoredMembers + united - union.size();
+        return new Completeness(rules, mergedExpected, new ArrayList<>(union), ignored,
                 sentinelSeen || other.sentinelSeen, seen + other.seen, mergedConflicts);
     }
 }
