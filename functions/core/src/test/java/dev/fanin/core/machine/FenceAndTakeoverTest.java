@@ -205,6 +205,7 @@ class FenceAndTakeoverTest {
         WindowState a = claimedByA();
         WindowState withLate = lateEvent(a, "e3", at(10));
         assertThat(withLate.pendingSince()).isEqualTo(at(10));
+        assertThat(withLate.lateEvents()).isEqualTo(1);
 
         WindowState takenOver = stored(sweep(withLate, a.leaseUntil()), withLate);
 
@@ -285,5 +286,8 @@ class FenceAndTakeoverTest {
         assertThat(claim.aggregateId()).isEqualTo(ref.aggregateId(0)).isEqualTo(a.aggregateId());
         assertThat(claim.emission().path("corrects").isNull()).isTrue();
         assertThat(claim.emission().path("closedAt").asText()).isEqualTo("2026-11-29T10:00:02.000Z");
+        assertThat(claim.emission().path("firstEventTime").asText()).isEqualTo("2026-11-29T10:00:00.000Z");
+        assertThat(claim.emission().path("lastEventTime").asText()).isEqualTo("2026-11-29T10:00:01.000Z");
+        assertThat(a.lastArrival()).isEqualTo(at(2));
     }
 }

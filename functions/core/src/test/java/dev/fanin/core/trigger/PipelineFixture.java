@@ -31,6 +31,7 @@ public final class PipelineFixture {
     private Duration allowedLateness = Duration.ofSeconds(30);
     private List<AggregationSpec> aggregations = List.of(new AggregationSpec.Count("count"));
     private int maxEventsPerWindow = 10_000;
+    private Bounds.Overflow onOverflow = Bounds.Overflow.SPLIT;
     private IncompletePolicy incomplete = new IncompletePolicy(IncompletePolicy.Mode.FIRE_PARTIAL, IncompletePolicy.AtDeadline.FIRE_FLAGGED);
 
     public static PipelineFixture pipeline() {
@@ -66,6 +67,11 @@ public final class PipelineFixture {
         return this;
     }
 
+    public PipelineFixture onOverflow(Bounds.Overflow onOverflow) {
+        this.onOverflow = onOverflow;
+        return this;
+    }
+
     public PipelineFixture incomplete(IncompletePolicy.Mode mode, IncompletePolicy.AtDeadline atDeadline) {
         this.incomplete = new IncompletePolicy(mode, atDeadline);
         return this;
@@ -92,7 +98,7 @@ public final class PipelineFixture {
                 new LatePolicy(LatePolicy.TooLate.SIDE_OUTPUT, Duration.ofSeconds(5)),
                 incomplete,
                 aggregations,
-                new Bounds(maxEventsPerWindow, 1_000, 512, 65_536, Bounds.Overflow.SPLIT),
+                new Bounds(maxEventsPerWindow, 1_000, 512, 65_536, onOverflow),
                 new EmitTarget.EventBridge("fanin-bus", "fanin", "Aggregate"),
                 Duration.ofDays(7));
     }
