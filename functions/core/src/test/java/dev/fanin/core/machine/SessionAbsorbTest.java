@@ -73,6 +73,30 @@ class SessionAbsorbTest {
         assertThat(machine.tick(gone, t + 3_600_000, T0.plusSeconds(7_200)).action()).isEqualTo(Transition.Action.NONE);
     }
 
+    /** Late events a HELD session accepted stay counted in the session that absorbs it. */
+    @Test
+    void theSurvivorKeepsCountingTheAbsorbedSessionsLateEvents() {
+        PipelineConfig holding = PipelineFixture.pipeline().window(new WindowSpec.Session(Duration.ofSeconds(30)))
+                .expected(new ExpectedSpec(3, null, null, 0))
+                .incomplete(dev.fanin.core.config.IncompletePolicy.Mode.HOLD, dev.fanin.core.config.IncompletePolicy.AtDeadline.FIRE_FLAGGED)
+                .build();
+        WindowMachine m = new WindowMachine(holding, LEASE);
+        long t = T0.toEpochMilli();
+        WindowRef ref = new WindowRef("test-pipe", "key-1", WindowRef.sessionId(t + 40_000));
+        WindowState fresh = m.open(ref, new Interval(t + 40_000, t + 70_000), T0);
+        WindowState open = m.ingest(fresh, List.of(event("a", t + 40_000)), t, T0).next().withVersion(1);
+        WindowState held = m.tick(open, t + 70_000, T0.plusSeconds(75)).next().withVersion(2);
+        assertThat(held.status()).isEqualTo(WindowStatus.HELD);
+        WindowState late = m.ingest(held, List.of(event("b", t + 40_001)), t + 71_000, T0.plusSeconds(76)).next().withVersion(3);
+        assertThat(late.lateEvents()).isEqualTo(1);
+        WindowRef survivorRef = new WindowRef("test-pipe", "key-1", WindowRef.sessionId(t));
+        WindowState survivorFresh = m.open(survivorRef, new Interval(t, t + 30_000), T0);
+        WindowState survivor = m.ingest(survivorFresh, List.of(event("c", t)), t - 60_000, T0).next().withVersion(1);
+
+        assertThat(m.absorb(survivor, late).lateEvents()).isEqualTo(1);
+        assertThat(m.absorb(survivor, late).revisionEvents()).isEqualTo(3);
+    }
+
     /** The survivor had not learned the count and kept shard 7; the absorbed session knows there are 3 shards. */
     @Test
     void aMergeDoesNotCompleteASessionStillMissingAMember() {
