@@ -158,13 +158,13 @@ class EventOutcomesTest {
         WindowMachine m = new WindowMachine(config, LEASE);
         WindowState fresh = open(m);
 
-        Transition t = m.ingest(fresh, List.of(event("e1", T0.toEpochMilli()), event("z", T0.toEpochMilli() + 1, "{\"type\":\"done\"}")),
-                T0.toEpochMilli(), T0);
+        Transition t = m.ingest(fresh, List.of(event("e1", T0.toEpochMilli()), event("e2", T0.toEpochMilli() + 1),
+                event("z", T0.toEpochMilli() + 2, "{\"type\":\"done\"}")), T0.toEpochMilli(), T0);
 
-        assertThat(dispositions(t)).containsExactly(Disposition.ACCEPTED, Disposition.ACCEPTED);
+        assertThat(dispositions(t)).containsExactly(Disposition.ACCEPTED, Disposition.ACCEPTED, Disposition.ACCEPTED);
         assertThat(t.next().claim().reason()).isEqualTo(CloseReason.SENTINEL);
-        assertThat(t.next().revisionEvents()).isEqualTo(1);
-        assertThat(t.next().claim().emission().path("aggregations").path("count").asLong()).isEqualTo(1);
-        assertThat(t.next().eventIds()).hasSize(2);
+        assertThat(t.next().revisionEvents()).isEqualTo(2);
+        assertThat(t.next().claim().emission().path("aggregations").path("count").asLong()).isEqualTo(2);
+        assertThat(t.next().eventIds()).hasSize(3);
     }
 }

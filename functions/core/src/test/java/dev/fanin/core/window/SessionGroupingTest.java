@@ -23,6 +23,13 @@ class SessionGroupingTest {
     }
 
     @Test
+    void aSessionListsItsEventsByIndexAscendingWhateverTheirTimes() {
+        SessionPlan plan = SessionPlanner.plan(GAP, List.of(), List.of(12L, 10L));
+
+        assertThat(plan.sessions()).singleElement().extracting(SessionPlan.Target::eventIndexes).isEqualTo(List.of(0, 1));
+    }
+
+    @Test
     void aGapOfZeroIsRefusedByName() {
         assertThatThrownBy(() -> SessionPlanner.plan(Duration.ZERO, List.of(), List.of(1L)))
                 .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("session gap must be at least 1 ms");
