@@ -1,9 +1,9 @@
 package dev.fanin.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.port.AggregateEmitter;
+import dev.fanin.core.text.ExactJson;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,7 +15,6 @@ import java.util.Map;
  */
 public final class EmissionLog implements AggregateEmitter {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     /** What was emitted under one aggregate id. */
     public static final class Emitted {
@@ -37,7 +36,7 @@ public final class EmissionLog implements AggregateEmitter {
         for (Request r : requests) {
             ObjectNode json;
             try {
-                json = (ObjectNode) JSON.readTree(r.detailJson());
+                json = (ObjectNode) ExactJson.read(r.detailJson());
             } catch (JsonProcessingException | ClassCastException e) {
                 violations.add("emission of " + r.aggregateId() + " is not a JSON object: " + e.getMessage());
                 results.add(new Result(r.aggregateId(), true, null));

@@ -2,9 +2,9 @@ package dev.fanin.sim;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fanin.core.port.DeadLetters;
 import dev.fanin.core.port.SideOutput;
+import dev.fanin.core.text.ExactJson;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -18,7 +18,6 @@ import java.util.function.Function;
  */
 public final class Outputs implements SideOutput, DeadLetters {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Function<String, SimMessage> inFlight;
     private final Violations violations;
@@ -39,7 +38,7 @@ public final class Outputs implements SideOutput, DeadLetters {
         sideRecords++;
         JsonNode n;
         try {
-            n = JSON.readTree(json);
+            n = ExactJson.read(json);
         } catch (JsonProcessingException e) {
             violations.add("side output record of kind " + kind + " is not JSON: " + e.getMessage());
             return;

@@ -119,6 +119,16 @@ class HostileInputTest {
         c.add(dead("nested 70 levels", shard("rows", "[".repeat(70) + "]".repeat(70)), "JSON_TOO_COMPLEX"));
         c.add(dead("nested 10,000 levels", shard("rows", "{\"a\":".repeat(10_000) + "1" + "}".repeat(10_000)), "JSON_TOO_COMPLEX"));
         c.add(dead("80-digit number", shard("rows", "9".repeat(80)), "JSON_TOO_COMPLEX"));
+        // Numbers no stage could hold exactly: refused before anything reads them (1e2147483000 used to exhaust the heap).
+        c.add(dead("number with a 2-billion exponent in a match field", shard("type", "1e2147483000"), "NUMBER_OUT_OF_RANGE"));
+        c.add(dead("number with a 2-billion exponent", shard("rows", "1e2147483000"), "NUMBER_OUT_OF_RANGE"));
+        c.add(dead("zero with a 2-billion negative exponent", shard("rows", "0e-2147483000"), "NUMBER_OUT_OF_RANGE"));
+        c.add(dead("number beyond a double", shard("rows", "1E+400"), "NUMBER_OUT_OF_RANGE"));
+        c.add(dead("number 1e1000", shard("rows", "1e1000"), "NUMBER_OUT_OF_RANGE"));
+        c.add(dead("number below 1e-300", shard("durationMs", "1e-301"), "NUMBER_OUT_OF_RANGE"));
+        c.add(dead("exponent beyond an int", shard("rows", "1e99999999999"), "NUMBER_OUT_OF_RANGE"));
+        c.add(accepted("number at the top of the range", shard("rows", "1e300")));
+        c.add(accepted("number no double holds", shard("rows", "12345678901234567890.5")));
         c.add(dead("body over maxPayloadBytes", shard("rows", "\"" + "x".repeat(300_000) + "\""), "PAYLOAD_TOO_LARGE"));
         c.add(dead("multi-byte body over maxPayloadBytes", shard("rows", "\"" + "é".repeat(140_000) + "\""), "PAYLOAD_TOO_LARGE"));
         // Keys.

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.aws.sqs.SqsDeadLetters;
 import dev.fanin.aws.sqs.SqsWindowTimers;
 import dev.fanin.aws.sqs.TimerMessage;
+import dev.fanin.core.text.ExactJson;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -146,7 +147,7 @@ final class QueueDrains {
 
     private static JsonNode parse(String body) {
         try {
-            JsonNode json = JSON.readTree(body);
+            JsonNode json = ExactJson.read(body);
             return json != null && json.isObject() ? json : null;
         } catch (JsonProcessingException e) {
             return null;

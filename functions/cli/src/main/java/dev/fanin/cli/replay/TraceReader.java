@@ -1,6 +1,8 @@
 package dev.fanin.cli.replay;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
@@ -95,7 +97,7 @@ final class TraceReader {
         if (body == null || body.isNull()) {
             throw new IllegalArgumentException("\"body\" is missing: give the message body as a JSON value or a string");
         }
-        String bodyText = body.isTextual() ? body.asText() : body.toString();
+        String bodyText = body.isTextual() ? body.asText() : rawValue(text, "body");
         JsonNode id = json.get("messageId");
         if (id != null && (!id.isTextual() || id.asText().isBlank())) {
             throw new IllegalArgumentException("\"messageId\" must be a non-empty string");
@@ -111,6 +113,29 @@ final class TraceReader {
                     e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString()));
         }
         return new TraceMessage(line, arrival, bodyText, messageId, attributes);
+    }
+
+    /**
+     * The text of the top-level field {@code name} exactly as the line writes it: a JSON-valued body is sent as its
+     * bytes in the file, so {@code 0.10} stays {@code 0.10} and a number no double holds stays exact (re-serialising
+     * the parsed value would change both, and intake would see another message than the file's).
+     */
+    private static String rawValue(String text, String name) {
+        try (JsonParser parser = JSON.getFactory().createParser(text)) {
+            parser.nextToken();
+            while (parser.nextToken() == JsonToken.FIELD_NAME) {
+                boolean wanted = name.equals(parser.currentName());
+                parser.nextToken();
+                int start = (int) parser.currentTokenLocation().getCharOffset();
+                parser.skipChildren();
+                if (wanted) {
+                    return text.substring(start, (int) parser.currentLocation().getCharOffset());
+                }
+            }
+        } catch (IOException e) {
+            throw new IllegalArgumentException("not JSON: " + e.getMessage());
+        }
+        throw new IllegalArgumentException("\"" + name + "\" is missing");
     }
 
     /** Stable across replays of the same file, so redelivered and replayed messages keep their ids. */

@@ -23,6 +23,14 @@ class TraceReaderTest {
     }
 
     @Test
+    void aJsonBodyIsSentAsTheFileWritesIt() {
+        String body = "{ \"rows\": 12345678901234567890.5, \"ratio\":0.10, \"n\":[1e2, -0.0] , \"s\":\"\\u00e9\" }";
+        List<TraceMessage> trace = TraceReader.parse(List.of("{\"at\":\"2026-01-01T00:00:01Z\",\"body\": " + body + " , \"messageId\":\"m\"}"), "t");
+
+        assertThat(trace.get(0).body()).isEqualTo(body);
+    }
+
+    @Test
     void namesEveryBadLineWithItsNumber() {
         assertThatThrownBy(() -> TraceReader.parse(List.of(
                 "{\"at\":\"yesterday\",\"body\":1}",

@@ -44,7 +44,7 @@ final class EventIds {
             throw new IntakeFailure(RejectionReason.EVENT_ID_NOT_SCALAR, "event id " + path + " is " + Details.kind(node) + " "
                     + Details.value(node) + "; an event id must be a string, number or boolean");
         }
-        String text = Scalars.text(node);
+        String text = Scalars.identityText(node);
         if (text.isEmpty()) {
             throw new IntakeFailure(RejectionReason.MISSING_EVENT_ID, "event id " + path + " is the empty string");
         }

@@ -32,6 +32,19 @@ final class Scalars {
         return node.asText();
     }
 
+    /**
+     * The text of a scalar used as an identity (an event id): as {@link #text}, except that a number is its canonical
+     * decimal, so ids that are the same number are the same id: {@code 0}, {@code 0.0} and {@code 0e3} are
+     * {@code "0"}, {@code 1.50} is {@code "1.5"}, {@code 1e2} is {@code "100"}. Numbers are in range
+     * ({@link dev.fanin.core.text.ExactJson#inRange}), so the text is at most a few hundred characters.
+     */
+    static String identityText(JsonNode node) {
+        if (node.isNumber() && !node.isIntegralNumber()) {
+            return node.decimalValue().stripTrailingZeros().toPlainString();
+        }
+        return text(node);
+    }
+
     static int utf8Length(String s) {
         // Exact without allocating for ASCII-only text, the common case.
         int bytes = 0;

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.aggregate.Aggregates;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.text.ExactJson;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.Interval;
@@ -19,7 +20,8 @@ import java.util.List;
 /**
  * Maps a {@link WindowState} to the store's {@link StoredWindow} and back. The fields the store must understand
  * (status, version, due time, TTL, fence, lease, event ids) are typed; the rest is one compact JSON document whose
- * field names are short because every write pays for its bytes.
+ * field names are short because every write pays for its bytes. Numbers are read back exactly ({@link ExactJson}): a
+ * frozen emission or a sample holding {@code 12345678901234567890.75} decodes to that number, not to a double.
  */
 public final class WindowCodec {
 
@@ -70,7 +72,7 @@ public final class WindowCodec {
     public static WindowState decode(StoredWindow w, PipelineConfig config) {
         JsonNode n;
         try {
-            n = JSON.readTree(w.state());
+            n = ExactJson.read(w.state());
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("window " + w.ref() + " has unreadable state: " + e.getOriginalMessage(), e);
         }

@@ -1,0 +1,69 @@
+package dev.fanin.core.text;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.math.BigDecimal;
+
+/**
+ * JSON text as fanin writes and reads it back (window state, frozen emissions, what the replay reads from its
+ * queues): every number is held exactly, as a {@link BigDecimal} with its scale ({@code 1.50} stays {@code 1.50}),
+ * never as a {@code double}.
+ *
+ * <p><b>The numbers fanin holds.</b> Intake accepts a JSON number only if it is 0 or its magnitude is between
+ * {@code 1e-300} and {@code 1e300} (and it is at most 64 characters long). Every such number is a finite double, so
+ * a consumer reading doubles gets a finite value; and the sum of up to ten million of them needs fewer than
+ * {@value #MAX_SUM_DIGITS} digits, so every sum fanin computes is exact and readable here. Outside that range a
+ * number could not be held by every stage (a {@code 1e2147483000} would need gigabytes to write out).
+ */
+public final class ExactJson {
+
+    /** The largest magnitude intake accepts. */
+    public static final BigDecimal MAX_MAGNITUDE = new BigDecimal("1e300");
+    /** The smallest non-zero magnitude intake accepts. */
+    public static final BigDecimal MIN_MAGNITUDE = new BigDecimal("1e-300");
+    /**
+     * The most characters of a number fanin writes: an accepted number has at most 64 characters, so its digits lie
+     * between 10^300 and 10^-364; a sum of up to 10^7 of them stays below 10^308 and keeps that last digit.
+     */
+    public static final int MAX_SUM_DIGITS = 700;
+    private static final int MAX_ZERO_SCALE = 300;
+
+    private static final ObjectReader READER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(StreamReadConstraints.builder()
+                            // Legacy states (before the range above) may hold longer numbers; reading them costs little.
+                            .maxNumberLength(100_000)
+                            .build())
+                    .build())
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .build()
+            .reader();
+
+    private ExactJson() {
+    }
+
+    /** Reads JSON text, numbers as exact decimals. */
+    public static JsonNode read(String text) throws JsonProcessingException {
+        return READER.readTree(text);
+    }
+
+    /**
+     * Whether intake accepts {@code number}: 0 (written with an exponent of at most 300, since {@code 0e-2147483000}
+     * too would take gigabytes in plain notation), or a magnitude from {@link #MIN_MAGNITUDE} to
+     * {@link #MAX_MAGNITUDE}.
+     */
+    public static boolean inRange(BigDecimal number) {
+        if (number.signum() == 0) {
+            return Math.abs((long) number.scale()) <= MAX_ZERO_SCALE;
+        }
+        // compareTo looks at the exponents first, so even 1e2147483000 compares without being expanded.
+        BigDecimal magnitude = number.abs();
+        return magnitude.compareTo(MAX_MAGNITUDE) <= 0 && magnitude.compareTo(MIN_MAGNITUDE) >= 0;
+    }
+}
