@@ -155,6 +155,12 @@ class HostileInputTest {
         c.add(dead("event id empty", shard("shard", "\"\""), "MISSING_EVENT_ID"));
         c.add(dead("event id an object", shard("shard", "{\"n\":0}"), "EVENT_ID_NOT_SCALAR"));
         c.add(dead("event id over 1024 bytes", shard("shard", "\"" + "9".repeat(2_000) + "\""), "EVENT_ID_TOO_LONG"));
+        // Ids are compared by their UTF-8 bytes: a lone surrogate has none (a\ud800, a\udbff and a? were one id).
+        c.add(dead("event id with a lone surrogate escape", shard("shard", "\"a\\ud800\""), "EVENT_ID_CONTROL_CHARACTERS"));
+        c.add(dead("event id with a raw lone low surrogate", shard("shard", "\"a\udbff\""), "EVENT_ID_CONTROL_CHARACTERS"));
+        c.add(dead("event id with a newline", shard("shard", "\"s-1\\n\""), "EVENT_ID_CONTROL_CHARACTERS"));
+        c.add(accepted("event id with emoji and a non-character", shard("shard", "\"s-\ud83d\ude80\\uffff\"")));
+        c.add(accepted("event id a decimal zero", shard("shard", "0.0")));
         // Event times.
         c.add(dead("time unparsable", shard("finishedAt", "\"yesterday evening\""), "UNPARSABLE_EVENT_TIME"));
         c.add(dead("time without offset", shard("finishedAt", "\"2026-11-29T09:59:00\""), "UNPARSABLE_EVENT_TIME"));

@@ -1,5 +1,6 @@
 package dev.fanin.core.aggregate;
 
+import dev.fanin.core.text.SinkText;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -7,7 +8,8 @@ import java.util.Arrays;
 import java.util.Base64;
 
 /**
- * The dedupe identity a window stores for each accepted event: the first 96 bits of SHA-256 of the event id (UTF-8),
+ * The dedupe identity a window stores for each accepted event: the first 96 bits of SHA-256 of the event id's UTF-8
+ * bytes (so the id must be well-formed UTF-16; intake refuses one with an unpaired surrogate),
  * as 16 characters of URL-safe base64 without padding. Fixed size whatever the id's length; collisions are
  * negligible at the bounded number of events one window holds (about 2^-96 per pair).
  */
@@ -18,7 +20,13 @@ public final class EventIdDigest {
     private EventIdDigest() {
     }
 
+    /** @throws IllegalArgumentException when the id has an unpaired surrogate (no UTF-8 form; intake refuses such ids) */
     public static String of(String eventId) {
+        int surrogate = SinkText.firstUnpairedSurrogate(eventId);
+        if (surrogate >= 0) {
+            // getBytes would turn it into "?": "a\ud800", "a\udbff" and "a?" would be one id.
+            throw new IllegalArgumentException("event id has an unpaired UTF-16 surrogate at index " + surrogate);
+        }
         try {
             byte[] hash = MessageDigest.getInstance("SHA-256").digest(eventId.getBytes(StandardCharsets.UTF_8));
             return Base64.getUrlEncoder().withoutPadding().encodeToString(Arrays.copyOf(hash, 12));

@@ -4,7 +4,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 
 /**
  * Renders offending values for rejection details: at most {@value #MAX_CHARS} characters, quoted, with control
- * characters, quotes and backslashes escaped so that a detail is always one printable line.
+ * characters, unpaired surrogates, non-characters, quotes and backslashes escaped, so that a detail is always one
+ * printable line that every sink accepts (it travels in the {@code fanin-reason} SQS attribute).
  */
 final class Details {
 
@@ -18,14 +19,17 @@ final class Details {
         if (value == null) {
             return "null";
         }
-        String shown = value;
-        String cut = "";
-        if (value.length() > MAX_CHARS) {
-            int end = Character.isHighSurrogate(value.charAt(MAX_CHARS - 1)) ? MAX_CHARS - 1 : MAX_CHARS;
-            shown = value.substring(0, end);
-            cut = "...(" + value.length() + " chars)";
+        String cut = value.length() > MAX_CHARS ? "...(" + value.length() + " chars)" : "";
+        return "\"" + escape(cut(value)) + "\"" + cut;
+    }
+
+    /** The first {@value #MAX_CHARS} characters, never ending inside a surrogate pair. */
+    static String cut(String value) {
+        if (value.length() <= MAX_CHARS) {
+            return value;
         }
-        return "\"" + escape(shown) + "\"" + cut;
+        int end = Character.isHighSurrogate(value.charAt(MAX_CHARS - 1)) ? MAX_CHARS - 1 : MAX_CHARS;
+        return value.substring(0, end);
     }
 
     /** Any JSON value: strings quoted, other values as compact JSON, both truncated. */
@@ -36,9 +40,9 @@ final class Details {
         if (node.isTextual()) {
             return quote(node.textValue());
         }
-        // Compact JSON already escapes control characters inside strings, and has none outside them.
+        // Compact JSON escapes control characters inside strings and has none outside them; escape() catches the rest.
         String json = node.toString();
-        return json.length() > MAX_CHARS ? json.substring(0, MAX_CHARS) + "...(" + json.length() + " chars)" : json;
+        return escapeUnprintable(cut(json)) + (json.length() > MAX_CHARS ? "...(" + json.length() + " chars)" : "");
     }
 
     /** "an object", "a number"...: the JSON type of a value, for messages such as "is an object, expected a string". */
@@ -64,23 +68,32 @@ final class Details {
         return node.isNull() ? "null" : node.getNodeType().toString().toLowerCase(java.util.Locale.ROOT);
     }
 
+    /** Quotes and backslashes escaped, and every character {@link #escapeUnprintable} escapes. */
     static String escape(String s) {
+        return escapeUnprintable(s.replace("\\", "\\\\").replace("\"", "\\\""));
+    }
+
+    /**
+     * Control characters (as {@code \n}, {@code \r}, {@code \t} or {@code \\uXXXX}), unpaired surrogates and the
+     * non-characters U+FFFE and U+FFFF escaped as {@code \\uXXXX}: what remains is valid in every sink
+     * ({@link dev.fanin.core.text.SinkText}) and reads as one line.
+     */
+    private static String escapeUnprintable(String s) {
         StringBuilder out = new StringBuilder(s.length() + 8);
         for (int i = 0; i < s.length(); i++) {
             char c = s.charAt(i);
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                default -> {
-                    if (c < 0x20 || c == 0x7F) {
-                        out.append(String.format("\\u%04X", (int) c));
-                    } else {
-                        out.append(c);
-                    }
-                }
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                out.append(c).append(s.charAt(++i));
+            } else if (c == '\n') {
+                out.append("\\n");
+            } else if (c == '\r') {
+                out.append("\\r");
+            } else if (c == '\t') {
+                out.append("\\t");
+            } else if (c < 0x20 || c == 0x7F || Character.isSurrogate(c) || c == 0xFFFE || c == 0xFFFF) {
+                out.append(String.format("\\u%04X", (int) c));
+            } else {
+                out.append(c);
             }
         }
         return out.toString();

@@ -16,7 +16,13 @@ final class EventIds {
     private EventIds() {
     }
 
-    /** @throws IntakeFailure MISSING_EVENT_ID, EVENT_ID_NOT_SCALAR or EVENT_ID_TOO_LONG */
+    /**
+     * An id is compared by its UTF-8 bytes ({@link dev.fanin.core.aggregate.EventIdDigest}), so it must have them: an
+     * unpaired surrogate would make {@code a\ud800} and {@code a\udbff} the same id. Control characters are refused as
+     * in keys (an identity holding them is a producer's bug, and each would take six bytes in every sink).
+     *
+     * @throws IntakeFailure MISSING_EVENT_ID, EVENT_ID_NOT_SCALAR, EVENT_ID_CONTROL_CHARACTERS or EVENT_ID_TOO_LONG
+     */
     static String resolve(FieldPath path, Unwrapping.Unit unit, String messageId) {
         String id;
         if (path != null) {
@@ -27,6 +33,11 @@ final class EventIds {
                     + "@" + text(s3.path("object").path("sequencer"), "$.s3.object.sequencer");
         } else {
             id = messageId;
+        }
+        int control = Scalars.firstControlCharacter(id);
+        if (control >= 0) {
+            throw new IntakeFailure(RejectionReason.EVENT_ID_CONTROL_CHARACTERS, "event id " + (path == null ? "(default)" : path)
+                    + " has " + Scalars.describeCharacterAt(id, control) + ": " + Details.quote(id));
         }
         int bytes = Scalars.utf8Length(id);
         if (bytes > MAX_EVENT_ID_BYTES) {

@@ -74,9 +74,8 @@ final class GroupKeys {
         }
         int control = Scalars.firstControlCharacter(text);
         if (control >= 0) {
-            String what = Character.isSurrogate(text.charAt(control)) ? "an unpaired UTF-16 surrogate " : "control character ";
-            throw new IntakeFailure(RejectionReason.KEY_CONTROL_CHARACTERS, "key part " + part + " has " + what
-                    + String.format("U+%04X", (int) text.charAt(control)) + " at index " + control + ": " + Details.quote(text));
+            throw new IntakeFailure(RejectionReason.KEY_CONTROL_CHARACTERS, "key part " + part + " has "
+                    + Scalars.describeCharacterAt(text, control) + ": " + Details.quote(text));
         }
         return text;
     }

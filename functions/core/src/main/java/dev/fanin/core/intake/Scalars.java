@@ -1,7 +1,7 @@
 package dev.fanin.core.intake;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.nio.charset.StandardCharsets;
+import dev.fanin.core.text.SinkText;
 
 /**
  * The text of a JSON scalar, as match conditions and key parts see it: a string is its value, a number its decimal
@@ -46,41 +46,29 @@ final class Scalars {
     }
 
     static int utf8Length(String s) {
-        // Exact without allocating for ASCII-only text, the common case.
-        int bytes = 0;
-        for (int i = 0; i < s.length(); i++) {
-            char c = s.charAt(i);
-            if (c < 0x80) {
-                bytes++;
-            } else {
-                return bytes + s.substring(i).getBytes(StandardCharsets.UTF_8).length;
-            }
-        }
-        return bytes;
+        return SinkText.utf8Length(s);
     }
 
-    /** The first control character (U+0000-U+001F, U+007F) in {@code s}, or -1. */
     /**
-     * The index of the first control character (U+0000-U+001F, U+007F) or unpaired UTF-16 surrogate, or -1. An unpaired
-     * surrogate has no UTF-8 encoding: stored in DynamoDB it would become "?", so two different keys could collide.
+     * The index of the first control character (U+0000-U+001F, U+007F) or unpaired UTF-16 surrogate, or -1: what an
+     * identity (a key part, an event id) must not hold. An unpaired surrogate has no UTF-8 encoding, so stored or
+     * hashed it would become "?" and two different ids would collide.
      */
     static int firstControlCharacter(String s) {
-        for (int i = 0; i < s.length(); i++) {
+        int surrogate = SinkText.firstUnpairedSurrogate(s);
+        int end = surrogate < 0 ? s.length() : surrogate;
+        for (int i = 0; i < end; i++) {
             char c = s.charAt(i);
             if (c < 0x20 || c == 0x7F) {
                 return i;
             }
-            if (Character.isHighSurrogate(c)) {
-                if (i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
-                    i++;
-                    continue;
-                }
-                return i;
-            }
-            if (Character.isLowSurrogate(c)) {
-                return i;
-            }
         }
-        return -1;
+        return surrogate;
+    }
+
+    /** "an unpaired UTF-16 surrogate U+D800 at index 3" or "control character U+0007 at index 3", for a detail. */
+    static String describeCharacterAt(String s, int index) {
+        String what = Character.isSurrogate(s.charAt(index)) ? "an unpaired UTF-16 surrogate " : "control character ";
+        return what + String.format("U+%04X", (int) s.charAt(index)) + " at index " + index;
     }
 }

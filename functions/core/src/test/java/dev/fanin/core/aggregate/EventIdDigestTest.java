@@ -1,6 +1,7 @@
 package dev.fanin.core.aggregate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -16,6 +17,16 @@ class EventIdDigestTest {
     })
     void knownVectors(String eventId, String digest) {
         assertThat(EventIdDigest.of(eventId)).isEqualTo(digest);
+    }
+
+    @Test
+    void anIdWithAnUnpairedSurrogateHasNoDigestInsteadOfCollidingWithAnother() {
+        // getBytes(UTF_8) made all three "a?": two distinct events were dropped as duplicates of the third.
+        assertThatThrownBy(() -> EventIdDigest.of("a\ud800")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("unpaired UTF-16 surrogate at index 1");
+        assertThatThrownBy(() -> EventIdDigest.of("a\udbff")).isInstanceOf(IllegalArgumentException.class);
+        assertThatThrownBy(() -> EventIdDigest.of("\udc00a")).isInstanceOf(IllegalArgumentException.class);
+        assertThat(EventIdDigest.of("a?")).isNotEqualTo(EventIdDigest.of("a\ud83d\ude80"));
     }
 
     @Test

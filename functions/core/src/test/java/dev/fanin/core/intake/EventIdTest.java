@@ -50,7 +50,17 @@ class EventIdTest {
                 Arguments.of("{'id':'k','eid':''}", RejectionReason.MISSING_EVENT_ID, "event id $.eid is the empty string"),
                 Arguments.of("{'id':'k','eid':{'v':1}}", RejectionReason.EVENT_ID_NOT_SCALAR, "event id $.eid is an object {\"v\":1}"),
                 Arguments.of("{'id':'k','eid':'" + "x".repeat(1025) + "'}", RejectionReason.EVENT_ID_TOO_LONG,
-                        "event id $.eid is 1025 UTF-8 bytes, over 1024"));
+                        "event id $.eid is 1025 UTF-8 bytes, over 1024"),
+                Arguments.of("{'id':'k','eid':'a\\ud800'}", RejectionReason.EVENT_ID_CONTROL_CHARACTERS,
+                        "event id $.eid has an unpaired UTF-16 surrogate U+D800 at index 1: \"a\\uD800\""),
+                Arguments.of("{'id':'k','eid':'a\\udbff'}", RejectionReason.EVENT_ID_CONTROL_CHARACTERS,
+                        "event id $.eid has an unpaired UTF-16 surrogate U+DBFF at index 1"),
+                Arguments.of("{'id':'k','eid':'\\udc00'}", RejectionReason.EVENT_ID_CONTROL_CHARACTERS,
+                        "event id $.eid has an unpaired UTF-16 surrogate U+DC00 at index 0"),
+                Arguments.of("{'id':'k','eid':'evt-1\\n'}", RejectionReason.EVENT_ID_CONTROL_CHARACTERS,
+                        "event id $.eid has control character U+000A at index 5: \"evt-1\\n\""),
+                Arguments.of("{'id':'k','eid':'a\\u0000b'}", RejectionReason.EVENT_ID_CONTROL_CHARACTERS,
+                        "control character U+0000 at index 1"));
     }
 
     @ParameterizedTest(name = "{1}: {2}")
@@ -62,6 +72,18 @@ class EventIdTest {
             assertThat(r.reason()).isEqualTo(reason);
             assertThat(r.detail()).contains(detail);
         });
+    }
+
+    @Test
+    void idsThatDifferOnlyInAnUnpairedSurrogateAreRefusedNotMerged() {
+        // Hashed as UTF-8 they were all "a?": three events counted as one.
+        assertThat(withPath.parse(message(json("{'id':'k','eid':'a?'}"))).accepted()).hasSize(1);
+        for (String id : new String[] {"a\\ud800", "a\\udbff", "a\\udfff"}) {
+            assertThat(withPath.parse(message(json("{'id':'k','eid':'" + id + "'}"))).rejected())
+                    .singleElement().extracting(Rejected::reason).isEqualTo(RejectionReason.EVENT_ID_CONTROL_CHARACTERS);
+        }
+        assertThat(withPath.parse(message(json("{'id':'k','eid':'a\ud83d\ude80\u00e9\ufffd\uffff'}"))).accepted())
+                .as("paired surrogates and every other character are kept").hasSize(1);
     }
 
     @Test
