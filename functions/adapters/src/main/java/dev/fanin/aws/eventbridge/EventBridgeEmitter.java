@@ -9,6 +9,7 @@ import dev.fanin.aws.TransientFailures;
 import dev.fanin.core.config.EmitTarget;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.SinkLimits;
 import dev.fanin.core.port.AggregateEmitter;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -39,7 +40,7 @@ public final class EventBridgeEmitter implements AggregateEmitter {
 
     public static final int MAX_ENTRIES_PER_CALL = 10;
     /** PutEvents' limit on a call's total entry size (256 KB). */
-    public static final long MAX_CALL_BYTES = 256 * 1024;
+    public static final long MAX_CALL_BYTES = SinkLimits.EVENTBRIDGE_ENTRY_BYTES;
     static final Set<String> PERMANENT_ERRORS = Set.of("MalformedDetail", "InvalidArgument", "ValidationException",
             "AccessDeniedException", "NotAuthorizedForSourceException", "NotAuthorizedForDetailTypeException",
             "ResourceNotFoundException");

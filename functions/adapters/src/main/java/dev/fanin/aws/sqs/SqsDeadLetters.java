@@ -1,6 +1,8 @@
 package dev.fanin.aws.sqs;
 
+import dev.fanin.core.config.SinkLimits;
 import dev.fanin.core.port.DeadLetters;
+import dev.fanin.core.text.SinkText;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -15,10 +17,12 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
  * The input dead-letter queue: the original body unchanged, the original message attributes copied, and
  * {@code fanin-reason} and {@code fanin-original-message-id} added.
  *
- * <p>SQS allows 10 message attributes. Ours always fit: when the originals do not all fit beside them, the
- * originals are kept in name order up to the limit less one, and {@code fanin-dropped-attributes} lists the names of
- * those left out. Originals with an empty value (which SQS refuses) are left out the same way. An original named
- * like one of ours is replaced by ours.
+ * <p>What is added always fits the message: SQS allows 10 message attributes and
+ * {@link SinkLimits#FANIN_QUEUE_MESSAGE_BYTES} for body and attributes together. The reason comes first: it is cut
+ * at {@value #MAX_REASON_BYTES} bytes, or shorter when the body leaves less room. Then the originals are kept in name
+ * order while they fit, up to the limit less one, and {@code fanin-dropped-attributes} lists the names of those left
+ * out. Originals with an empty value (which SQS refuses) are left out the same way. An original named like one of
+ * ours is replaced by ours. Characters SQS refuses in the reason are escaped ({@link SqsAttributes#string}).
  */
 public final class SqsDeadLetters implements DeadLetters {
 
@@ -26,7 +30,9 @@ public final class SqsDeadLetters implements DeadLetters {
     public static final String ORIGINAL_ID_ATTRIBUTE = "fanin-original-message-id";
     public static final String DROPPED_ATTRIBUTE = "fanin-dropped-attributes";
     public static final int MAX_ATTRIBUTES = 10;
-    private static final int MAX_NOTE_CHARS = 1024;
+    /** A reason longer than this (an S3 notification with many bad records) is cut, with a note of its length. */
+    static final int MAX_REASON_BYTES = 8_192;
+    private static final int MAX_NOTE_BYTES = 1024;
 
     private final SqsClient sqs;
     private final String queueUrl;
@@ -45,11 +51,22 @@ public final class SqsDeadLetters implements DeadLetters {
         return SendMessageRequest.builder()
                 .queueUrl(queueUrl)
                 .messageBody(body)
-                .messageAttributes(attributes(messageId, attributes, reason))
+                .messageAttributes(attributes(messageId, SinkText.utf8Length(body), attributes, reason))
                 .build();
     }
 
-    static Map<String, MessageAttributeValue> attributes(String messageId, Map<String, String> originals, String reason) {
+    /** The attributes of the dead letter of a message with {@code bodyBytes} of body. */
+    static Map<String, MessageAttributeValue> attributes(String messageId, long bodyBytes, Map<String, String> originals, String reason) {
+        Map<String, MessageAttributeValue> result = new LinkedHashMap<>();
+        long room = SinkLimits.FANIN_QUEUE_MESSAGE_BYTES - bodyBytes;
+        MessageAttributeValue id = SqsAttributes.string(messageId);
+        room -= SqsAttributes.bytes(ORIGINAL_ID_ATTRIBUTE, id);
+        // Room for a note of dropped originals is kept before the reason takes its share, so that the note fits.
+        long noteRoom = DROPPED_ATTRIBUTE.length() + SqsAttributes.STRING.length() + MAX_NOTE_BYTES;
+        String why = reason == null || reason.isEmpty() ? "unspecified" : reason;
+        MessageAttributeValue because = SqsAttributes.string(cut(SinkText.escapeInvalid(why),
+                Math.min(MAX_REASON_BYTES, room - noteRoom - REASON_ATTRIBUTE.length() - SqsAttributes.STRING.length())));
+        room -= SqsAttributes.bytes(REASON_ATTRIBUTE, because);
         Map<String, String> candidates = new TreeMap<>();
         List<String> dropped = new ArrayList<>();
         originals.forEach((name, value) -> {
@@ -62,26 +79,37 @@ public final class SqsDeadLetters implements DeadLetters {
                 candidates.put(name, value);
             }
         });
-        int room = MAX_ATTRIBUTES - 2;
-        if (candidates.size() > room || !dropped.isEmpty()) {
-            room--;
+        int slots = MAX_ATTRIBUTES - 2;
+        long fitting = candidates.entrySet().stream().mapToLong(e -> SqsAttributes.bytes(e.getKey(), SqsAttributes.string(e.getValue()))).sum();
+        if (candidates.size() > slots || !dropped.isEmpty() || fitting > room) {
+            slots--;
+            room -= noteRoom;
         }
-        Map<String, MessageAttributeValue> result = new LinkedHashMap<>();
         for (Map.Entry<String, String> original : candidates.entrySet()) {
-            if (result.size() < room) {
-                result.put(original.getKey(), SqsAttributes.string(original.getValue()));
+            MessageAttributeValue value = SqsAttributes.string(original.getValue());
+            long bytes = SqsAttributes.bytes(original.getKey(), value);
+            if (result.size() < slots && bytes <= room) {
+                result.put(original.getKey(), value);
+                room -= bytes;
             } else {
                 dropped.add(original.getKey());
             }
         }
-        result.put(REASON_ATTRIBUTE, SqsAttributes.string(reason == null || reason.isEmpty() ? "unspecified" : reason));
-        result.put(ORIGINAL_ID_ATTRIBUTE, SqsAttributes.string(messageId));
+        result.put(REASON_ATTRIBUTE, because);
+        result.put(ORIGINAL_ID_ATTRIBUTE, id);
         if (!dropped.isEmpty()) {
             dropped.sort(null);
-            String note = String.join(",", dropped);
-            result.put(DROPPED_ATTRIBUTE, SqsAttributes.string(
-                    note.length() <= MAX_NOTE_CHARS ? note : note.substring(0, MAX_NOTE_CHARS) + "..."));
+            result.put(DROPPED_ATTRIBUTE, SqsAttributes.string(cut(String.join(",", dropped), MAX_NOTE_BYTES)));
         }
         return result;
+    }
+
+    /** {@code text} within {@code maxBytes} UTF-8 bytes, ending in a note of what was cut when it does not fit. */
+    private static String cut(String text, long maxBytes) {
+        if (SinkText.utf8Length(text) <= maxBytes) {
+            return text;
+        }
+        String note = "...(" + SinkText.utf8Length(text) + " bytes)";
+        return SinkText.cutToBytes(text, (int) Math.max(1, maxBytes - note.length())) + note;
     }
 }

@@ -9,6 +9,7 @@ import dev.fanin.aws.StableHash;
 import dev.fanin.aws.TransientFailures;
 import dev.fanin.core.config.EmitTarget;
 import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.config.SinkLimits;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.port.AggregateEmitter;
 import java.nio.charset.StandardCharsets;
@@ -39,7 +40,8 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 public final class SqsEmitter implements AggregateEmitter {
 
     public static final int MAX_ENTRIES_PER_CALL = 10;
-    public static final long MAX_CALL_BYTES = 256 * 1024;
+    /** A message and a call: an emit queue is assumed to have SQS's default {@code MaximumMessageSize}. */
+    public static final long MAX_CALL_BYTES = SinkLimits.SQS_MESSAGE_BYTES;
 
     private final SqsClient sqs;
     private final Map<String, EmitTarget.Sqs> targets;

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.port.WindowTimers;
+import dev.fanin.core.text.ExactJson;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -31,7 +32,7 @@ public record TimerMessage(WindowTimers.Wakeup wakeup) {
                 .put("windowId", wakeup.ref().windowId())
                 .put("dueAt", wakeup.dueAt().toString())
                 .put("chain", wakeup.chain());
-        return body.toString();
+        return ExactJson.write(body);
     }
 
     /** @throws IllegalArgumentException naming what is wrong with the body */

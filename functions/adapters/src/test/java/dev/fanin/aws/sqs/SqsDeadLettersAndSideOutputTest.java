@@ -1,8 +1,11 @@
 package dev.fanin.aws.sqs;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fanin.aws.support.MotoServer;
+import dev.fanin.core.config.SinkLimits;
+import dev.fanin.core.text.SinkText;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -47,10 +50,42 @@ class SqsDeadLettersAndSideOutputTest {
         for (int i = 0; i < 8; i++) {
             originals.put("a" + i, "v");
         }
-        assertThat(SqsDeadLetters.attributes("m", originals, "r")).hasSize(10).doesNotContainKey("fanin-dropped-attributes");
+        assertThat(SqsDeadLetters.attributes("m", 4, originals, "r")).hasSize(10).doesNotContainKey("fanin-dropped-attributes");
         originals.put("a8", "v");
-        assertThat(SqsDeadLetters.attributes("m", originals, "r")).hasSize(10)
+        assertThat(SqsDeadLetters.attributes("m", 4, originals, "r")).hasSize(10)
                 .containsEntry("fanin-dropped-attributes", MessageAttributeValue.builder().dataType("String").stringValue("a7,a8").build());
+    }
+
+    @Test
+    void aReasonQuotingCharactersSqsRefusesIsSentWithThemEscaped() {
+        // A key part with an unpaired surrogate, or U+FFFF, quoted in the reason: the raw text made the send fail.
+        String reason = "KEY_CONTROL_CHARACTERS: key part $.jobId has an unpaired UTF-16 surrogate: \"etl\ud800\" \uffff\u0001 \ud83d\ude80";
+        Message message = roundTrip(sqs -> queue -> new SqsDeadLetters(sqs, queue).send("msg-3", "{\"jobId\":\"etl\\ud800\"}", Map.of(), reason));
+
+        String sent = message.messageAttributes().get("fanin-reason").stringValue();
+        assertThat(sent).isEqualTo("KEY_CONTROL_CHARACTERS: key part $.jobId has an unpaired UTF-16 surrogate: \"etl\\uD800\" \\uFFFF\\u0001 \ud83d\ude80");
+        assertThat(SinkText.isValid(sent)).isTrue();
+    }
+
+    @Test
+    void aLongReasonIsCutAndTheAttributesFitBesideALargeBody() {
+        String body = "x".repeat(SinkLimits.FANIN_QUEUE_MESSAGE_BYTES - 12_000);
+        Map<String, String> originals = Map.of("big", "y".repeat(5_000), "small", "z");
+        Map<String, MessageAttributeValue> attributes = SqsDeadLetters.attributes("msg-4", body.length(), originals, "NO_MATCHING_PIPELINE: " + "r".repeat(20_000));
+
+        long total = body.length() + attributes.entrySet().stream().mapToLong(a -> SqsAttributes.bytes(a.getKey(), a.getValue())).sum();
+        assertThat(total).isLessThanOrEqualTo(SinkLimits.FANIN_QUEUE_MESSAGE_BYTES);
+        assertThat(attributes.get("fanin-reason").stringValue()).startsWith("NO_MATCHING_PIPELINE: rrr").endsWith("...(20022 bytes)");
+        assertThat(strings(attributes)).containsEntry("fanin-dropped-attributes", "big").containsEntry("small", "z");
+        Map<String, MessageAttributeValue> small = SqsDeadLetters.attributes("msg-5", 10, Map.of(), "R: " + "r".repeat(20_000));
+        assertThat(SinkText.utf8Length(small.get("fanin-reason").stringValue())).isEqualTo(SqsDeadLetters.MAX_REASON_BYTES);
+    }
+
+    @Test
+    void aSideOutputRecordTooLargeForTheQueueIsRefusedBeforeTheSend() {
+        SqsSideOutput side = new SqsSideOutput(MotoServer.get().sqs(), "https://unused");
+        assertThatThrownBy(() -> side.request("LATE_EVENT", "p", "{\"event\":\"" + "x".repeat(SinkLimits.FANIN_QUEUE_MESSAGE_BYTES) + "\"}"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("over the side-output queue's 1048576");
     }
 
     @Test

@@ -43,6 +43,17 @@ class SqsWindowTimersTest {
     }
 
     @Test
+    void aKeyWithCharactersSqsRefusesIsEscapedInTheBodyAndReadsBackExactly() {
+        // Keys may hold U+FFFF (valid Unicode, refused by SQS): raw in the body, the timer was never sent.
+        WindowRef ref = new WindowRef("alerts", "a\uffff|b\ufffe\ud83d\ude80", "S000000000001000");
+        TimerMessage message = new TimerMessage(new WindowTimers.Wakeup(ref, Instant.parse("2026-01-01T00:00:12.345Z"), 7));
+
+        assertThat(message.toJson()).contains("\"key\":\"a\\uFFFF|b\\uFFFE\ud83d\ude80\"");
+        assertThat(dev.fanin.core.text.SinkText.isValid(message.toJson())).isTrue();
+        assertThat(TimerMessage.parse(message.toJson())).isEqualTo(message);
+    }
+
+    @Test
     void aBodyWithoutChainReadsAsChainZero() {
         // Armed by a version before timer chains had ids (see WindowMachine.Visitor.Timer#continues).
         TimerMessage message = TimerMessage.parse("{\"pipeline\":\"a\",\"key\":\"k\",\"windowId\":\"T1\",\"dueAt\":\"2026-01-01T00:00:05Z\"}");

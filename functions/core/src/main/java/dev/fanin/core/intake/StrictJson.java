@@ -13,6 +13,7 @@ import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.fanin.core.text.ExactJson;
+import dev.fanin.core.text.SinkText;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Iterator;
@@ -99,7 +100,11 @@ final class StrictJson {
         }
     }
 
-    /** The first number out of range under {@code node} and its path relative to it (built only when one is found). */
+    /**
+     * The first number out of range under {@code node} and its path relative to it (built only when one is found).
+     * Also refuses a field name with an unpaired surrogate (the parser refuses one written as an escape, not a raw one):
+     * written back into state, it could not be read again.
+     */
     private static OutOfRange outOfRange(JsonNode node) {
         if (node.isBigDecimal()) {
             return ExactJson.inRange(node.decimalValue()) ? null : new OutOfRange("", node.decimalValue());
@@ -114,6 +119,10 @@ final class StrictJson {
         } else if (node.isObject()) {
             for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
                 Map.Entry<String, JsonNode> field = it.next();
+                if (SinkText.firstUnpairedSurrogate(field.getKey()) >= 0) {
+                    throw new IntakeFailure(RejectionReason.MALFORMED_JSON, "a field name has an unpaired UTF-16 surrogate: "
+                            + Details.quote(field.getKey()));
+                }
                 OutOfRange inner = outOfRange(field.getValue());
                 if (inner != null) {
                     return new OutOfRange(step(field.getKey()) + inner.path, inner.number);

@@ -66,7 +66,7 @@ public final class WindowCodec {
             n.put("le", s.lateEvents());
         }
         return new StoredWindow(s.ref(), s.version(), s.status(), s.dueAt(), s.expiresAt(), s.fence(), s.leaseUntil(),
-                s.eventIds(), n.toString(), s.layout());
+                s.eventIds(), ExactJson.write(n), s.layout());
     }
 
     public static WindowState decode(StoredWindow w, PipelineConfig config) {

@@ -11,6 +11,7 @@ import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.text.ExactJson;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -113,7 +114,7 @@ public final class FlushService {
     private static String emission(Claim claim, Instant now) {
         ObjectNode json = claim.emission();
         json.put("emittedAt", IsoMillis.format(now));
-        return json.toString();
+        return ExactJson.write(json);
     }
 
     /** Commits the claim {@code claimed} (as written by its claimer) if the window still carries its fence. */

@@ -20,6 +20,7 @@ import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.text.ExactJson;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.SessionPlan;
 import dev.fanin.core.window.SessionPlanner;
@@ -421,7 +422,7 @@ public final class IngestService {
         WindowLog.info(LOG, ref, "event sent to the side output", Map.of("eventId", e.eventId(), "messageId", e.sourceMessageId(),
                 "kind", kind, "reason", reason));
         try {
-            engine.ports().sideOutput().send(kind, ref.pipeline(), json.toString());
+            engine.ports().sideOutput().send(kind, ref.pipeline(), ExactJson.write(json));
         } catch (RuntimeException ex) {
             fail(List.of(e), failed, counts, "side output unavailable: " + ex.getMessage());
         }

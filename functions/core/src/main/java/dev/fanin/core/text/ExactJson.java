@@ -11,9 +11,10 @@ import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.math.BigDecimal;
 
 /**
- * JSON text as fanin writes and reads it back (window state, frozen emissions, what the replay reads from its
- * queues): every number is held exactly, as a {@link BigDecimal} with its scale ({@code 1.50} stays {@code 1.50}),
- * never as a {@code double}.
+ * JSON text as fanin writes it into every sink and reads it back (window state, emissions, side-output records,
+ * timer messages; what the replay reads from its queues): every number is held exactly, as a {@link BigDecimal} with
+ * its scale ({@code 1.50} stays {@code 1.50}), never as a {@code double}; every string is valid in every sink
+ * ({@link #write}).
  *
  * <p><b>The numbers fanin holds.</b> Intake accepts a JSON number only if it is 0 or its magnitude is between
  * {@code 1e-300} and {@code 1e300} (and it is at most 64 characters long). Every such number is a finite double, so
@@ -46,6 +47,16 @@ public final class ExactJson {
             .reader();
 
     private ExactJson() {
+    }
+
+    /**
+     * Compact JSON text of {@code node} that every sink takes as it is: numbers exact ({@code BigDecimal} text), and
+     * the characters SQS refuses and UTF-8 cannot encode (unpaired surrogates, U+FFFE, U+FFFF) written as
+     * {@code \\uXXXX} escapes (controls already are), so the text reads back as the same strings
+     * ({@link SinkText#isValid} holds for the result).
+     */
+    public static String write(JsonNode node) {
+        return SinkText.escapeInJson(node.toString());
     }
 
     /** Reads JSON text, numbers as exact decimals. */

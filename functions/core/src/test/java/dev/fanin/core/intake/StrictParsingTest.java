@@ -30,7 +30,12 @@ class StrictParsingTest {
                 Arguments.of("array", "[{\"id\":\"a\"}]", RejectionReason.NOT_A_JSON_OBJECT, "body is an array"),
                 Arguments.of("string", "\"id\"", RejectionReason.NOT_A_JSON_OBJECT, "body is a string \"id\""),
                 Arguments.of("too deep", "{\"id\":" + "[".repeat(70) + "]".repeat(70) + "}", RejectionReason.JSON_TOO_COMPLEX, "nesting depth"),
-                Arguments.of("number too long", "{\"id\":" + "9".repeat(80) + "}", RejectionReason.JSON_TOO_COMPLEX, "number length"));
+                Arguments.of("number too long", "{\"id\":" + "9".repeat(80) + "}", RejectionReason.JSON_TOO_COMPLEX, "number length"),
+                // A field name must be text that can be written back and read again (it may be sampled into state).
+                Arguments.of("name with an escaped lone surrogate", "{\"id\":\"a\",\"x\\ud800\":1}", RejectionReason.MALFORMED_JSON,
+                        "Broken surrogate pair"),
+                Arguments.of("name with a raw lone surrogate", "{\"id\":\"a\",\"x\ud800\":1}", RejectionReason.MALFORMED_JSON,
+                        "a field name has an unpaired UTF-16 surrogate: \"x\\uD800\""));
     }
 
     @ParameterizedTest(name = "{0}")
