@@ -17,8 +17,13 @@ public final class SimPipelines {
     public static final String COUNT = "events";
     /** Name of the distinct-ids aggregation in every simulated pipeline. */
     public static final String IDS = "ids";
-    /** The distinct-ids cap: the loader's maximum. A revision holding more ids cannot be checked exactly. */
-    public static final int IDS_CAP = 10_000;
+    /**
+     * The distinct-ids cap, far above any simulated window: a revision holding more ids cannot be checked exactly. With
+     * {@link #ID_BYTES} it keeps the aggregate within what EventBridge takes, as the loader requires.
+     */
+    public static final int IDS_CAP = 2_000;
+    /** The longest id listed, as JSON: every simulated event id (at most an S3 object key of about 30 characters) fits. */
+    public static final int ID_BYTES = 64;
 
     private SimPipelines() {
     }
@@ -31,12 +36,12 @@ public final class SimPipelines {
         String common = """
                     aggregations:
                       - {name: %s, type: count}
-                      - {name: %s, type: distinct-ids, cap: %d}
+                      - {name: %s, type: distinct-ids, cap: %d, maxValueBytes: %d}
                     bounds: {maxOpenWindows: %d}
                     retention: 2h
                     emit:
                       eventbridge: {bus: sim-bus, source: fanin, detailType: fanin.aggregate}
-                """.formatted(COUNT, IDS, IDS_CAP, maxOpenWindows);
+                """.formatted(COUNT, IDS, IDS_CAP, ID_BYTES, maxOpenWindows);
         return """
                 version: 1
                 pipelines:

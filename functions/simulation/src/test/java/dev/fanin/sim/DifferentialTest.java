@@ -90,7 +90,7 @@ class DifferentialTest {
             """.formatted("""
                 aggregations:
                   - {name: events, type: count}
-                  - {name: ids, type: distinct-ids, cap: 1000}
+                  - {name: ids, type: distinct-ids, cap: 1000, maxValueBytes: 64}
                   - {name: total, type: sum, path: $.v}
                   - {name: biggest, type: max, path: $.v}
                   - {name: last, type: last, n: 3, path: $.v}

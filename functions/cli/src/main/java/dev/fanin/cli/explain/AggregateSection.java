@@ -67,7 +67,8 @@ final class AggregateSection {
             return "the number of distinct events";
         }
         if (spec instanceof AggregationSpec.DistinctIds ids) {
-            return "`{count, ids}`: the exact number of distinct event ids and the " + ids.cap() + " smallest";
+            return "`{count, ids}`: the exact number of distinct event ids and the " + ids.cap() + " smallest (of up to "
+                    + ids.maxValueBytes() + " bytes)";
         }
         if (spec instanceof AggregationSpec.Sum sum) {
             return "`{value, skipped}`: the exact sum of " + Describe.path(sum.path()) + "; non-numbers are skipped and counted";
@@ -80,15 +81,19 @@ final class AggregateSection {
         }
         if (spec instanceof AggregationSpec.FirstN first) {
             return "`[{eventId, eventTime, value}]`: the first " + first.n() + " by event time (ties by event id), value "
-                    + sampled(first.path());
+                    + sampled(first.path()) + trimmed(first.maxValueBytes());
         }
         if (spec instanceof AggregationSpec.LastN last) {
             return "`[{eventId, eventTime, value}]`: the last " + last.n() + " by event time (ties by event id), value "
-                    + sampled(last.path());
+                    + sampled(last.path()) + trimmed(last.maxValueBytes());
         }
         AggregationSpec.DistinctValues values = (AggregationSpec.DistinctValues) spec;
         return "`{values, truncated}`: the values of " + Describe.path(values.path()) + ", the " + values.cap()
-                + " smallest, `truncated` when there were more";
+                + " smallest of up to " + values.maxValueBytes() + " bytes, `truncated` when there were more or longer ones";
+    }
+
+    private static String trimmed(int maxValueBytes) {
+        return "; a value over " + maxValueBytes + " bytes is null, with `trimmed: true`";
     }
 
     private static String sampled(FieldPath path) {

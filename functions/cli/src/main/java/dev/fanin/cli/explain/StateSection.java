@@ -3,6 +3,7 @@ package dev.fanin.cli.explain;
 import dev.fanin.core.config.AggregationSpec;
 import dev.fanin.core.config.Bounds;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.SizeBudget;
 import dev.fanin.core.service.AdmissionEpochs;
 import java.time.Duration;
 import java.util.List;
@@ -37,8 +38,11 @@ final class StateSection {
                         ? "the revision closes (`SIZE_LIMIT`) and the window continues as the next revision (`onOverflow: split`)."
                         : "the window keeps its events and further ones go to the side output (`onOverflow: side-output`).")
                 .append('\n');
-        md.append("- The accumulators are bounded by their caps, not by the number of events: ").append(accumulatorBounds(p.aggregations()))
-                .append(".\n");
+        md.append("- The accumulators are bounded by their caps and by the bytes of each listed value, not by the number of events: ")
+                .append(accumulatorBounds(p.aggregations())).append(". So the largest aggregate is ").append(SizeBudget.aggregateBytes(p))
+                .append(" bytes (an emit entry takes ").append(SizeBudget.emitLimit(p.emit())).append(") and the largest window state ")
+                .append(SizeBudget.stateBytes(p)).append(" bytes (a DynamoDB item leaves ").append(SizeBudget.stateLimit())
+                .append(" for it), checked when the configuration is loaded.\n");
         md.append("- Every accepted event id is kept, as a 16-character digest, for the window's whole life, so a redelivery is "
                 + "recognised however late it comes. Recent digests live on the head; older ones spill into sealed slices, so each "
                 + "write costs about one write unit however large the window grows.\n");
@@ -81,19 +85,23 @@ final class StateSection {
         return aggregations.stream().map(StateSection::bound).collect(Collectors.joining("; "));
     }
 
+    private static String samples(int n, int maxValueBytes) {
+        return n + (n == 1 ? " sample" : " samples") + " (a value over " + maxValueBytes + " bytes is trimmed, flagged)";
+    }
+
     private static String bound(AggregationSpec spec) {
         String name = "`" + spec.name() + "`";
         if (spec instanceof AggregationSpec.DistinctIds ids) {
-            return name + " keeps " + ids.cap() + " ids and an exact count";
+            return name + " keeps " + ids.cap() + " ids of up to " + ids.maxValueBytes() + " bytes and an exact count";
         }
         if (spec instanceof AggregationSpec.DistinctValues values) {
-            return name + " keeps " + values.cap() + " values";
+            return name + " keeps " + values.cap() + " values of up to " + values.maxValueBytes() + " bytes";
         }
         if (spec instanceof AggregationSpec.FirstN first) {
-            return name + " keeps " + first.n() + (first.n() == 1 ? " sample" : " samples");
+            return name + " keeps " + samples(first.n(), first.maxValueBytes());
         }
         if (spec instanceof AggregationSpec.LastN last) {
-            return name + " keeps " + last.n() + (last.n() == 1 ? " sample" : " samples");
+            return name + " keeps " + samples(last.n(), last.maxValueBytes());
         }
         return name + " keeps one number";
     }

@@ -106,7 +106,7 @@ public final class Aggregates {
         if (spec instanceof AggregationSpec.Count) {
             return new CountAccumulator(0);
         } else if (spec instanceof AggregationSpec.DistinctIds s) {
-            return DistinctIdsAccumulator.empty(s.cap());
+            return DistinctIdsAccumulator.empty(s.cap(), s.maxValueBytes());
         } else if (spec instanceof AggregationSpec.Sum s) {
             return NumericAccumulator.empty(NumericAccumulator.Op.SUM, s.path());
         } else if (spec instanceof AggregationSpec.Min s) {
@@ -114,11 +114,11 @@ public final class Aggregates {
         } else if (spec instanceof AggregationSpec.Max s) {
             return NumericAccumulator.empty(NumericAccumulator.Op.MAX, s.path());
         } else if (spec instanceof AggregationSpec.FirstN s) {
-            return SamplesAccumulator.empty(false, s.n(), s.path());
+            return SamplesAccumulator.empty(false, s.n(), s.path(), s.maxValueBytes());
         } else if (spec instanceof AggregationSpec.LastN s) {
-            return SamplesAccumulator.empty(true, s.n(), s.path());
+            return SamplesAccumulator.empty(true, s.n(), s.path(), s.maxValueBytes());
         } else if (spec instanceof AggregationSpec.DistinctValues s) {
-            return DistinctValuesAccumulator.empty(s.path(), s.cap());
+            return DistinctValuesAccumulator.empty(s.path(), s.cap(), s.maxValueBytes());
         }
         throw new IllegalArgumentException("unknown aggregation " + spec);
     }
@@ -127,7 +127,7 @@ public final class Aggregates {
         if (spec instanceof AggregationSpec.Count) {
             return CountAccumulator.fromState(entry);
         } else if (spec instanceof AggregationSpec.DistinctIds s) {
-            return DistinctIdsAccumulator.fromState(s.cap(), entry);
+            return DistinctIdsAccumulator.fromState(s.cap(), s.maxValueBytes(), entry);
         } else if (spec instanceof AggregationSpec.Sum s) {
             return NumericAccumulator.fromState(NumericAccumulator.Op.SUM, s.path(), entry);
         } else if (spec instanceof AggregationSpec.Min s) {
@@ -135,11 +135,11 @@ public final class Aggregates {
         } else if (spec instanceof AggregationSpec.Max s) {
             return NumericAccumulator.fromState(NumericAccumulator.Op.MAX, s.path(), entry);
         } else if (spec instanceof AggregationSpec.FirstN s) {
-            return SamplesAccumulator.fromState(false, s.n(), s.path(), entry);
+            return SamplesAccumulator.fromState(false, s.n(), s.path(), s.maxValueBytes(), entry);
         } else if (spec instanceof AggregationSpec.LastN s) {
-            return SamplesAccumulator.fromState(true, s.n(), s.path(), entry);
+            return SamplesAccumulator.fromState(true, s.n(), s.path(), s.maxValueBytes(), entry);
         } else if (spec instanceof AggregationSpec.DistinctValues s) {
-            return DistinctValuesAccumulator.fromState(s.path(), s.cap(), entry);
+            return DistinctValuesAccumulator.fromState(s.path(), s.cap(), s.maxValueBytes(), entry);
         }
         throw new IllegalArgumentException("unknown aggregation " + spec);
     }

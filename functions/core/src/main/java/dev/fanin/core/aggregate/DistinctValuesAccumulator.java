@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.config.FieldPath;
 import dev.fanin.core.event.Event;
+import dev.fanin.core.text.ExactJson;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -13,23 +14,26 @@ import java.util.Objects;
 
 /**
  * The set of a field's values, as strings (a string's text; the JSON text of numbers, booleans, objects and arrays),
- * keeping the {@code cap} smallest in string order; {@code truncated} once more distinct values were seen. Absent and
- * null values are not collected. Idempotent: re-adding a value changes nothing.
+ * keeping the {@code cap} smallest in string order of at most {@code maxValueBytes} of JSON each; {@code truncated}
+ * once a distinct value was seen that is not listed (beyond the cap, or longer). Whether a value is listable depends
+ * on the value alone, so the result does not depend on arrival order. Absent and null values are not collected.
+ * Idempotent: re-adding a value changes nothing.
  */
-record DistinctValuesAccumulator(FieldPath path, int cap, List<String> values, boolean truncated) implements Accumulator {
+record DistinctValuesAccumulator(FieldPath path, int cap, int maxValueBytes, List<String> values, boolean truncated) implements Accumulator {
 
     DistinctValuesAccumulator {
         values = List.copyOf(values);
     }
 
-    static DistinctValuesAccumulator empty(FieldPath path, int cap) {
-        return new DistinctValuesAccumulator(path, cap, List.of(), false);
+    static DistinctValuesAccumulator empty(FieldPath path, int cap, int maxValueBytes) {
+        return new DistinctValuesAccumulator(path, cap, maxValueBytes, List.of(), false);
     }
 
-    static DistinctValuesAccumulator fromState(FieldPath path, int cap, JsonNode state) {
+    /** Decodes {@link #toState}, keeping what fits the current bounds (a configuration may have lowered them). */
+    static DistinctValuesAccumulator fromState(FieldPath path, int cap, int maxValueBytes, JsonNode state) {
         List<String> values = new ArrayList<>();
         state.path("vs").forEach(v -> values.add(v.textValue()));
-        return new DistinctValuesAccumulator(path, cap, values, state.path("tr").booleanValue());
+        return empty(path, cap, maxValueBytes).combine(values, state.path("tr").booleanValue());
     }
 
     @Override
@@ -47,7 +51,7 @@ record DistinctValuesAccumulator(FieldPath path, int cap, List<String> values, b
 
     @Override
     public Accumulator merge(Accumulator other) {
-        if (!(other instanceof DistinctValuesAccumulator that) || that.cap != cap || !Objects.equals(that.path, path)) {
+        if (!(other instanceof DistinctValuesAccumulator that) || that.cap != cap || that.maxValueBytes != maxValueBytes || !Objects.equals(that.path, path)) {
             throw new IllegalArgumentException("cannot merge distinct values " + this + " with " + other);
         }
         return combine(that.values, that.truncated);
@@ -56,8 +60,9 @@ record DistinctValuesAccumulator(FieldPath path, int cap, List<String> values, b
     private DistinctValuesAccumulator combine(List<String> more, boolean moreTruncated) {
         List<String> all = SortedCapped.union(values, more);
         long distinct = all.stream().distinct().count();
-        List<String> kept = SortedCapped.smallest(all, Comparator.naturalOrder(), cap);
-        return new DistinctValuesAccumulator(path, cap, kept, truncated || moreTruncated || distinct > cap);
+        List<String> listable = all.stream().filter(v -> ExactJson.stringBytes(v) <= maxValueBytes).toList();
+        List<String> kept = SortedCapped.smallest(listable, Comparator.naturalOrder(), cap);
+        return new DistinctValuesAccumulator(path, cap, maxValueBytes, kept, truncated || moreTruncated || distinct > kept.size());
     }
 
     @Override

@@ -15,6 +15,7 @@ final class AggregationParser {
     enum Type { COUNT, DISTINCT_IDS, SUM, MIN, MAX, FIRST, LAST, DISTINCT_VALUES }
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z][A-Za-z0-9_]{0,63}");
+    private static final List<String> ALL_FIELDS = List.of("name", "type", "path", "n", "cap", "maxValueBytes");
 
     private AggregationParser() {
     }
@@ -67,12 +68,12 @@ final class AggregationParser {
 
     private static AggregationSpec aggregation(Section section, String name) {
         if (!section.require("type", "use one of " + typeNames())) {
-            section.allowOnly(List.of("name", "type", "path", "n", "cap"));
+            section.allowOnly(ALL_FIELDS);
             return null;
         }
         Type type = section.choice("type", Type.class, null);
         if (type == null) {
-            section.allowOnly(List.of("name", "type", "path", "n", "cap"));
+            section.allowOnly(ALL_FIELDS);
             return null;
         }
         checkFields(section, type);
@@ -81,7 +82,8 @@ final class AggregationParser {
             case COUNT -> name == null ? null : new AggregationSpec.Count(name);
             case DISTINCT_IDS -> {
                 Integer cap = cap(section);
-                yield name == null || cap == null ? null : new AggregationSpec.DistinctIds(name, cap);
+                Integer maxValueBytes = valueBytes(section, ConfigDefaults.LISTED_VALUE_BYTES);
+                yield name == null || cap == null || maxValueBytes == null ? null : new AggregationSpec.DistinctIds(name, cap, maxValueBytes);
             }
             case SUM -> {
                 FieldPath path = requiredPath(section, "a sum needs the number field to add up, e.g. \"$.bytes\"");
@@ -98,21 +100,29 @@ final class AggregationParser {
                 Integer n = section.integer("n", ConfigDefaults.SAMPLES, 1, ConfigDefaults.MAX_SAMPLES);
                 FieldPath path = section.path("path", null);
                 boolean pathBroken = section.has("path") && path == null;
-                if (name == null || n == null || pathBroken) {
+                Integer maxValueBytes = valueBytes(section, ConfigDefaults.SAMPLE_VALUE_BYTES);
+                if (name == null || n == null || pathBroken || maxValueBytes == null) {
                     yield null;
                 }
-                yield type == Type.FIRST ? new AggregationSpec.FirstN(name, n, path) : new AggregationSpec.LastN(name, n, path);
+                yield type == Type.FIRST ? new AggregationSpec.FirstN(name, n, path, maxValueBytes)
+                        : new AggregationSpec.LastN(name, n, path, maxValueBytes);
             }
             case DISTINCT_VALUES -> {
                 FieldPath path = requiredPath(section, "distinct-values needs the field whose values it collects, e.g. \"$.resource\"");
                 Integer cap = cap(section);
-                yield name == null || path == null || cap == null ? null : new AggregationSpec.DistinctValues(name, path, cap);
+                Integer maxValueBytes = valueBytes(section, ConfigDefaults.LISTED_VALUE_BYTES);
+                yield name == null || path == null || cap == null || maxValueBytes == null ? null
+                        : new AggregationSpec.DistinctValues(name, path, cap, maxValueBytes);
             }
         };
     }
 
     private static Integer cap(Section section) {
         return section.integer("cap", ConfigDefaults.CAP, 1, ConfigDefaults.MAX_CAP);
+    }
+
+    private static Integer valueBytes(Section section, int absent) {
+        return section.integer("maxValueBytes", absent, ConfigDefaults.MIN_AGGREGATION_BYTES, ConfigDefaults.MAX_AGGREGATION_BYTES);
     }
 
     private static FieldPath requiredPath(Section section, String hint) {
@@ -122,16 +132,16 @@ final class AggregationParser {
     private static List<String> fieldsOf(Type type) {
         return switch (type) {
             case COUNT -> List.of("name", "type");
-            case DISTINCT_IDS -> List.of("name", "type", "cap");
+            case DISTINCT_IDS -> List.of("name", "type", "cap", "maxValueBytes");
             case SUM, MIN, MAX -> List.of("name", "type", "path");
-            case FIRST, LAST -> List.of("name", "type", "path", "n");
-            case DISTINCT_VALUES -> List.of("name", "type", "path", "cap");
+            case FIRST, LAST -> List.of("name", "type", "path", "n", "maxValueBytes");
+            case DISTINCT_VALUES -> List.of("name", "type", "path", "cap", "maxValueBytes");
         };
     }
 
     private static void checkFields(Section section, Type type) {
         List<String> fields = fieldsOf(type);
-        Set<String> all = new LinkedHashSet<>(List.of("name", "type", "path", "n", "cap"));
+        Set<String> all = new LinkedHashSet<>(ALL_FIELDS);
         for (String field : section.names()) {
             if (fields.contains(field)) {
                 continue;

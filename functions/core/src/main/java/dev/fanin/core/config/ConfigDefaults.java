@@ -42,6 +42,13 @@ public final class ConfigDefaults {
     public static final int MAX_SAMPLES = 100;
     public static final int CAP = 100;
     public static final int MAX_CAP = 10_000;
+    /** Bytes of one listed id or value (distinct-ids, distinct-values), as JSON: {@code maxValueBytes}. */
+    public static final int LISTED_VALUE_BYTES = 256;
+    /** Bytes of one sample's value (first, last), as JSON: {@code maxValueBytes}. */
+    public static final int SAMPLE_VALUE_BYTES = 8_192;
+    /** The range of {@code maxValueBytes}: up to what one aggregate can hold at all. */
+    public static final int MIN_AGGREGATION_BYTES = 16;
+    public static final int MAX_AGGREGATION_BYTES = 262_144;
 
     public static final boolean SENTINEL_COUNTS_AS_EVENT = false;
     public static final int FIRST_MEMBER = 0;
@@ -51,6 +58,12 @@ public final class ConfigDefaults {
     public static final int MAX_KEY_LENGTH = 512;
     /** The DynamoDB partition key holds the pipeline and the key in at most 2,048 bytes. */
     public static final int LONGEST_KEY_LENGTH = 1_024;
+    /** The longest event id intake accepts, in UTF-8 bytes. */
+    public static final int LONGEST_EVENT_ID_BYTES = 1_024;
+    /** Completeness tracks members only up to this many expected; above, it falls back to the seen count. */
+    public static final int MOST_MEMBERS_TRACKED = 10_000;
+    /** An aggregate lists at most this many missing members (and says when more are missing). */
+    public static final int MOST_MISSING_LISTED = 1_000;
     public static final int MAX_PAYLOAD_BYTES = 262_144;
     /** The largest SQS message. */
     public static final int LARGEST_PAYLOAD_BYTES = 1_048_576;

@@ -49,8 +49,10 @@ final class PipelineParser {
         if (spot.problems().count() != before || name == null) {
             return null;
         }
-        return new PipelineConfig(name, match, envelope, key, eventId, eventTime, window, triggers, watermark,
+        PipelineConfig config = new PipelineConfig(name, match, envelope, key, eventId, eventTime, window, triggers, watermark,
                 allowedLateness, late, incomplete, aggregations, bounds, emit, retention);
+        PipelineRules.windowFitsItsSinks(spot, config);
+        return spot.problems().count() == before ? config : null;
     }
 
     private static MatchRule match(Section pipeline) {

@@ -69,6 +69,48 @@ final class PipelineRules {
         }
     }
 
+    /**
+     * A window whose aggregate does not fit its emit target, or whose state does not fit its DynamoDB item, could never
+     * close: its claim or its emission would fail every time. The bounds of the configuration fix both sizes
+     * ({@link SizeBudget}); they must fit.
+     */
+    static void windowFitsItsSinks(Spot pipeline, PipelineConfig p) {
+        long aggregate = SizeBudget.aggregateBytes(p);
+        long emitLimit = SizeBudget.emitLimit(p.emit());
+        String target = p.emit() instanceof EmitTarget.Sqs ? "an SQS message" : "an EventBridge entry";
+        if (aggregate > emitLimit) {
+            pipeline.child("aggregations").problem("can make an aggregate of up to " + aggregate + " bytes, more than the " + emitLimit
+                    + " bytes " + target + " takes here; " + largest(p));
+        }
+        long state = SizeBudget.stateBytes(p);
+        if (aggregate <= emitLimit && state > SizeBudget.stateLimit()) {
+            pipeline.child("aggregations").problem("can make a window state of up to " + state + " bytes (accumulators, member "
+                    + "completeness and the frozen aggregate of a claim), more than the " + SizeBudget.stateLimit()
+                    + " bytes a DynamoDB item leaves for it; " + largest(p));
+        }
+    }
+
+    /** The fix: the aggregation that can take the most, and the fields that bound it. */
+    private static String largest(PipelineConfig p) {
+        int at = -1;
+        long most = -1;
+        for (int i = 0; i < p.aggregations().size(); i++) {
+            long bytes = SizeBudget.aggregationBytes(p.aggregations().get(i));
+            if (bytes > most) {
+                most = bytes;
+                at = i;
+            }
+        }
+        if (at < 0) {
+            return "lower bounds.maxKeyLength";
+        }
+        AggregationSpec spec = p.aggregations().get(at);
+        String fields = spec instanceof AggregationSpec.FirstN || spec instanceof AggregationSpec.LastN ? "n or maxValueBytes"
+                : spec instanceof AggregationSpec.DistinctIds || spec instanceof AggregationSpec.DistinctValues ? "cap or maxValueBytes"
+                : "bounds.maxKeyLength";
+        return "the largest is aggregations[" + at + "] \"" + spec.name() + "\" with up to " + most + " bytes: lower its " + fields;
+    }
+
     /** A window deleted while late events may still correct it would be opened again and fire twice. */
     static void retentionOutlastsLateness(Spot pipeline, Duration retention, Duration allowedLateness) {
         if (retention == null || allowedLateness == null) {

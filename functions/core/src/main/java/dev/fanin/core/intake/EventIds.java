@@ -1,6 +1,7 @@
 package dev.fanin.core.intake;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fanin.core.config.ConfigDefaults;
 import dev.fanin.core.config.Envelope;
 import dev.fanin.core.config.FieldPath;
 
@@ -11,7 +12,7 @@ import dev.fanin.core.config.FieldPath;
  */
 final class EventIds {
 
-    static final int MAX_EVENT_ID_BYTES = 1024;
+    static final int MAX_EVENT_ID_BYTES = ConfigDefaults.LONGEST_EVENT_ID_BYTES;
 
     private EventIds() {
     }

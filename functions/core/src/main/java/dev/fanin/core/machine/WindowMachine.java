@@ -51,6 +51,9 @@ import java.util.Set;
  */
 public final class WindowMachine {
 
+    /** The most absorbed session ids a merged session keeps in its state ({@code SizeBudget} counts them). */
+    public static final int MAX_ABSORBED_LISTED = 100;
+
     /** The default granularity of stored due times (and of the due buckets that list them). */
     public static final Duration DEFAULT_DUE_GRANULARITY = Duration.ofSeconds(10);
 
@@ -457,7 +460,8 @@ public final class WindowMachine {
         Set<String> ids = new HashSet<>(s.absorbed);
         ids.add(absorbed.ref().windowId());
         ids.addAll(absorbed.absorbed());
-        s.absorbed = new ArrayList<>(ids.stream().sorted().toList());
+        // Informational (logs, the simulation's checks): the earliest few are kept, so the state stays bounded.
+        s.absorbed = new ArrayList<>(ids.stream().sorted().limit(MAX_ABSORBED_LISTED).toList());
         // The merged session's deadline may be earlier than the chain was armed for: the merge starts a new chain.
         s.timer = null;
         return s.build();

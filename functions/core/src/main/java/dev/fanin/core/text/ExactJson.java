@@ -59,6 +59,34 @@ public final class ExactJson {
         return SinkText.escapeInJson(node.toString());
     }
 
+    /** The UTF-8 bytes of {@link #write} of {@code node}: what it takes in a sink, and in a budget. */
+    public static int bytes(JsonNode node) {
+        return node.isTextual() ? stringBytes(node.textValue()) : SinkText.utf8Length(write(node));
+    }
+
+    /**
+     * The UTF-8 bytes of {@code s} written as a JSON string by {@link #write}, quotes included, without writing it:
+     * {@code "} and {@code \} take 2, {@code \b \t \n \f \r} 2, other controls, unpaired surrogates, U+FFFE and
+     * U+FFFF 6 ({@code \\uXXXX}), a surrogate pair 4, anything else its UTF-8 length.
+     */
+    public static int stringBytes(String s) {
+        int bytes = 2;
+        for (int i = 0; i < s.length(); i++) {
+            char c = s.charAt(i);
+            if (Character.isHighSurrogate(c) && i + 1 < s.length() && Character.isLowSurrogate(s.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else if (c == '"' || c == '\\' || c == '\b' || c == '\t' || c == '\n' || c == '\f' || c == '\r') {
+                bytes += 2;
+            } else if (c < 0x20 || Character.isSurrogate(c) || c == 0xFFFE || c == 0xFFFF) {
+                bytes += 6;
+            } else {
+                bytes += c < 0x80 ? 1 : c < 0x800 ? 2 : 3;
+            }
+        }
+        return bytes;
+    }
+
     /** Reads JSON text, numbers as exact decimals. */
     public static JsonNode read(String text) throws JsonProcessingException {
         return READER.readTree(text);

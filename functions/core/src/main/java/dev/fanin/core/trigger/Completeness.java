@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fanin.core.config.ConfigDefaults;
 import dev.fanin.core.config.ExpectedSpec;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.config.SentinelSpec;
@@ -47,10 +48,10 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
                            long seen, long conflicts) {
 
     /** The most members one window tracks. */
-    public static final int MAX_MEMBERS = 10_000;
+    public static final int MAX_MEMBERS = ConfigDefaults.MOST_MEMBERS_TRACKED;
 
     /** The most missing members an aggregate lists. */
-    public static final int MAX_MISSING_LISTED = 1_000;
+    public static final int MAX_MISSING_LISTED = ConfigDefaults.MOST_MISSING_LISTED;
 
     public Completeness {
         Objects.requireNonNull(rules, "rules");

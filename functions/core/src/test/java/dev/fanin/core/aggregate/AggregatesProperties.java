@@ -31,7 +31,11 @@ class AggregatesProperties {
             new AggregationSpec.Max("max", path("$.v")),
             new AggregationSpec.FirstN("first", 2, path("$.v")),
             new AggregationSpec.LastN("last", 2, null),
-            new AggregationSpec.DistinctValues("values", path("$.v"), 3));
+            new AggregationSpec.DistinctValues("values", path("$.v"), 3),
+            // Byte bounds small enough to bind: longer ids and values are not listed, longer samples are trimmed.
+            new AggregationSpec.DistinctIds("idsByBytes", 10, 3),
+            new AggregationSpec.DistinctValues("valuesByBytes", path("$.v"), 10, 4),
+            new AggregationSpec.LastN("trimmedLast", 3, path("$.v"), 3));
 
     /** Events with distinct ids; values mix integers, decimals of several scales, strings and absences. */
     @Provide
@@ -110,7 +114,11 @@ class AggregatesProperties {
     void idempotentAccumulatorsIgnoreARepeatEvenWithoutDedupe(@ForAll("events") List<Event> events) {
         List<AggregationSpec> idempotent = List.of(new AggregationSpec.Min("min", path("$.v")), new AggregationSpec.Max("max", path("$.v")),
                 new AggregationSpec.FirstN("first", 2, path("$.v")), new AggregationSpec.LastN("last", 2, null),
-                new AggregationSpec.DistinctValues("values", path("$.v"), 3));
+                new AggregationSpec.DistinctValues("values", path("$.v"), 3),
+            // Byte bounds small enough to bind: longer ids and values are not listed, longer samples are trimmed.
+            new AggregationSpec.DistinctIds("idsByBytes", 10, 3),
+            new AggregationSpec.DistinctValues("valuesByBytes", path("$.v"), 10, 4),
+            new AggregationSpec.LastN("trimmedLast", 3, path("$.v"), 3));
         Aggregates once = Aggregates.empty(idempotent);
         Aggregates twice = Aggregates.empty(idempotent);
         for (Event e : events) {

@@ -78,6 +78,49 @@ class AggregatesTest {
     }
 
     @Test
+    void aSampleValueOverMaxValueBytesIsTrimmedAndFlaggedTheRestKept() {
+        List<AggregationSpec> specs = List.of(new AggregationSpec.LastN("last", 3, null, 64));
+
+        Aggregates a = addAll(specs, event("small", 1_000, "{\"r\":\"x\"}"),
+                event("big", 2_000, "{\"r\":\"" + "y".repeat(100) + "\"}"),
+                event("exact", 3_000, "{\"r\":\"" + "z".repeat(56) + "\"}"));
+
+        assertThat(a.toOutput().toString()).isEqualTo(compact("""
+                {"last":[{"eventId":"small","eventTime":"1970-01-01T00:00:01.000Z","value":{"r":"x"}},
+                         {"eventId":"big","eventTime":"1970-01-01T00:00:02.000Z","value":null,"trimmed":true},
+                         {"eventId":"exact","eventTime":"1970-01-01T00:00:03.000Z","value":{"r":"%s"}}]}""".formatted("z".repeat(56))));
+        assertThat(Aggregates.fromState(specs, a.toState())).as("trimmed survives the state").isEqualTo(a);
+    }
+
+    @Test
+    void aValueOrIdLongerThanMaxValueBytesIsCountedButNotListed() {
+        // "aaaa" takes 6 bytes as JSON, "bbbbbbbb" 10: with maxValueBytes 8 only the short ones are listed.
+        List<AggregationSpec> specs = List.of(new AggregationSpec.DistinctValues("v", path("$.v"), 10, 8),
+                new AggregationSpec.DistinctIds("ids", 10, 8));
+
+        Aggregates a = addAll(specs, event("cccc", 3, "{\"v\":\"cccc\"}"), event("aaaa", 1, "{\"v\":\"aaaa\"}"),
+                event("bbbbbbbb", 2, "{\"v\":\"bbbbbbbb\"}"));
+
+        assertThat(a.toOutput().toString()).isEqualTo(compact("""
+                {"v":{"values":["aaaa","cccc"],"truncated":true},"ids":{"count":3,"ids":["aaaa","cccc"]}}"""));
+    }
+
+    @Test
+    void aStateWrittenUnderLargerBoundsIsCutToTheCurrentOnesWhenRead() {
+        List<AggregationSpec> generous = List.of(new AggregationSpec.DistinctValues("v", path("$.v"), 10, 1000),
+                new AggregationSpec.LastN("s", 2, path("$.v"), 1000));
+        List<AggregationSpec> tight = List.of(new AggregationSpec.DistinctValues("v", path("$.v"), 2, 6),
+                new AggregationSpec.LastN("s", 2, path("$.v"), 5));
+        Event[] events = {event("1", 1, "{\"v\":\"aaaa\"}"), event("2", 2, "{\"v\":\"bbbbb\"}"), event("3", 3, "{\"v\":\"cccc\"}")};
+
+        Aggregates after = Aggregates.fromState(tight, addAll(generous, events).toState());
+
+        assertThat(after).isEqualTo(addAll(tight, events));
+        assertThat(after.toOutput().path("v").toString()).isEqualTo("{\"values\":[\"aaaa\",\"cccc\"],\"truncated\":true}");
+        assertThat(after.toOutput().path("s").get(0).path("trimmed").asBoolean()).isTrue();
+    }
+
+    @Test
     void stateStartsEmptyForAnAggregationAddedOrRetyped() {
         List<AggregationSpec> before = List.of(new AggregationSpec.Count("n"));
         List<AggregationSpec> after = List.of(new AggregationSpec.DistinctIds("n", 5), new AggregationSpec.Count("m"));

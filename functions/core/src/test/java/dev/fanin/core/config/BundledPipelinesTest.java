@@ -93,7 +93,7 @@ class BundledPipelinesTest {
         assertThat(p.aggregations()).containsExactly(
                 new AggregationSpec.Count("files"),
                 new AggregationSpec.Sum("bytes", path("$.s3.object.size")),
-                new AggregationSpec.DistinctValues("keys", path("$.s3.object.key"), 1000));
+                new AggregationSpec.DistinctValues("keys", path("$.s3.object.key"), 1000, 128));
         assertThat(p.emit()).isEqualTo(EMIT);
     }
 

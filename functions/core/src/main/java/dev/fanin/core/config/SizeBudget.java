@@ -1,0 +1,119 @@
+package dev.fanin.core.config;
+
+import dev.fanin.core.text.ExactJson;
+
+/**
+ * The most bytes a window of a pipeline can take, worked out from its configuration alone, and the load-time rule
+ * that they fit where they go: the emitted aggregate in one entry of its emit target, the window's state (its
+ * accumulators, completeness and the frozen emission of a claim) in one DynamoDB item beside what the store keeps
+ * there. Every count and byte bound used here is enforced where the data is made (intake for keys, ids and numbers;
+ * the accumulators for what they list), so a configuration that passes can never make a window too large to close.
+ *
+ * <p>Bytes are those of the JSON fanin writes ({@link ExactJson#write}), in UTF-8.
+ */
+public final class SizeBudget {
+
+    /**
+     * What the store keeps in a window's head item beside the state: keys, version, status, due time, fence, lease,
+     * TTL and the tail of event-id digests (about 2,500 of 17 bytes; more ids than that in one write to one window,
+     * from a very large batch, would not fit).
+     */
+    public static final int STORE_RESERVE_BYTES = 49_152;
+    /** The fields of an aggregate other than key, pipeline, missing members and aggregations: names, times, numbers. */
+    static final int FIXED_AGGREGATE_BYTES = 1_024;
+    /** The fields of a window's state other than accumulators, completeness and claim, the absorbed sessions included. */
+    static final int FIXED_STATE_BYTES = 1_024 + 100 * 20; // 100: WindowMachine.MAX_ABSORBED_LISTED ids of 17 characters
+    /** An event id as JSON: at most 1,024 UTF-8 bytes without control characters, whose escapes at most double it. */
+    static final int EVENT_ID_JSON_BYTES = 2 * ConfigDefaults.LONGEST_EVENT_ID_BYTES + 2;
+    /** A number fanin writes: at most this many digits, a sign and a point. */
+    static final int NUMBER_JSON_BYTES = ExactJson.MAX_SUM_DIGITS + 2;
+    /** The wrapper of one aggregation's output or state: its name, kind, counts, flags and punctuation. */
+    static final int AGGREGATION_OVERHEAD_BYTES = 128;
+    /** The fixed part of one sample: field names, the event time, punctuation and the trimmed flag. */
+    static final int SAMPLE_OVERHEAD_BYTES = 96;
+
+    private SizeBudget() {
+    }
+
+    /** The largest emitted aggregate of the pipeline (the same JSON is frozen into the state at a claim). */
+    public static long aggregateBytes(PipelineConfig p) {
+        long key = 2L * p.bounds().maxKeyLength() + 2;
+        long missing = tracksMembers(p) ? (long) ConfigDefaults.MOST_MISSING_LISTED * 12 : 4;
+        // The key appears as key and inside aggregateId and corrects, each beside the pipeline's name.
+        long bytes = FIXED_AGGREGATE_BYTES + 3 * (key + 100) + missing;
+        for (AggregationSpec spec : p.aggregations()) {
+            bytes += aggregationBytes(spec);
+        }
+        return bytes;
+    }
+
+    /** The largest state of a window of the pipeline: accumulators, completeness, and a claim's frozen aggregate. */
+    public static long stateBytes(PipelineConfig p) {
+        long bytes = FIXED_STATE_BYTES + completenessBytes(p) + aggregateBytes(p);
+        for (AggregationSpec spec : p.aggregations()) {
+            // The stored form lists the same ids, values and samples as the output, under shorter names.
+            bytes += aggregationBytes(spec);
+        }
+        return bytes;
+    }
+
+    /** One aggregation's output, name and wrapper included. */
+    static long aggregationBytes(AggregationSpec spec) {
+        long listed;
+        if (spec instanceof AggregationSpec.DistinctIds ids) {
+            listed = (long) ids.cap() * (Math.min(ids.maxValueBytes(), EVENT_ID_JSON_BYTES) + 1);
+        } else if (spec instanceof AggregationSpec.DistinctValues values) {
+            listed = (long) values.cap() * (values.maxValueBytes() + 1);
+        } else if (spec instanceof AggregationSpec.FirstN first) {
+            listed = samplesBytes(first.n(), first.maxValueBytes());
+        } else if (spec instanceof AggregationSpec.LastN last) {
+            listed = samplesBytes(last.n(), last.maxValueBytes());
+        } else if (spec instanceof AggregationSpec.Count) {
+            listed = 0;
+        } else {
+            listed = NUMBER_JSON_BYTES;
+        }
+        return spec.name().length() + AGGREGATION_OVERHEAD_BYTES + listed;
+    }
+
+    private static long samplesBytes(int n, int maxValueBytes) {
+        return (long) n * (EVENT_ID_JSON_BYTES + Math.max(maxValueBytes, 4) + SAMPLE_OVERHEAD_BYTES);
+    }
+
+    /**
+     * Members are stored as ranges {@code [a,b]}; members lie in {@code [first, first + expected)} with at most
+     * {@link ConfigDefaults#MOST_MEMBERS_TRACKED} expected, so there are at most half that many ranges.
+     */
+    private static long completenessBytes(PipelineConfig p) {
+        if (!tracksMembers(p)) {
+            return 128;
+        }
+        long highest = (long) p.triggers().expected().firstMember() + ConfigDefaults.MOST_MEMBERS_TRACKED;
+        int digits = Long.toString(highest).length();
+        return 128 + (ConfigDefaults.MOST_MEMBERS_TRACKED / 2L) * (2L * digits + 4);
+    }
+
+    private static boolean tracksMembers(PipelineConfig p) {
+        return p.triggers().expected() != null && p.triggers().expected().memberPath() != null;
+    }
+
+    /**
+     * The most bytes the emit target takes for one aggregate: an EventBridge entry less its source and detail type
+     * (256 bytes each assumed for {@code ${...}} references, resolved only at cold start), or an SQS message.
+     */
+    public static long emitLimit(EmitTarget target) {
+        if (target instanceof EmitTarget.EventBridge eventBridge) {
+            return SinkLimits.EVENTBRIDGE_ENTRY_BYTES - nameBytes(eventBridge.source()) - nameBytes(eventBridge.detailType());
+        }
+        return SinkLimits.SQS_MESSAGE_BYTES;
+    }
+
+    /** The most bytes the state may take in its DynamoDB item. */
+    public static long stateLimit() {
+        return SinkLimits.DYNAMODB_ITEM_BYTES - STORE_RESERVE_BYTES;
+    }
+
+    private static long nameBytes(String name) {
+        return name.contains("${") ? 256 : dev.fanin.core.text.SinkText.utf8Length(name);
+    }
+}
