@@ -82,6 +82,13 @@ class SqsDeadLettersAndSideOutputTest {
     }
 
     @Test
+    void anEmptyBodyWhichSqsRefusesIsSentAsAMarker() {
+        Message message = roundTrip(sqs -> queue -> new SqsDeadLetters(sqs, queue).send("msg-6", "", Map.of(), "MALFORMED_JSON: body is empty"));
+        assertThat(message.body()).isEqualTo("(empty body)");
+        assertThat(message.messageAttributes().get("fanin-reason").stringValue()).isEqualTo("MALFORMED_JSON: body is empty");
+    }
+
+    @Test
     void aSideOutputRecordTooLargeForTheQueueIsRefusedBeforeTheSend() {
         SqsSideOutput side = new SqsSideOutput(MotoServer.get().sqs(), "https://unused");
         assertThatThrownBy(() -> side.request("LATE_EVENT", "p", "{\"event\":\"" + "x".repeat(SinkLimits.FANIN_QUEUE_MESSAGE_BYTES) + "\"}"))
