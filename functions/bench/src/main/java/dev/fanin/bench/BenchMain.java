@@ -6,56 +6,39 @@ import dev.fanin.core.event.Event;
 import dev.fanin.core.intake.MessageIntake;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
  * {@code fanin bench}: runs every workload profile through the real services on a simulated clock, bills the
- * DynamoDB calls by size, runs the naive baseline over the same events, and prints a Markdown report.
- *
- * <pre>
- *   fanin bench [--profiles alert-storm,sparse,...] [--scale 1.0] [--seed 42] [--reps 5]
- *               [--batch-size 10] [--batching-window-ms 100]
- * </pre>
+ * DynamoDB calls by size, runs the naive baseline over the same events, and prints a Markdown report. The command
+ * line is the CLI's ({@code fanin bench --help}); this class takes the parsed {@link Options}.
  */
 public final class BenchMain {
 
-    static final String USAGE = "fanin bench [--profiles " + String.join(",", Workloads.NAMES)
-            + "] [--scale 1.0] [--seed 42] [--reps 5] [--batch-size 10] [--batching-window-ms 100]";
+    /**
+     * One run's settings.
+     *
+     * @param profiles       workload profile names ({@link Workloads#NAMES}, or {@code sparse-N})
+     * @param scale          workload size multiplier (1.0: the documented sizes)
+     * @param reps           CPU timing passes (0 skips the timing; every other figure is a count)
+     * @param batchSize      SQS batch size
+     * @param batchingWindow SQS batching window
+     */
+    public record Options(List<String> profiles, double scale, long seed, int reps, int batchSize, java.time.Duration batchingWindow) {
 
-    record Options(List<String> profiles, double scale, long seed, int reps, Simulation.BatchShape shape) {
-
-        static Options parse(String[] args) {
-            List<String> profiles = Workloads.NAMES;
-            double scale = 1.0;
-            long seed = 42;
-            int reps = 5;
-            int batchSize = Simulation.BatchShape.DEFAULT.size();
-            long windowMillis = Simulation.BatchShape.DEFAULT.window().toMillis();
-            for (int i = 0; i < args.length; i++) {
-                String value = i + 1 < args.length ? args[i + 1] : null;
-                switch (args[i]) {
-                    case "--profiles" -> profiles = Arrays.asList(required(args[i], value).split(","));
-                    case "--scale" -> scale = Double.parseDouble(required(args[i], value));
-                    case "--seed" -> seed = Long.parseLong(required(args[i], value));
-                    case "--reps" -> reps = Integer.parseInt(required(args[i], value));
-                    case "--batch-size" -> batchSize = Integer.parseInt(required(args[i], value));
-                    case "--batching-window-ms" -> windowMillis = Long.parseLong(required(args[i], value));
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + "; usage: " + USAGE);
-                }
-                i++;
+        public Options {
+            profiles = List.copyOf(profiles);
+            profiles.forEach(Workloads::checkKnown);
+            if (reps < 0 || batchSize < 1 || batchingWindow.isNegative()) {
+                throw new IllegalArgumentException("--reps must not be negative, --batch-size must be at least 1 and "
+                        + "--batching-window-ms must not be negative");
             }
-            return new Options(profiles, scale, seed, reps, new Simulation.BatchShape(batchSize, java.time.Duration.ofMillis(windowMillis)));
         }
 
-        private static String required(String option, String value) {
-            if (value == null) {
-                throw new IllegalArgumentException(option + " needs a value");
-            }
-            return value;
+        Simulation.BatchShape shape() {
+            return new Simulation.BatchShape(batchSize, batchingWindow);
         }
     }
 
@@ -66,18 +49,9 @@ public final class BenchMain {
 
     private BenchMain() { }
 
-    public static void main(String[] args) {
-        Options options;
-        try {
-            options = Options.parse(args);
-        } catch (IllegalArgumentException e) {
-            System.err.println(e.getMessage());
-            System.exit(2);
-            return;
-        }
+    public static void report(Options options, PrintStream out) {
         FaninConfig config = BenchPipelines.load();
         PriceTable prices = PriceTable.usEast1();
-        PrintStream out = System.out;
         out.printf("# fanin bench%n%nmachine: %d cores, %s %s, %s; scale %.2f, seed %d, %d timing passes; SQS batches of up to %d messages within %d ms%n%nprices: %s%n%n",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.arch"), options.scale(), options.seed(), options.reps(),

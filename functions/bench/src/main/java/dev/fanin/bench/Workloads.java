@@ -32,12 +32,23 @@ public final class Workloads {
             default -> {
                 int perKey = sparseEventsPerKey(name);
                 if (perKey < 1) {
-                    throw new IllegalArgumentException("unknown profile \"" + name + "\"; profiles: " + String.join(", ", NAMES)
-                            + ", or sparse-N for sparse traffic with N events per key (1 to 20)");
+                    throw unknown(name);
                 }
                 yield sparse(scale, perKey);
             }
         };
+    }
+
+    /** @throws IllegalArgumentException naming the profiles when {@code name} is none of them */
+    static void checkKnown(String name) {
+        if (!NAMES.contains(name) && sparseEventsPerKey(name) < 1) {
+            throw unknown(name);
+        }
+    }
+
+    private static IllegalArgumentException unknown(String name) {
+        return new IllegalArgumentException("unknown profile \"" + name + "\"; profiles: " + String.join(", ", NAMES)
+                + ", or sparse-N for sparse traffic with N events per key (1 to 20)");
     }
 
     /** N for a profile named {@code sparse-N} (1 to 20), else 0. */

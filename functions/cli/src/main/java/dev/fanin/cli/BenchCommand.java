@@ -1,40 +1,39 @@
 package dev.fanin.cli;
 
+import dev.fanin.bench.BenchMain;
 import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /** {@code fanin bench}: the cost and latency benchmark of docs/BENCHMARKS.md, fanin beside the naive baseline. */
-final class BenchCommand implements Command {
+@Command(name = "bench", description = "measure write units, calls, cost and close latency per profile, beside a naive baseline",
+        footer = "Prints a Markdown report. Cold start and the JMH core benchmark are separate commands: see docs/BENCHMARKS.md.")
+final class BenchCommand extends FaninCommand {
+
+    @Option(names = "--profiles", paramLabel = "LIST", split = ",",
+            description = "comma-separated: alert-storm,sparse,file-uploads,hot-key,late-heavy or sparse-N (default the first five)")
+    private List<String> profiles = dev.fanin.bench.Workloads.NAMES;
+    @Option(names = "--scale", paramLabel = "X", description = "workload size multiplier (default ${DEFAULT-VALUE})")
+    private double scale = 1.0;
+    @Option(names = "--seed", paramLabel = "N", description = "random seed (default ${DEFAULT-VALUE})")
+    private long seed = 42;
+    @Option(names = "--reps", paramLabel = "N", description = "CPU timing passes (default ${DEFAULT-VALUE}; 0 skips the timing, every other figure is a count)")
+    private int reps = 5;
+    @Option(names = "--batch-size", paramLabel = "N", description = "SQS batch size (default ${DEFAULT-VALUE}, the template's)")
+    private int batchSize = 10;
+    @Option(names = "--batching-window-ms", paramLabel = "MS", description = "SQS batching window (default ${DEFAULT-VALUE})")
+    private long batchingWindowMs = 100;
 
     @Override
-    public String name() {
-        return "bench";
-    }
-
-    @Override
-    public String summary() {
-        return "measure write units, calls, cost and close latency per profile, beside a naive baseline";
-    }
-
-    @Override
-    public List<Flag> flags() {
-        return List.of(
-                Flag.valued("profiles", "LIST", "comma-separated: alert-storm,sparse,file-uploads,hot-key,late-heavy (default all)"),
-                Flag.valued("scale", "X", "workload size multiplier (default 1.0)"),
-                Flag.valued("seed", "N", "random seed (default 42)"),
-                Flag.valued("reps", "N", "CPU timing passes (default 5; 0 skips the timing, every other figure is a count)"),
-                Flag.valued("batch-size", "N", "SQS batch size (default 10, the template's)"),
-                Flag.valued("batching-window-ms", "MS", "SQS batching window (default 100)"));
-    }
-
-    @Override
-    public String details() {
-        return "Prints a Markdown report. Cold start and the JMH core benchmark are separate commands: see docs/BENCHMARKS.md.";
-    }
-
-    @Override
-    public int run(List<String> args, Console console) {
+    protected int run(Console console) throws UsageException {
+        BenchMain.Options options;
+        try {
+            options = new BenchMain.Options(profiles, scale, seed, reps, batchSize, java.time.Duration.ofMillis(batchingWindowMs));
+        } catch (IllegalArgumentException wrong) {
+            throw new UsageException(wrong.getMessage());
+        }
         QuietLogs.off();
-        dev.fanin.bench.BenchMain.main(args.toArray(String[]::new));
-        return 0;
+        BenchMain.report(options, console.out());
+        return FaninCli.OK;
     }
 }

@@ -6,43 +6,37 @@ import dev.fanin.core.config.ConfigProblem;
 import dev.fanin.core.config.FaninConfig;
 import java.io.PrintStream;
 import java.nio.file.Path;
-import java.util.Optional;
+import picocli.CommandLine.Option;
 
 /**
- * The configuration a command reads: {@code --config FILE}, or the one bundled in the jar. Shared by validate and
- * explain so that both report a broken file identically.
+ * The configuration a command reads: {@code --config FILE}, or the one bundled in the jar. A picocli mixin shared by
+ * validate and explain so that both report a broken file identically.
  */
 final class ConfigSource {
 
-    static final Flag CONFIG = Flag.valued("config", "FILE", "the pipelines YAML file (default: the bundled classpath:"
-            + ConfigLoader.BUNDLED_RESOURCE + ")");
+    @Option(names = "--config", paramLabel = "FILE",
+            description = "the pipelines YAML file (default: the bundled classpath:" + ConfigLoader.BUNDLED_RESOURCE + ")")
+    private Path file;
 
-    private final Optional<Path> file;
-
-    private ConfigSource(Optional<Path> file) {
-        this.file = file;
-    }
-
-    static ConfigSource from(Flags flags) throws UsageException {
-        Optional<String> value = flags.value(CONFIG.name());
-        if (value.isPresent() && value.get().isBlank()) {
-            throw new UsageException("--config needs a file name: " + CONFIG.synopsis());
+    /** @throws UsageException when {@code --config} was given an empty name */
+    void check() throws UsageException {
+        if (file != null && file.toString().isBlank()) {
+            throw new UsageException("--config needs a file name: --config FILE");
         }
-        return new ConfigSource(value.map(Path::of));
     }
 
     boolean isBundled() {
-        return file.isEmpty();
+        return file == null;
     }
 
     /** Where the configuration comes from, as the loader names it. */
     String origin() {
-        return file.map(Path::toString).orElse("classpath:" + ConfigLoader.BUNDLED_RESOURCE);
+        return file == null ? "classpath:" + ConfigLoader.BUNDLED_RESOURCE : file.toString();
     }
 
     /** @throws ConfigException listing every problem */
     FaninConfig load() {
-        return file.map(ConfigLoader::load).orElseGet(ConfigLoader::loadBundled);
+        return file == null ? ConfigLoader.loadBundled() : ConfigLoader.load(file);
     }
 
     /** Every problem, one line each exactly as {@link ConfigProblem#toString()}, then the count. */

@@ -1,51 +1,44 @@
 package dev.fanin.cli;
 
+import dev.fanin.cli.local.LocalCommand;
+import dev.fanin.cli.replay.ReplayCommand;
 import java.io.InputStream;
 import java.io.PrintStream;
-import java.util.Arrays;
-import java.util.Collections;
-import java.util.LinkedHashMap;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.List;
-import dev.fanin.cli.local.LocalCommand;
-import java.util.Map;
+import picocli.CommandLine;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
- * The {@code fanin} launcher: dispatches {@code fanin <command> [--flag value ...]} to a {@link Command}.
+ * The {@code fanin} launcher: parses {@code fanin <command> [flags]} with picocli and runs the command.
  *
- * <p>Exit codes: 0 success, 1 the configuration (or other input) is wrong, 2 the command line is wrong or the
- * command is not available, 3 an unexpected failure (a bug: the stack trace goes to stderr).
+ * <p>Exit codes (README, "Exit codes"): {@value #OK} success; {@value #INVALID_INPUT} the input, the environment or a
+ * check is wrong (a bad configuration, an unreachable stack, a failed run, also an unexpected error); {@value #USAGE}
+ * the command line is wrong (nothing was done). No error prints a stack trace unless {@code FANIN_STACKTRACE=1}.
+ *
+ * <p>To add a command, write a {@code @Command}-annotated {@link FaninCommand} (or a group whose {@code subcommands}
+ * are such classes, as {@code fanin windows}) and list an instance in {@link #commands()}.
  */
 public final class FaninCli {
 
     public static final int OK = 0;
     public static final int INVALID_INPUT = 1;
     public static final int USAGE = 2;
-    public static final int FAILURE = 3;
 
-    private final Map<String, Command> commands;
+    private final List<Object> commands;
 
-    public FaninCli(Map<String, Command> commands) {
-        this.commands = Collections.unmodifiableMap(new LinkedHashMap<>(commands));
+    /** @param commands {@code @Command} objects, in the order {@code fanin --help} lists them */
+    public FaninCli(List<?> commands) {
+        this.commands = List.copyOf(commands);
     }
 
-    /**
-     * Every subcommand, in the order {@code fanin --help} lists them. To add one, put it here: name, then the
-     * command object (its {@link Command#summary()} is the help line).
-     */
-    public static Map<String, Command> commands() {
-        Map<String, Command> commands = new LinkedHashMap<>();
-        register(commands, new ValidateCommand());
-        register(commands, new ExplainCommand());
-        register(commands, new InitCommand());
-        register(commands, new LocalCommand());
-        register(commands, new dev.fanin.cli.replay.ReplayCommand());
-        register(commands, new BenchCommand());
-        register(commands, new SimulateCommand());
-        return commands;
-    }
-
-    private static void register(Map<String, Command> commands, Command command) {
-        commands.put(command.name(), command);
+    /** Every subcommand, in the order {@code fanin --help} lists them. */
+    public static List<Object> commands() {
+        return List.of(new ValidateCommand(), new ExplainCommand(), new InitCommand(), new LocalCommand(), new ReplayCommand(),
+                new BenchCommand(), new SimulateCommand());
     }
 
     public static void main(String[] args) {
@@ -54,92 +47,62 @@ public final class FaninCli {
 
     /** Runs one command line; never calls {@code System.exit}. */
     public int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-        Console console = new Console(in, out, err);
-        List<String> arguments = Arrays.asList(args);
-        if (arguments.isEmpty()) {
-            err.print(overview());
-            return USAGE;
-        }
-        String first = arguments.get(0);
-        if (first.equals("--help") || first.equals("-h")) {
-            out.print(overview());
-            return OK;
-        }
-        if (first.equals("help")) {
-            return help(arguments.subList(1, arguments.size()), console);
-        }
-        Command command = commands.get(first);
-        if (command == null) {
-            err.println("fanin: unknown command \"" + first + "\"; the commands are: " + String.join(", ", commands.keySet()));
-            err.println("run fanin --help for what each does");
-            return USAGE;
-        }
-        List<String> rest = arguments.subList(1, arguments.size());
-        if (rest.contains("--help") || rest.contains("-h")) {
-            out.print(help(command));
-            return OK;
-        }
-        try {
-            return command.run(rest, console);
-        } catch (UsageException e) {
-            err.println(e.getMessage());
-            err.println("run fanin help " + command.name() + " for its flags");
-            return USAGE;
-        } catch (RuntimeException e) {
-            err.println("fanin " + command.name() + " failed unexpectedly: " + e);
-            e.printStackTrace(err);
-            return FAILURE;
-        }
+        CommandLine line = new CommandLine(new RootCommand(new Console(in, out, err)));
+        commands.forEach(line::addSubcommand);
+        readable(line);
+        line.registerConverter(Duration.class, Converters::duration);
+        line.setOut(new PrintWriter(out, true, StandardCharsets.UTF_8));
+        line.setErr(new PrintWriter(err, true, StandardCharsets.UTF_8));
+        line.setParameterExceptionHandler(FaninCli::usageError);
+        line.setExecutionExceptionHandler((failure, failed, parsed) -> failed(failure, failed));
+        return line.execute(args);
     }
 
-    private int help(List<String> topic, Console console) {
-        if (topic.isEmpty()) {
-            console.out().print(overview());
-            return OK;
-        }
-        Command command = commands.get(topic.get(0));
-        if (command == null || topic.size() > 1) {
-            console.err().println("fanin help: no command \"" + String.join(" ", topic) + "\"; the commands are: "
-                    + String.join(", ", commands.keySet()));
+    /** Help lists flags in the order they are declared (the order a user meets them), the synopsis in one line. */
+    private static void readable(CommandLine command) {
+        command.getCommandSpec().usageMessage().sortOptions(false).abbreviateSynopsis(true).descriptionHeading("%n")
+                .optionListHeading("%nFlags:%n").commandListHeading("%nCommands:%n").footerHeading("%n");
+        command.getSubcommands().values().forEach(FaninCli::readable);
+    }
+
+    /** A wrong command line: what is wrong, a did-you-mean where picocli has one, and where the help is. */
+    private static int usageError(ParameterException wrong, String[] args) {
+        CommandLine command = wrong.getCommandLine();
+        PrintWriter err = command.getErr();
+        err.println(command.getCommandSpec().qualifiedName() + ": " + wrong.getMessage());
+        UnmatchedArgumentException.printSuggestions(wrong, err);
+        err.println("run " + command.getCommandSpec().qualifiedName() + " --help for its "
+                + (command.getSubcommands().isEmpty() ? "flags" : "commands"));
+        err.flush();
+        return USAGE;
+    }
+
+    private static int failed(Exception failure, CommandLine command) {
+        PrintWriter err = command.getErr();
+        String name = command.getCommandSpec().qualifiedName();
+        if (failure instanceof UsageException usage) {
+            err.println(usage.getMessage().startsWith(name) ? usage.getMessage() : name + ": " + usage.getMessage());
+            err.println("run " + name + " --help for its flags");
+            err.flush();
             return USAGE;
         }
-        console.out().print(help(command));
-        return OK;
+        err.println(name + " failed: " + describe(failure));
+        if ("1".equals(System.getenv("FANIN_STACKTRACE"))) {
+            failure.printStackTrace(err);
+        } else {
+            err.println("(FANIN_STACKTRACE=1 prints the stack trace)");
+        }
+        err.flush();
+        return INVALID_INPUT;
     }
 
-    private String overview() {
-        int width = commands.keySet().stream().mapToInt(String::length).max().orElse(0);
-        StringBuilder text = new StringBuilder("usage: fanin <command> [--flag value ...]\n\ncommands:\n");
-        for (Command command : commands.values()) {
-            text.append("  ").append(pad(command.name(), width)).append("  ").append(command.summary()).append('\n');
-        }
-        text.append("\nfanin help <command> (or fanin <command> --help) lists a command's flags.\n");
-        return text.toString();
-    }
-
-    static String help(Command command) {
-        StringBuilder text = new StringBuilder("usage: fanin ").append(command.name());
-        if (!command.flags().isEmpty()) {
-            text.append(" [flags]");
-        }
-        text.append("\n\n").append(command.summary()).append('\n');
-        if (!command.flags().isEmpty()) {
-            int width = command.flags().stream().mapToInt(flag -> flag.synopsis().length()).max().orElse(0);
-            text.append("\nflags (--flag value or --flag=value):\n");
-            for (Flag flag : command.flags()) {
-                text.append("  ").append(pad(flag.synopsis(), width)).append("  ").append(flag.help()).append('\n');
-            }
-        }
-        if (!command.details().isEmpty()) {
-            text.append('\n').append(command.details());
-            if (!command.details().endsWith("\n")) {
-                text.append('\n');
+    private static String describe(Throwable failure) {
+        StringBuilder text = new StringBuilder(failure.getMessage() == null ? failure.getClass().getSimpleName() : failure.getMessage());
+        for (Throwable cause = failure.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause.getMessage() != null && !text.toString().contains(cause.getMessage())) {
+                text.append(": ").append(cause.getMessage());
             }
         }
         return text.toString();
-    }
-
-    private static String pad(String text, int width) {
-        return text + " ".repeat(Math.max(0, width - text.length()));
     }
 }

@@ -3,35 +3,21 @@ package dev.fanin.cli;
 import dev.fanin.core.config.ConfigException;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
-import java.util.List;
 import java.util.stream.Collectors;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 
 /** {@code fanin validate}: loads a configuration the way the functions do and reports every problem at once. */
-public final class ValidateCommand implements Command {
+@Command(name = "validate", description = "check a pipelines file: every problem, one per line, or OK",
+        footer = "Prints \"OK: N pipelines (names)\" and exits 0, or every problem and \"N problems\" and exits 1.")
+public final class ValidateCommand extends FaninCommand {
+
+    @Mixin
+    private ConfigSource source;
 
     @Override
-    public String name() {
-        return "validate";
-    }
-
-    @Override
-    public String summary() {
-        return "check a pipelines file: every problem, one per line, or OK";
-    }
-
-    @Override
-    public List<Flag> flags() {
-        return List.of(ConfigSource.CONFIG);
-    }
-
-    @Override
-    public String details() {
-        return "prints \"OK: N pipelines (names)\" and exits 0, or every problem and \"N problems\" and exits 1.\n";
-    }
-
-    @Override
-    public int run(List<String> args, Console console) throws UsageException {
-        ConfigSource source = ConfigSource.from(Flags.parse(name(), args, flags()));
+    protected int run(Console console) throws UsageException {
+        source.check();
         if (source.isBundled()) {
             console.err().println("no --config given: validating the bundled " + source.origin());
         }

@@ -2,19 +2,29 @@ package dev.fanin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine.Command;
 
 class FaninCliTest {
 
+    static final List<String> COMMANDS = List.of("validate", "explain", "init", "local", "replay", "bench", "simulate");
+
     @Test
-    void helpListsEverySubcommandWithItsSummary() {
+    void helpListsEverySubcommandWithItsSummaryAndTheExitCodes() {
         CliRun run = CliRun.run("--help");
 
         assertThat(run.exit()).isZero();
-        for (String command : List.of("validate", "explain", "init", "local", "replay", "bench", "simulate")) {
+        for (String command : COMMANDS) {
             assertThat(run.out()).containsPattern("(?m)^  " + command + " +\\S");
         }
+        assertThat(run.out()).contains("Exit codes: 0 success, 1 the input, the environment or a check is wrong, 2 the");
     }
 
     @Test
@@ -22,52 +32,98 @@ class FaninCliTest {
         CliRun run = CliRun.run();
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("usage: fanin <command>");
+        assertThat(run.err()).contains("Usage: fanin [OPTIONS] <command>");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"validate", "explain", "init", "local", "replay", "bench", "simulate"})
+    void everyCommandHasHelpThroughTheFlagAndTheHelpCommand(String command) {
+        CliRun viaHelp = CliRun.run("help", command);
+        CliRun viaFlag = CliRun.run(command, "--help");
+        CliRun viaShortFlag = CliRun.run(command, "-h");
+
+        assertThat(viaFlag.exit()).isZero();
+        assertThat(viaFlag.out()).startsWith("Usage: fanin " + command + " [OPTIONS]").contains("-h, --help");
+        assertThat(viaHelp.out()).isEqualTo(viaFlag.out());
+        assertThat(viaShortFlag.out()).isEqualTo(viaFlag.out());
     }
 
     @Test
-    void helpForOneCommandListsItsFlags() {
-        CliRun viaHelp = CliRun.run("help", "explain");
-        CliRun viaFlag = CliRun.run("explain", "--help");
+    void helpOfOneCommandListsItsFlagsInTheirDeclaredOrder() {
+        CliRun run = CliRun.run("explain", "--help");
 
-        assertThat(viaHelp.exit()).isZero();
-        assertThat(viaHelp.out()).contains("usage: fanin explain [flags]", "--config FILE", "--pipeline NAME");
-        assertThat(viaFlag.out()).isEqualTo(viaHelp.out());
+        assertThat(run.out()).contains("--config=FILE", "--pipeline=NAME");
+        assertThat(run.out().indexOf("--config=FILE")).isLessThan(run.out().indexOf("--pipeline=NAME"));
         assertThat(CliRun.run("help", "nope").exit()).isEqualTo(2);
     }
 
     @Test
-    void unknownCommandExits2NamingTheCommands() {
+    void aMistypedCommandExits2WithDidYouMean() {
         CliRun run = CliRun.run("valdate");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("unknown command \"valdate\"", "validate, explain, init, local, replay, bench, simulate");
+        assertThat(run.err()).contains("Unmatched argument at index 0: 'valdate'", "Did you mean: fanin validate",
+                "run fanin --help for its commands");
     }
 
     @Test
-    void unknownFlagMissingValueAndRepeatedFlagAreUsageErrors() {
-        CliRun unknown = CliRun.run("validate", "--confg", "x.yaml");
+    void aMistypedFlagExits2WithDidYouMean() {
+        CliRun run = CliRun.run("validate", "--confg", "x.yaml");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("fanin validate: Unknown options: '--confg'", "Possible solutions: --config",
+                "run fanin validate --help for its flags");
+        assertThat(run.out()).isEmpty();
+    }
+
+    @Test
+    void missingValueRepeatedFlagPositionalAndSwitchWithValueAreUsageErrors() {
         CliRun missing = CliRun.run("validate", "--config");
         CliRun missingBeforeFlag = CliRun.run("explain", "--config", "--pipeline", "p");
         CliRun twice = CliRun.run("validate", "--config", "a", "--config=b");
         CliRun positional = CliRun.run("validate", "a.yaml");
+        CliRun switchWithValue = CliRun.run("init", "--non-interactive=yes");
 
-        assertThat(List.of(unknown, missing, missingBeforeFlag, twice, positional)).allSatisfy(run -> {
+        assertThat(List.of(missing, missingBeforeFlag, twice, positional, switchWithValue)).allSatisfy(run -> {
             assertThat(run.exit()).isEqualTo(2);
             assertThat(run.out()).isEmpty();
+            assertThat(run.err()).doesNotContain("\tat ");
         });
-        assertThat(unknown.err()).contains("unknown flag --confg; known flags: --config");
-        assertThat(missing.err()).contains("--config needs a value: --config FILE");
-        assertThat(missingBeforeFlag.err()).contains("--config needs a value");
-        assertThat(twice.err()).contains("--config is given twice");
-        assertThat(positional.err()).contains("unexpected argument \"a.yaml\"");
+        assertThat(missing.err()).contains("Missing required parameter for option '--config' (FILE)");
+        assertThat(missingBeforeFlag.err()).contains("Expected parameter for option '--config' but found '--pipeline'");
+        assertThat(twice.err()).contains("option '--config' (FILE) should be specified only once");
+        assertThat(positional.err()).contains("Unmatched argument at index 1: 'a.yaml'");
+        assertThat(switchWithValue.err()).contains("'--non-interactive'", "'yes'");
     }
 
     @Test
-    void switchWithAValueIsAUsageError() {
-        CliRun run = CliRun.run("init", "--non-interactive=yes");
+    void aValueOfTheWrongTypeNamesTheFlag() {
+        CliRun run = CliRun.run("local", "--max-wait", "soon");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("--non-interactive takes no value");
+        assertThat(run.err()).contains("Invalid value for option '--max-wait': \"soon\" is not a duration such as 10s, 90s or 3m");
+    }
+
+    @Test
+    void anUnexpectedFailureIsOneLineWithoutAStackTraceAndExits1() {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        ByteArrayOutputStream err = new ByteArrayOutputStream();
+        int exit = new FaninCli(List.of(new Failing())).run(new String[] {"fail"}, new ByteArrayInputStream(new byte[0]),
+                new PrintStream(out, true, StandardCharsets.UTF_8), new PrintStream(err, true, StandardCharsets.UTF_8));
+
+        assertThat(exit).isEqualTo(FaninCli.INVALID_INPUT);
+        assertThat(err.toString(StandardCharsets.UTF_8))
+                .startsWith("fanin fail failed: the table is gone: ResourceNotFoundException\n")
+                .contains("FANIN_STACKTRACE=1")
+                .doesNotContain("\tat ");
+    }
+
+    @Command(name = "fail", description = "fails the way an AWS call does")
+    static final class Failing extends FaninCommand {
+        @Override
+        protected int run(Console console) {
+            throw new IllegalStateException("the table is gone", new RuntimeException("ResourceNotFoundException"));
+        }
     }
 }

@@ -11,6 +11,7 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
@@ -50,7 +51,7 @@ class LocalStackEndToEndTest {
                         return false;
                     }
                 });
-                exit = new FaninCli(Map.of("local", command)).run(new String[] {"local", "--config", config.toString(),
+                exit = new FaninCli(List.of(command)).run(new String[] {"local", "--config", config.toString(),
                         "--sweep-every", "2s", "--max-wait", "90s"}, new ByteArrayInputStream(new byte[0]), o, e);
             }
             String text = out.toString(StandardCharsets.UTF_8);

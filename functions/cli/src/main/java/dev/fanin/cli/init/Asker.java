@@ -1,11 +1,11 @@
 package dev.fanin.cli.init;
 
-import dev.fanin.cli.Flags;
 import dev.fanin.cli.UsageException;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -21,20 +21,21 @@ public final class Asker {
         T parse(String text);
     }
 
-    private final Flags flags;
+    private final Map<String, String> given;
     private final boolean interactive;
     private final BufferedReader in;
     private final PrintStream prompts;
 
-    public Asker(Flags flags, boolean interactive, BufferedReader in, PrintStream prompts) {
-        this.flags = flags;
+    /** @param given the answers given as flags, by flag name without dashes */
+    public Asker(Map<String, String> given, boolean interactive, BufferedReader in, PrintStream prompts) {
+        this.given = Map.copyOf(given);
         this.interactive = interactive;
         this.in = in;
         this.prompts = prompts;
     }
 
     public boolean given(String flag) {
-        return flags.has(flag);
+        return this.given.containsKey(flag);
     }
 
     public boolean interactive() {
@@ -47,7 +48,7 @@ public final class Asker {
      * @param defaultValue the default answer, valid for {@code parser}; empty means "none"
      */
     public <T> T ask(String flag, String question, String defaultValue, Parser<T> parser) throws UsageException {
-        Optional<String> given = flags.value(flag);
+        Optional<String> given = Optional.ofNullable(this.given.get(flag));
         if (given.isPresent()) {
             try {
                 return parser.parse(given.get());

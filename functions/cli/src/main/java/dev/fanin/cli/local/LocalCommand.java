@@ -1,13 +1,10 @@
 package dev.fanin.cli.local;
 
-import dev.fanin.cli.Command;
 import dev.fanin.cli.Console;
 import dev.fanin.cli.FaninCli;
-import dev.fanin.cli.Flag;
-import dev.fanin.cli.Flags;
+import dev.fanin.cli.FaninCommand;
 import dev.fanin.cli.UsageException;
 import dev.fanin.core.config.ConfigException;
-import dev.fanin.core.config.Durations;
 import dev.fanin.testkit.LocalAwsEndpoint;
 import dev.fanin.testkit.NoLocalAwsEndpointException;
 import java.io.IOException;
@@ -15,15 +12,27 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.List;
 import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * {@code fanin local}: the whole pipeline on this machine. Exit codes: 0 everything expected happened; 1 something
  * expected did not happen (no aggregate, a window overdue, the sample's dead letter missing), or the input (events
  * file, configuration) is wrong; 2 the command line is wrong.
  */
-public final class LocalCommand implements Command {
+@Command(name = "local",
+        description = "run the whole pipeline on this machine against local AWS endpoints, with sample traffic and a live view",
+        footer = {"",
+                "The endpoint: AWS_ENDPOINT_URL if set, else LocalStack when Docker runs, else moto_server (started and",
+                "stopped here). The table, queues and bus are created from template.yaml under a fresh prefix; the",
+                "ingest and timer functions are fed by SQS pollers with the template's batch settings, the sweeper runs",
+                "every --sweep-every. The run ends when every window has closed (windows waiting longer than --max-wait,",
+                "such as a held upload batch, are listed with the time they will fire), or at --max-wait.",
+                "",
+                "Exit codes: 0 everything expected happened; 1 something expected did not (or the input is wrong);",
+                "2 the command line is wrong."})
+public final class LocalCommand extends FaninCommand {
 
     /** Provides the endpoint of a run; {@link #owned()} says whether the run stops it at the end. */
     public interface EndpointSource {
@@ -32,11 +41,16 @@ public final class LocalCommand implements Command {
         boolean owned();
     }
 
-    static final Flag EVENTS = Flag.valued("events", "FILE",
-            "play your own messages instead of the sample traffic: JSON Lines {\"at\": ISO time or offset like \"2s\", \"body\": JSON or string}");
-    static final Flag CONFIG = Flag.valued("config", "FILE", "the pipelines YAML file (default: the bundled one the sample traffic is for)");
-    static final Flag SWEEP_EVERY = Flag.valued("sweep-every", "DURATION", "how often the sweeper runs here (default 10s; in AWS the template's SweepSchedule)");
-    static final Flag MAX_WAIT = Flag.valued("max-wait", "DURATION", "stop at the latest after this long (default 3m), e.g. 90s");
+    @Option(names = "--events", paramLabel = "FILE", description = "play your own messages instead of the sample traffic: "
+            + "JSON Lines {\"at\": ISO time or offset like \"2s\", \"body\": JSON or string}")
+    private Path events;
+    @Option(names = "--config", paramLabel = "FILE", description = "the pipelines YAML file (default: the bundled one the sample traffic is for)")
+    private Path config;
+    @Option(names = "--sweep-every", paramLabel = "DURATION",
+            description = "how often the sweeper runs here (default 10s; in AWS the template's SweepSchedule)")
+    private Duration sweepEvery = Duration.ofSeconds(10);
+    @Option(names = "--max-wait", paramLabel = "DURATION", description = "stop at the latest after this long (default 3m), e.g. 90s")
+    private Duration maxWait = Duration.ofMinutes(3);
 
     private final EndpointSource endpoints;
 
@@ -60,54 +74,24 @@ public final class LocalCommand implements Command {
     }
 
     @Override
-    public String name() {
-        return "local";
-    }
-
-    @Override
-    public String summary() {
-        return "run the whole pipeline on this machine against local AWS endpoints, with sample traffic and a live view";
-    }
-
-    @Override
-    public List<Flag> flags() {
-        return List.of(EVENTS, CONFIG, SWEEP_EVERY, MAX_WAIT);
-    }
-
-    @Override
-    public String details() {
-        return """
-                The endpoint: AWS_ENDPOINT_URL if set, else LocalStack when Docker runs, else moto_server (started and
-                stopped here). The table, queues and bus are created from template.yaml under a fresh prefix; the
-                ingest and timer functions are fed by SQS pollers with the template's batch settings, the sweeper runs
-                every --sweep-every. The run ends when every window has closed (windows waiting longer than --max-wait,
-                such as a held upload batch, are listed with the time they will fire), or at --max-wait.
-
-                exit codes: 0 everything expected happened; 1 something expected did not (or the input is wrong);
-                2 the command line is wrong
-                """;
-    }
-
-    @Override
-    public int run(List<String> args, Console console) throws UsageException {
-        Flags flags = Flags.parse(name(), args, flags());
-        Duration sweepEvery = duration(flags, SWEEP_EVERY, Duration.ofSeconds(10));
-        Duration maxWait = duration(flags, MAX_WAIT, Duration.ofMinutes(3));
-        Optional<Path> events = file(flags, EVENTS);
-        Optional<Path> config = file(flags, CONFIG);
+    protected int run(Console console) throws UsageException {
+        positive("--sweep-every", sweepEvery);
+        positive("--max-wait", maxWait);
+        Optional<Path> eventsFile = file("--events", events);
+        Optional<Path> configFile = file("--config", config);
         String runId = Long.toString(Clock.systemUTC().millis() % 2_176_782_336L, 36);
         RepositoryFiles repository;
         Traffic traffic;
         try {
             repository = RepositoryFiles.locate();
-            traffic = events.isPresent()
-                    ? UserTraffic.parse(Files.readAllLines(events.get()), events.get().toString())
+            traffic = eventsFile.isPresent()
+                    ? UserTraffic.parse(Files.readAllLines(eventsFile.get()), eventsFile.get().toString())
                     : SampleTraffic.build(repository.events(), Clock.systemUTC().instant().plusSeconds(1), runId);
         } catch (IOException | IllegalArgumentException | IllegalStateException e) {
             console.err().println("fanin local: " + e.getMessage());
             return FaninCli.INVALID_INPUT;
         }
-        LocalOptions options = new LocalOptions(repository, events, config, sweepEvery, maxWait, LocalRun.defaultLogFile(runId));
+        LocalOptions options = new LocalOptions(repository, eventsFile, configFile, sweepEvery, maxWait, LocalRun.defaultLogFile(runId));
         FunctionLogs.redirectTo(options.functionLog());
         LocalAwsEndpoint endpoint;
         try {
@@ -131,31 +115,16 @@ public final class LocalCommand implements Command {
         }
     }
 
-    private static Optional<Path> file(Flags flags, Flag flag) throws UsageException {
-        Optional<String> value = flags.value(flag.name());
-        if (value.isEmpty()) {
-            return Optional.empty();
+    private static Optional<Path> file(String flag, Path path) throws UsageException {
+        if (path != null && !Files.isRegularFile(path)) {
+            throw new UsageException("fanin local: " + flag + " " + path + ": no such file");
         }
-        Path path = Path.of(value.get());
-        if (!Files.isRegularFile(path)) {
-            throw new UsageException("fanin local: --" + flag.name() + " " + value.get() + ": no such file");
-        }
-        return Optional.of(path);
+        return Optional.ofNullable(path);
     }
 
-    private static Duration duration(Flags flags, Flag flag, Duration fallback) throws UsageException {
-        Optional<String> value = flags.value(flag.name());
-        if (value.isEmpty()) {
-            return fallback;
-        }
-        try {
-            Duration d = Durations.parse(value.get());
-            if (d.isNegative() || d.isZero()) {
-                throw new IllegalArgumentException("must be positive");
-            }
-            return d;
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("fanin local: --" + flag.name() + " \"" + value.get() + "\" is not a positive duration such as 10s, 90s or 3m");
+    private static void positive(String flag, Duration duration) throws UsageException {
+        if (duration.isNegative() || duration.isZero()) {
+            throw new UsageException("fanin local: " + flag + " must be a positive duration such as 10s, 90s or 3m");
         }
     }
 }

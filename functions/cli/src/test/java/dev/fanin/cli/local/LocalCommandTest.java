@@ -10,7 +10,7 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Map;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,7 +42,7 @@ class LocalCommandTest {
             String[] line = new String[args.length + 1];
             line[0] = "local";
             System.arraycopy(args, 0, line, 1, args.length);
-            exit = new FaninCli(Map.of("local", command)).run(line, new ByteArrayInputStream(new byte[0]), o, e);
+            exit = new FaninCli(List.of(command)).run(line, new ByteArrayInputStream(new byte[0]), o, e);
         }
         return new Run(exit, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
     }
@@ -92,6 +92,7 @@ class LocalCommandTest {
         Run run = run(LocalAwsEndpoint.shared(), "--max-wait", "soon");
 
         assertThat(run.exit()).isEqualTo(FaninCli.USAGE);
-        assertThat(run.err()).contains("--max-wait \"soon\" is not a positive duration");
+        assertThat(run.err()).contains("'--max-wait': \"soon\" is not a duration");
+        assertThat(run(LocalAwsEndpoint.shared(), "--max-wait", "0s").err()).contains("--max-wait must be a positive duration");
     }
 }

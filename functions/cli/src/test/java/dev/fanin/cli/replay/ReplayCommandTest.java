@@ -43,7 +43,11 @@ class ReplayCommandTest {
         assertThat(r.err()).contains("--crash-rate must be below 1");
         Run p = run("replay", "--config", ReplayRun.CONFIG.toString(), "--trace", ReplayRun.trace("alert-storm").toString(),
                 "--out", dir.toString(), "--redeliver", "lots");
-        assertThat(p.err()).contains("--redeliver P must be a probability between 0 and 1, was \"lots\"");
+        assertThat(p.exit()).isEqualTo(FaninCli.USAGE);
+        assertThat(p.err()).contains("Invalid value for option '--redeliver': 'lots' is not a double");
+        Run q = run("replay", "--config", ReplayRun.CONFIG.toString(), "--trace", ReplayRun.trace("alert-storm").toString(),
+                "--out", dir.toString(), "--redeliver", "1.5");
+        assertThat(q.err()).contains("--redeliver P must be a probability between 0 and 1, was 1.5");
     }
 
     @Test
@@ -57,6 +61,6 @@ class ReplayCommandTest {
     @Test
     void helpListsTheFlags() {
         Run r = run("replay", "--help");
-        assertThat(r.out()).contains("--crash-rate P", "--redeliver P", "--resume", "--html FILE");
+        assertThat(r.out()).contains("--crash-rate=P", "--redeliver=P", "--resume", "--html=FILE");
     }
 }
