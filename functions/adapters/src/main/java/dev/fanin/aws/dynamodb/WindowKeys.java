@@ -73,6 +73,15 @@ public final class WindowKeys {
         return pk.substring(prefix.length());
     }
 
+    /** The pipeline of a window partition key ({@code W#<pipeline>#<key>}; pipeline names never contain {@code #}). */
+    static String pipelineOf(String pk) {
+        int end = pk.indexOf('#', 2);
+        if (!pk.startsWith("W#") || end < 0) {
+            throw new IllegalArgumentException("partition key " + pk + " is not a window's");
+        }
+        return pk.substring(2, end);
+    }
+
     static String windowIdOf(String sk) {
         int separator = sk.indexOf('#');
         if (separator <= 0) {

@@ -1,6 +1,7 @@
 package dev.fanin.cli.local;
 
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
+import dev.fanin.aws.dynamodb.WindowTableReader;
 import dev.fanin.lambda.FaninRuntime;
 import dev.fanin.lambda.InProcessContext;
 import dev.fanin.lambda.IngestFunction;
@@ -87,14 +88,17 @@ final class LocalRun {
             schedule.scheduleWithFixedDelay(() -> sweep(sweeper, functions, view, sweeps),
                     options.sweepEvery().toMillis(), options.sweepEvery().toMillis(), TimeUnit.MILLISECONDS);
             try {
-                return play(traffic, sqs, inputQueue, resources, view, sweeps);
+                RunWatcher watcher = new RunWatcher(sqs, new WindowTableReader(endpoint.dynamoDb(), resources.tableName()),
+                        runtime.engine()::decode, resources.tapQueueUrl(), resources.queueUrl("LateEventsQueue"),
+                        resources.queueUrl("InputDeadLetterQueue"), view);
+                return play(traffic, sqs, inputQueue, watcher, view, sweeps);
             } finally {
                 schedule.shutdownNow();
             }
         }
     }
 
-    private Outcome play(Traffic traffic, SqsClient sqs, String inputQueue, LocalResources resources, LiveView view,
+    private Outcome play(Traffic traffic, SqsClient sqs, String inputQueue, RunWatcher watcher, LiveView view,
                          AtomicInteger sweeps) {
         Instant start = clock.instant();
         Instant end = start.plus(options.maxWait());
@@ -117,8 +121,6 @@ final class LocalRun {
         player.setDaemon(true);
         player.start();
         Set<Traffic.FollowUp> followedUp = new HashSet<>();
-        RunWatcher watcher = new RunWatcher(sqs, endpoint.dynamoDb(), resources.tableName(), resources.tapQueueUrl(),
-                resources.queueUrl("LateEventsQueue"), resources.queueUrl("InputDeadLetterQueue"), view);
         boolean settled = false;
         while (true) {
             boolean allTimedSent = !player.isAlive();

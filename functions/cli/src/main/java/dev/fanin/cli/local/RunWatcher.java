@@ -2,25 +2,25 @@ package dev.fanin.cli.local;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.aws.dynamodb.WindowTableReader;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.StoredWindow;
 import java.io.IOException;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.Consumer;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
+import java.util.function.Function;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 
 /**
  * Reads what really happened: the aggregates on the bus (through the tap queue), the side output, the input
- * dead-letter queue, and the window heads in the table (a scan: fine for a local table of a few windows). Each new
+ * dead-letter queue, and the window heads in the table (read through the adapter's {@link WindowTableReader}, decoded
+ * by the core: a whole-table scan, fine for a local table of a few windows). Each new
  * observation is passed to the listener once; the current state is kept for the summary and the end condition.
  */
 final class RunWatcher {
@@ -37,11 +37,10 @@ final class RunWatcher {
     }
 
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Set<String> KNOWN_STATUSES = Set.of("OPEN", "HELD", "CLAIMED", "CLOSED", "MERGED");
 
     private final SqsClient sqs;
-    private final DynamoDbClient dynamoDb;
-    private final String tableName;
+    private final WindowTableReader table;
+    private final Function<StoredWindow, WindowState> decode;
     private final String tapQueueUrl;
     private final String sideOutputQueueUrl;
     private final String deadLetterQueueUrl;
@@ -53,11 +52,11 @@ final class RunWatcher {
     private final Map<String, Seen.Window> windows = new LinkedHashMap<>();
     private final Map<String, Boolean> aggregateIds = new HashMap<>();
 
-    RunWatcher(SqsClient sqs, DynamoDbClient dynamoDb, String tableName, String tapQueueUrl, String sideOutputQueueUrl,
-               String deadLetterQueueUrl, Listener listener) {
+    RunWatcher(SqsClient sqs, WindowTableReader table, Function<StoredWindow, WindowState> decode, String tapQueueUrl,
+               String sideOutputQueueUrl, String deadLetterQueueUrl, Listener listener) {
         this.sqs = sqs;
-        this.dynamoDb = dynamoDb;
-        this.tableName = tableName;
+        this.table = table;
+        this.decode = decode;
         this.tapQueueUrl = tapQueueUrl;
         this.sideOutputQueueUrl = sideOutputQueueUrl;
         this.deadLetterQueueUrl = deadLetterQueueUrl;
@@ -144,41 +143,18 @@ final class RunWatcher {
     }
 
     private void scanWindows() {
-        Map<String, AttributeValue> startKey = null;
-        do {
-            Map<String, AttributeValue> from = startKey;
-            ScanResponse page = dynamoDb.scan(r -> r.tableName(tableName).exclusiveStartKey(from));
-            page.items().forEach(this::onItem);
-            startKey = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (startKey != null);
+        table.forEachHead(this::onWindow);
     }
 
-    private void onItem(Map<String, AttributeValue> item) {
-        String pk = text(item, "pk");
-        String sk = text(item, "sk");
-        if (!pk.startsWith("W#") || !sk.endsWith("#H") || !KNOWN_STATUSES.contains(text(item, "st"))) {
-            return;
-        }
-        int pipelineEnd = pk.indexOf('#', 2);
-        String pipeline = pk.substring(2, pipelineEnd);
-        String key = pk.substring(pipelineEnd + 1);
-        String windowId = sk.substring(0, sk.length() - 2);
-        JsonNode state = parse(text(item, "state"));
-        Instant due = item.containsKey("due") ? Instant.ofEpochMilli(Long.parseLong(item.get("due").n())) : null;
-        JsonNode expected = state.path("c").path("e");
-        Seen.Window now = new Seen.Window(pipeline, key, windowId, text(item, "st"), due, state.path("n").asLong(),
-                state.has("o") ? Instant.ofEpochMilli(state.path("o").asLong()) : null,
-                state.has("d") ? Instant.ofEpochMilli(state.path("d").asLong()) : null,
-                expected.isNumber() ? expected.asText() : null);
+    private void onWindow(StoredWindow stored) {
+        WindowState w = decode.apply(stored);
+        Integer expected = w.completeness().expected();
+        Seen.Window now = new Seen.Window(w.ref().pipeline(), w.ref().key(), w.ref().windowId(), w.status().name(), w.dueAt(),
+                w.revisionEvents(), w.openedAt(), w.hardDeadline(), expected == null ? null : expected.toString());
         Seen.Window before = windows.put(now.id(), now);
         if (before == null || !before.status().equals(now.status())) {
             listener.windowChanged(before, now);
         }
-    }
-
-    private static String text(Map<String, AttributeValue> item, String name) {
-        AttributeValue v = item.get(name);
-        return v == null || v.s() == null ? "" : v.s();
     }
 
     private static String attribute(Message m, String name) {

@@ -5,9 +5,11 @@ import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
+import dev.fanin.aws.dynamodb.WindowTableReader;
 import dev.fanin.aws.sqs.SqsDeadLetters;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.window.WindowStatus;
 import dev.fanin.lambda.FaninRuntime;
 import dev.fanin.lambda.InProcessContext;
 import dev.fanin.lambda.IngestFunction;
@@ -31,10 +33,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.UUID;
-import java.util.function.Consumer;
 import java.util.function.Supplier;
-import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.ScanResponse;
 
 /**
  * Runs a trace through the real Lambda handlers against a local endpoint on a {@link ForwardClock}, as the Lambda
@@ -191,16 +190,12 @@ final class Replay {
         return Optional.of(() -> timers(at));
     }
 
-    /**
-     * Windows in the table that are not closed (or merged), or that still have a due time (a correction pending): the
-     * table's heads, whose {@code st} attribute is the window's status.
-     */
+    /** Windows in the table that are not closed (or merged), or that still have a due time (a correction pending). */
     private long windowsNotSettled() {
         long[] count = {0};
-        scan(item -> {
-            AttributeValue status = item.get("st");
-            boolean closed = status != null && ("CLOSED".equals(status.s()) || "MERGED".equals(status.s()));
-            if (status != null && (!closed || item.containsKey("due"))) {
+        table().forEachHead(w -> {
+            boolean closed = w.status() == WindowStatus.CLOSED || w.status() == WindowStatus.MERGED;
+            if (!closed || w.dueAt() != null) {
                 count[0]++;
             }
         });
@@ -208,32 +203,15 @@ final class Replay {
     }
 
     /**
-     * The earliest due bucket (docs/ARCHITECTURE.md: items {@code pk = B#<pipeline>#<shard>} whose sort key starts
-     * with the due time in epoch milliseconds), read with one Scan instead of the sweeper's query per pipeline and
-     * shard: it only decides whether a sweep can find anything, the sweep itself runs the handler's real queries.
+     * The earliest due bucket, read with one Scan instead of the sweeper's query per pipeline and shard: it only
+     * decides whether a sweep can find anything, the sweep itself runs the handler's real queries.
      */
     private Optional<Instant> earliestDue() {
-        long[] earliest = {Long.MAX_VALUE};
-        scan(item -> {
-            AttributeValue pk = item.get("pk");
-            AttributeValue sk = item.get("sk");
-            if (pk != null && pk.s() != null && pk.s().startsWith("B#") && sk != null && sk.s().indexOf('#') > 0) {
-                earliest[0] = Math.min(earliest[0], Long.parseLong(sk.s().substring(0, sk.s().indexOf('#'))));
-            }
-        });
-        return earliest[0] == Long.MAX_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(earliest[0]));
+        return table().earliestDueBucket();
     }
 
-    /** Every item of the table, page by page. */
-    private void scan(Consumer<Map<String, AttributeValue>> each) {
-        Map<String, AttributeValue> start = null;
-        do {
-            Map<String, AttributeValue> from = start;
-            ScanResponse page = endpoint.dynamoDb().scan(r -> r.tableName(state.resources.tableName())
-                    .exclusiveStartKey(from));
-            page.items().forEach(each);
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
+    private WindowTableReader table() {
+        return new WindowTableReader(endpoint.dynamoDb(), state.resources.tableName());
     }
 
     private long openWindowSlots() {

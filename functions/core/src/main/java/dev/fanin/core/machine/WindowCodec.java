@@ -22,8 +22,16 @@ import java.util.List;
  * (status, version, due time, TTL, fence, lease, event ids) are typed; the rest is one compact JSON document whose
  * field names are short because every write pays for its bytes. Numbers are read back exactly ({@link ExactJson}): a
  * frozen emission or a sample holding {@code 12345678901234567890.75} decodes to that number, not to a double.
+ *
+ * <p>The document is versioned ({@code "v"}): {@link #encode} writes {@link #STATE_VERSION}, {@link #decode} has one
+ * decoder per version it reads (a state written before the field existed is version 1), and refuses a newer one by
+ * name, so a rollback never misreads a window a newer fanin wrote. A change of the document's meaning is a new
+ * version with its own decoder; an added optional field is not.
  */
 public final class WindowCodec {
+
+    /** The state version {@link #encode} writes. */
+    public static final int STATE_VERSION = 1;
 
     private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -32,6 +40,7 @@ public final class WindowCodec {
 
     public static StoredWindow encode(WindowState s) {
         ObjectNode n = JSON.createObjectNode();
+        n.put("v", STATE_VERSION);
         n.put("k", s.kind().name());
         n.put("s", s.bounds().startMillis());
         n.put("e", s.bounds().endMillis());
@@ -76,6 +85,16 @@ public final class WindowCodec {
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("window " + w.ref() + " has unreadable state: " + e.getOriginalMessage(), e);
         }
+        int version = n.path("v").asInt(1);
+        return switch (version) {
+            case 1 -> decodeVersion1(w, n, config);
+            default -> throw new IllegalStateException("window " + w.ref() + " has state version " + version
+                    + "; this fanin reads versions up to " + STATE_VERSION + ": run the fanin that wrote it");
+        };
+    }
+
+    /** Version 1: the fields {@link #encode} writes. */
+    private static WindowState decodeVersion1(StoredWindow w, JsonNode n, PipelineConfig config) {
         Claim claim = null;
         JsonNode c = n.path("cl");
         if (c.isObject()) {
