@@ -39,6 +39,7 @@ import java.util.Objects;
  * @param lastEventTime    latest event time in the window, null if it holds no event
  * @param openedAt         processing time the window was created
  * @param closedAt         processing time the revision was claimed
+ * @param operatorNote     why an operator closed the window (closeReason OPERATOR), else null; emitted only when set
  */
 public record AggregateEvent(
         WindowRef ref,
@@ -57,9 +58,12 @@ public record AggregateEvent(
         Instant firstEventTime,
         Instant lastEventTime,
         Instant openedAt,
-        Instant closedAt) {
+        Instant closedAt,
+        String operatorNote) {
 
     public static final String SCHEMA_VERSION = "1";
+    /** An operator note is a sentence or two; bounded so the aggregate stays far below every sink's size limit. */
+    public static final int MAX_NOTE_CHARS = 1000;
 
     public AggregateEvent {
         Objects.requireNonNull(ref, "ref");
@@ -74,6 +78,14 @@ public record AggregateEvent(
         }
         if (corrects != null && revision == 0) {
             throw new IllegalArgumentException("revision 0 cannot correct " + corrects);
+        }
+        if (operatorNote != null && closeReason != CloseReason.OPERATOR) {
+            throw new IllegalArgumentException("an operator note belongs to an OPERATOR close, not " + closeReason);
+        }
+        if (operatorNote != null && (operatorNote.isBlank() || operatorNote.length() > MAX_NOTE_CHARS
+                || operatorNote.chars().anyMatch(Character::isISOControl))) {
+            throw new IllegalArgumentException("the operator note must be 1 to " + MAX_NOTE_CHARS
+                    + " characters of text without control characters");
         }
         missing = missing == null ? null : List.copyOf(missing);
         aggregations = aggregations.deepCopy();
@@ -129,6 +141,9 @@ public record AggregateEvent(
         json.put("openedAt", IsoMillis.format(openedAt));
         json.put("closedAt", IsoMillis.format(closedAt));
         json.put("emittedAt", IsoMillis.format(emittedAt));
+        if (operatorNote != null) {
+            json.put("operatorNote", operatorNote);
+        }
         return json;
     }
 
@@ -160,7 +175,8 @@ public record AggregateEvent(
                 instantOrNull(json.path("firstEventTime")),
                 instantOrNull(json.path("lastEventTime")),
                 IsoMillis.parse(json.path("openedAt").textValue()),
-                IsoMillis.parse(json.path("closedAt").textValue()));
+                IsoMillis.parse(json.path("closedAt").textValue()),
+                json.path("operatorNote").textValue());
     }
 
     private static Instant instantOrNull(JsonNode node) {
@@ -183,6 +199,7 @@ public record AggregateEvent(
         private Instant lastEventTime;
         private Instant openedAt;
         private Instant closedAt;
+        private String operatorNote;
 
         private Builder(WindowRef ref, WindowKind kind, Interval bounds) {
             this.ref = ref;
@@ -239,6 +256,12 @@ public record AggregateEvent(
             return this;
         }
 
+        /** Why an operator closed the window (an OPERATOR close only). */
+        public Builder operatorNote(String note) {
+            this.operatorNote = note;
+            return this;
+        }
+
         /** @throws NullPointerException when the close reason, completeness, openedAt or closedAt is missing */
         public AggregateEvent build() {
             Objects.requireNonNull(closeReason, "closeReason");
@@ -248,7 +271,8 @@ public record AggregateEvent(
             Long missingCount = completeness.missingCount().isPresent() ? completeness.missingCount().getAsLong() : null;
             boolean isComplete = complete != null ? complete : completeness.completeOnClose(closeReason);
             return new AggregateEvent(ref, kind, bounds, revision, corrects, closeReason, isComplete, completeness.expected(),
-                    completeness.seen(), missing, truncated, missingCount, aggregations, firstEventTime, lastEventTime, openedAt, closedAt);
+                    completeness.seen(), missing, truncated, missingCount, aggregations, firstEventTime, lastEventTime, openedAt, closedAt,
+                    operatorNote);
         }
     }
 }

@@ -388,7 +388,28 @@ public final class WindowMachine {
         return config.knowsCompleteness() && config.incomplete().mode() == IncompletePolicy.Mode.HOLD;
     }
 
+    /**
+     * An operator's close ({@code fanin windows close}): an OPEN or HELD window is claimed at once with reason
+     * {@link CloseReason#OPERATOR}, {@code complete} as it stands (see {@link Completeness#completeOnClose}) and the
+     * note in the aggregate; the caller writes it under the version condition and flushes it like any claim. A window
+     * in any other status is left alone ({@code write=false}): it is closing or closed already, by whichever close
+     * won, and an operator close never makes a second one.
+     */
+    public Transition closeByOperator(WindowState state, String note, long watermark, Instant now) {
+        if (state.status() != WindowStatus.OPEN && state.status() != WindowStatus.HELD) {
+            return new Transition(state, false, List.of(), Transition.Action.NONE, null, state.dueAt());
+        }
+        WindowState.Builder s = state.toBuilder();
+        claim(s, CloseReason.OPERATOR, s.completeness.completeOnClose(CloseReason.OPERATOR), false, now, note);
+        Transition claimed = decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
+        return new Transition(claimed.next(), true, List.of(), Transition.Action.EMIT, claimed.timerDue(), claimed.indexDue());
+    }
+
     private void claim(WindowState.Builder s, CloseReason reason, boolean complete, boolean deadLetter, Instant now) {
+        claim(s, reason, complete, deadLetter, now, null);
+    }
+
+    private void claim(WindowState.Builder s, CloseReason reason, boolean complete, boolean deadLetter, Instant now, String note) {
         int revision = s.committedRevision + 1;
         String corrects = reason == CloseReason.LATE_CORRECTION ? s.ref.aggregateId(s.committedRevision) : null;
         AggregateEvent event = AggregateEvent.builder(s.ref, s.kind, s.bounds)
@@ -401,6 +422,7 @@ public final class WindowMachine {
                 .eventTimes(s.firstEventTime, s.lastEventTime)
                 .openedAt(s.openedAt)
                 .closedAt(now)
+                .operatorNote(note)
                 .build();
         s.revision = revision;
         s.status = WindowStatus.CLAIMED;

@@ -171,7 +171,7 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
      * The {@code complete} flag of an aggregate closed for {@code reason}. A pipeline that knows completeness reports
      * {@link #isComplete()}. One that does not (no expected count, no sentinel) has nothing to miss: its aggregate is
      * complete when closed by count, by event time (WATERMARK, SESSION_GAP) or as a correction of such a close, and
-     * incomplete when cut short by HARD_LIFETIME or SIZE_LIMIT.
+     * incomplete when cut short by HARD_LIFETIME, SIZE_LIMIT or an OPERATOR.
      */
     public boolean completeOnClose(CloseReason reason) {
         if (rules.known()) {
@@ -179,7 +179,7 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         }
         return switch (reason) {
             case COUNT, WATERMARK, SESSION_GAP, LATE_CORRECTION -> true;
-            case EXPECTED_COMPLETE, SENTINEL, HARD_LIFETIME, SIZE_LIMIT -> false;
+            case EXPECTED_COMPLETE, SENTINEL, HARD_LIFETIME, SIZE_LIMIT, OPERATOR -> false;
         };
     }
 

@@ -3,7 +3,8 @@ package dev.fanin.core.window;
 /**
  * Why a window revision closed. When several triggers hold at the same decision, the reason is the first in this
  * declaration order (completeness beats count beats event time beats processing time); only one close is ever
- * committed per window revision.
+ * committed per window revision. {@link #OPERATOR} is no trigger: it is an explicit decision that closes an open or
+ * held window at once, and loses to any close claimed before it (docs/SEMANTICS.md, "Close triggers").
  */
 public enum CloseReason {
     /** Every expected event (or member) has arrived. */
@@ -21,5 +22,7 @@ public enum CloseReason {
     /** The revision reached the events-per-window bound (overflow policy SPLIT). */
     SIZE_LIMIT,
     /** A revision that corrects the previous one with late events. */
-    LATE_CORRECTION
+    LATE_CORRECTION,
+    /** An operator closed the window ({@code fanin windows close}), with a note in the aggregate. */
+    OPERATOR
 }

@@ -137,4 +137,35 @@ class AggregateEventTest {
         assertThat(validate(badTime)).isNotEmpty();
         assertThat(validate(noReason)).isNotEmpty();
     }
+
+    @Test
+    void anOperatorCloseCarriesItsNoteAndValidatesWhileOtherClosesHaveNone() {
+        ObjectNode operator = AggregateEvent.builder(REF, WindowKind.TUMBLING, new Interval(60_000, 120_000))
+                .closeReason(CloseReason.OPERATOR).completeness(Completeness.initial(SHARDS)).openedAt(OPENED).closedAt(CLOSED)
+                .operatorNote("shards lost with host x \"ip-10\"; INC-42").build().toJson(CLOSED);
+        ObjectNode other = twoOfFourShards(0, null, CloseReason.HARD_LIFETIME).toJson(CLOSED);
+
+        assertThat(validate(operator)).isEmpty();
+        assertThat(operator.path("closeReason").asText()).isEqualTo("OPERATOR");
+        assertThat(operator.path("complete").asBoolean()).isFalse();
+        assertThat(operator.path("operatorNote").asText()).isEqualTo("shards lost with host x \"ip-10\"; INC-42");
+        assertThat(AggregateEvent.fromJson(operator).operatorNote()).isEqualTo("shards lost with host x \"ip-10\"; INC-42");
+        assertThat(other.has("operatorNote")).isFalse();
+        assertThat(validate(other)).isEmpty();
+    }
+
+    @Test
+    void aNoteBelongsToAnOperatorCloseAndIsPlainBoundedText() {
+        AggregateEvent.Builder hard = AggregateEvent.builder(REF, WindowKind.TUMBLING, new Interval(60_000, 120_000))
+                .closeReason(CloseReason.HARD_LIFETIME).completeness(Completeness.initial(SHARDS)).openedAt(OPENED).closedAt(CLOSED);
+        AggregateEvent.Builder operator = AggregateEvent.builder(REF, WindowKind.TUMBLING, new Interval(60_000, 120_000))
+                .closeReason(CloseReason.OPERATOR).completeness(Completeness.initial(SHARDS)).openedAt(OPENED).closedAt(CLOSED);
+
+        assertThatThrownBy(() -> hard.operatorNote("why").build())
+                .hasMessageContaining("belongs to an OPERATOR close");
+        assertThatThrownBy(() -> operator.operatorNote("line\nbreak").build())
+                .hasMessageContaining("without control characters");
+        assertThatThrownBy(() -> operator.operatorNote("x".repeat(1001)).build())
+                .hasMessageContaining("1 to 1000 characters");
+    }
 }

@@ -1,0 +1,72 @@
+package dev.fanin.core.service;
+
+import dev.fanin.core.emit.AggregateEvent;
+import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.window.WindowRef;
+import java.time.Instant;
+import java.util.Optional;
+
+/**
+ * Closes one window as an explicit operator decision ({@code fanin windows close}): the machine claims it with reason
+ * OPERATOR ({@code WindowMachine.closeByOperator}), the claim is written under the version condition like every
+ * other, and the same flush emits and commits it. Racing a timer, a sweep or an ingest, exactly one close wins: a
+ * conflict re-reads and re-decides, and a window found claimed or closed is reported as it stands, not closed again.
+ */
+public final class OperatorService {
+
+    /** What became of the request. */
+    public enum Outcome {
+        /** The operator's close was claimed; the aggregate was emitted and committed (or will be, by a takeover). */
+        CLOSED,
+        /** The window was already claimed, closed or merged: nothing written (see the state for the close that won). */
+        NOT_OPEN,
+        /** No such window. */
+        NOT_FOUND,
+        /** Every attempt lost to a concurrent writer; nothing written. Try again. */
+        CONFLICTED
+    }
+
+    /**
+     * @param outcome     what happened
+     * @param state       the window after the request (read again after the flush, or as found); null when not found
+     * @param aggregate   the operator's aggregate as emitted (without {@code emittedAt}) when {@code outcome} is CLOSED, else null
+     */
+    public record Result(Outcome outcome, WindowState state, AggregateEvent aggregate) { }
+
+    private final FaninEngine engine;
+    private final WindowWrites writes;
+    private final FlushService flush;
+
+    public OperatorService(FaninEngine engine) {
+        this.engine = engine;
+        this.writes = new WindowWrites(engine);
+        this.flush = new FlushService(engine);
+    }
+
+    /** @param note why, for the aggregate's {@code operatorNote} (1 to 1000 characters, no control characters) */
+    public Result close(WindowRef ref, String note) {
+        Instant now = engine.clock().instant();
+        long watermark = engine.watermark(ref.pipeline(), Long.MIN_VALUE, now);
+        Followups followups = new Followups();
+        for (int attempt = 0; attempt <= engine.settings().conflictRetries(); attempt++) {
+            Optional<StoredWindow> loaded = engine.ports().store().load(ref);
+            if (loaded.isEmpty()) {
+                return new Result(Outcome.NOT_FOUND, null, null);
+            }
+            WindowState state = engine.decode(loaded.get());
+            Transition t = engine.machine(ref.pipeline()).closeByOperator(state, note, watermark, now);
+            if (!t.write()) {
+                return new Result(Outcome.NOT_OPEN, state, null);
+            }
+            if (writes.write(loaded.get(), t, followups).applied()) {
+                flush.flush(followups);
+                // As it stands after the flush: CLOSED once committed, still CLAIMED when the emission failed.
+                WindowState after = engine.ports().store().load(ref).map(engine::decode).orElse(t.next());
+                return new Result(Outcome.CLOSED, after, AggregateEvent.fromJson(t.next().claim().emission()));
+            }
+        }
+        return new Result(Outcome.CONFLICTED, null, null);
+    }
+}

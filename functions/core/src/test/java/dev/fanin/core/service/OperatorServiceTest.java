@@ -1,0 +1,110 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.core.window.CloseReason;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An operator's close goes through the same claim, emit and commit as any close: one aggregate, reason OPERATOR,
+ * {@code complete} as the window stands with its missing members, the note in the aggregate; a second request, or a
+ * sweep or timer after it, closes nothing again; a window another close claimed first is reported, not closed.
+ */
+class OperatorServiceTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    /** Four shards expected per job; incomplete windows are held until their 10-minute deadline. */
+    private static final String HOLD = "version: 1\npipelines:\n  - name: p\n    envelope: raw\n    key: [$.k]\n    eventId: $.id\n"
+            + "    eventTime: {path: $.t}\n    window: {type: tumbling, size: 60s}\n"
+            + "    triggers:\n      expected: {countPath: $.n, memberPath: $.id, firstMember: 0}\n      maxLifetime: 10m\n"
+            + "    incomplete: {policy: hold, atDeadline: fire-flagged}\n"
+            + "    watermark: {outOfOrderness: 0s, idleAfter: 5m}\n    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
+
+    private final MutableClock clock = new MutableClock(T0);
+    private final InMemoryWindowStore store = new InMemoryWindowStore(4);
+    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final FaninEngine engine = InMemoryEngines.of(HOLD, store, emitter, new RecordingTimers(), clock);
+
+    private WindowState heldWithShards(int... shards) {
+        List<InboundMessage> messages = new ArrayList<>();
+        for (int shard : shards) {
+            messages.add(InMemoryEngines.message("m" + shard, "{\"k\":\"job-1\",\"id\":" + shard + ",\"n\":4,\"t\":"
+                    + T0.toEpochMilli() + "}", T0, 1));
+        }
+        new IngestService(engine).handle(messages);
+        clock.set(T0.plus(java.time.Duration.ofMinutes(6)));  // idle past 5 minutes: the watermark passes the window end
+        new SweepService(engine).sweep(clock.instant().plusSeconds(30));
+        WindowState held = engine.decode(store.all().get(0));
+        assertThat(held.status()).isEqualTo(WindowStatus.HELD);
+        return held;
+    }
+
+    @Test
+    void aHeldWindowIsClosedOnceWithReasonOperatorItsMissingMembersAndTheNote() throws Exception {
+        WindowState held = heldWithShards(0, 2);
+        OperatorService operator = new OperatorService(engine);
+
+        OperatorService.Result result = operator.close(held.ref(), "shard 1 and 3 are lost with host x; INC-42");
+
+        assertThat(result.outcome()).isEqualTo(OperatorService.Outcome.CLOSED);
+        assertThat(emitter.emitted()).singleElement().satisfies(request -> {
+            assertThat(request.aggregateId()).isEqualTo(result.aggregate().aggregateId()).isEqualTo(held.ref().aggregateId(0));
+            JsonNode detail = JSON.readTree(request.detailJson());
+            assertThat(detail.path("closeReason").asText()).isEqualTo("OPERATOR");
+            assertThat(detail.path("complete").asBoolean()).isFalse();
+            assertThat(detail.path("missing").toString()).isEqualTo("[1,3]");
+            assertThat(detail.path("operatorNote").asText()).isEqualTo("shard 1 and 3 are lost with host x; INC-42");
+        });
+        WindowState closed = engine.decode(store.all().get(0));
+        assertThat(closed.status()).isEqualTo(WindowStatus.CLOSED);
+        assertThat(closed.committedRevision()).isZero();
+
+        assertThat(operator.close(held.ref(), "again").outcome()).isEqualTo(OperatorService.Outcome.NOT_OPEN);
+        clock.set(T0.plus(java.time.Duration.ofMinutes(11)));
+        new SweepService(engine).sweep(clock.instant().plusSeconds(30));
+        assertThat(emitter.emitted()).as("neither the second request nor the deadline sweep closes it again").hasSize(1);
+    }
+
+    @Test
+    void aWindowTheDeadlineClaimedFirstIsReportedAsItStands() {
+        WindowState held = heldWithShards(0);
+        clock.set(T0.plus(java.time.Duration.ofMinutes(11)));
+        new SweepService(engine).sweep(clock.instant().plusSeconds(30));
+
+        OperatorService.Result result = new OperatorService(engine).close(held.ref(), "too late");
+
+        assertThat(result.outcome()).isEqualTo(OperatorService.Outcome.NOT_OPEN);
+        assertThat(result.state().claim() == null ? result.state().status() : result.state().claim().reason())
+                .isIn(WindowStatus.CLOSED, CloseReason.HARD_LIFETIME);
+        assertThat(emitter.emitted()).singleElement().satisfies(r -> assertThat(r.detailJson()).contains("\"HARD_LIFETIME\""));
+    }
+
+    @Test
+    void anOpenWindowWithoutCompletenessRulesIsIncompleteWhenCutShort() throws Exception {
+        FaninEngine plain = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: session, gap: 30s}"), store, emitter,
+                new RecordingTimers(), clock);
+        new IngestService(plain).handle(List.of(InMemoryEngines.message("m1", InMemoryEngines.rawEvent("k1", "e1", T0), T0, 1)));
+        WindowState open = plain.decode(store.all().get(0));
+
+        OperatorService.Result result = new OperatorService(plain).close(open.ref(), "closing before the gap");
+
+        assertThat(result.outcome()).isEqualTo(OperatorService.Outcome.CLOSED);
+        JsonNode detail = JSON.readTree(emitter.emitted().get(0).detailJson());
+        assertThat(detail.path("complete").asBoolean()).isFalse();
+        assertThat(detail.path("seen").asLong()).isEqualTo(1);
+        assertThat(new OperatorService(plain).close(new dev.fanin.core.window.WindowRef("p", "nobody", "S1"), "x").outcome())
+                .isEqualTo(OperatorService.Outcome.NOT_FOUND);
+    }
+}
