@@ -1,6 +1,9 @@
 package dev.fanin.cli;
 
 import dev.fanin.cli.local.LocalCommand;
+import dev.fanin.cli.ops.DeadLettersCommand;
+import dev.fanin.cli.ops.StatusCommand;
+import dev.fanin.cli.ops.WindowsCommand;
 import dev.fanin.cli.replay.ReplayCommand;
 import java.io.InputStream;
 import java.io.PrintStream;
@@ -38,16 +41,23 @@ public final class FaninCli {
     /** Every subcommand, in the order {@code fanin --help} lists them. */
     public static List<Object> commands() {
         return List.of(new ValidateCommand(), new ExplainCommand(), new InitCommand(), new LocalCommand(), new ReplayCommand(),
-                new BenchCommand(), new SimulateCommand());
+                new BenchCommand(), new SimulateCommand(), new WindowsCommand(), new DeadLettersCommand(), new StatusCommand());
     }
 
     public static void main(String[] args) {
         System.exit(new FaninCli(commands()).run(args, System.in, System.out, System.err));
     }
 
-    /** Runs one command line; never calls {@code System.exit}. */
+    /** Runs one command line in this process's environment; never calls {@code System.exit}. */
     public int run(String[] args, InputStream in, PrintStream out, PrintStream err) {
-        CommandLine line = new CommandLine(new RootCommand(new Console(in, out, err)));
+        return run(args, new Console(in, out, err, System.getenv()));
+    }
+
+    /** Runs one command line; never calls {@code System.exit}. */
+    public int run(String[] args, Console console) {
+        PrintStream out = console.out();
+        PrintStream err = console.err();
+        CommandLine line = new CommandLine(new RootCommand(console));
         commands.forEach(line::addSubcommand);
         readable(line);
         line.registerConverter(Duration.class, Converters::duration);

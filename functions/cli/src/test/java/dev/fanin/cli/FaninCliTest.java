@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
 
 class FaninCliTest {
 
-    static final List<String> COMMANDS = List.of("validate", "explain", "init", "local", "replay", "bench", "simulate");
+    static final List<String> COMMANDS = List.of("validate", "explain", "init", "local", "replay", "bench", "simulate", "windows",
+            "dead-letters", "status");
 
     @Test
     void helpListsEverySubcommandWithItsSummaryAndTheExitCodes() {
@@ -37,7 +38,7 @@ class FaninCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"validate", "explain", "init", "local", "replay", "bench", "simulate"})
+    @ValueSource(strings = {"validate", "explain", "init", "local", "replay", "bench", "simulate", "windows", "dead-letters", "status"})
     void everyCommandHasHelpThroughTheFlagAndTheHelpCommand(String command) {
         CliRun viaHelp = CliRun.run("help", command);
         CliRun viaFlag = CliRun.run(command, "--help");
@@ -47,6 +48,30 @@ class FaninCliTest {
         assertThat(viaFlag.out()).startsWith("Usage: fanin " + command + " [OPTIONS]").contains("-h, --help");
         assertThat(viaHelp.out()).isEqualTo(viaFlag.out());
         assertThat(viaShortFlag.out()).isEqualTo(viaFlag.out());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"windows list", "windows show", "windows close", "dead-letters list", "dead-letters show",
+            "dead-letters redrive"})
+    void everySubcommandOfAGroupHasHelpAndAGroupAloneIsAUsageError(String command) {
+        String[] words = command.split(" ");
+        CliRun viaFlag = CliRun.run(words[0], words[1], "--help");
+        CliRun viaHelp = CliRun.run(words[0], "help", words[1]);
+        CliRun group = CliRun.run(words[0]);
+
+        assertThat(viaFlag.exit()).isZero();
+        assertThat(viaFlag.out()).startsWith("Usage: fanin " + command + " [OPTIONS]").contains("--stack=NAME", "-h, --help");
+        assertThat(group.exit()).isEqualTo(2);
+        assertThat(group.err()).contains("Usage: fanin " + words[0], words[1]);
+        assertThat(viaHelp.exit()).as("help is a command of fanin, not of " + words[0]).isEqualTo(2);
+    }
+
+    @Test
+    void anOperatorCommandWithoutAStackNamesWhatToGive() {
+        CliRun run = CliRun.run("windows", "list");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("name the stack with --stack NAME, or give --table, --dead-letter-queue-url");
     }
 
     @Test

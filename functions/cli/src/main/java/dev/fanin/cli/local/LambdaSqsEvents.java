@@ -13,12 +13,12 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
  * ApproximateFirstReceiveTimestamp, ...), the message attributes, {@code eventSource=aws:sqs}, the queue's ARN and
  * the region. Pure: the SDK messages in, the event out.
  */
-final class LambdaSqsEvents {
+public final class LambdaSqsEvents {
 
     private LambdaSqsEvents() {
     }
 
-    static SQSEvent of(List<Message> messages, String queueArn, String region) {
+    public static SQSEvent of(List<Message> messages, String queueArn, String region) {
         SQSEvent event = new SQSEvent();
         event.setRecords(messages.stream().map(m -> record(m, queueArn, region)).toList());
         return event;

@@ -1,0 +1,183 @@
+package dev.fanin.aws.sqs;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.function.Predicate;
+import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
+import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
+import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
+
+/**
+ * The input dead-letter queue read and redriven by an operator ({@code fanin dead-letters}). Reading takes messages
+ * out of sight for {@link #HOLD} and gives them back at once; redriving sends each selected message to the input
+ * queue (its body and the producer's attributes, without fanin's own) and deletes it from this queue only after the
+ * send succeeded. So a message is never lost: a failure between the two leaves it in both queues, and fanin's dedupe
+ * by event id counts it once.
+ */
+public final class SqsDeadLetterQueue {
+
+    /** How long a message read here stays out of sight of other readers (given back sooner when done). */
+    static final Duration HOLD = Duration.ofSeconds(60);
+
+    /**
+     * One dead letter.
+     *
+     * @param reason            {@code fanin-reason}; empty when SQS's own redrive moved it (MaxReceiveCount reached)
+     * @param originalMessageId {@code fanin-original-message-id}, or the message's own id
+     * @param attributes        the producer's message attributes (fanin's own removed)
+     */
+    public record Letter(String messageId, String reason, String originalMessageId, Instant sentAt, int receiveCount, String body,
+                         Map<String, String> attributes) { }
+
+    /** @param failed message ids not redriven (the send failed): they stay in the dead-letter queue */
+    public record Redriven(List<Letter> moved, List<String> failed) { }
+
+    private final SqsClient sqs;
+    private final String queueUrl;
+
+    public SqsDeadLetterQueue(SqsClient sqs, String queueUrl) {
+        this.sqs = sqs;
+        this.queueUrl = queueUrl;
+    }
+
+    /** Up to {@code max} dead letters, each once, given back to the queue before returning. */
+    public List<Letter> read(int max) {
+        List<Message> held = receiveAll(max);
+        try {
+            return held.stream().map(SqsDeadLetterQueue::letter).toList();
+        } finally {
+            release(held);
+        }
+    }
+
+    /**
+     * Moves the dead letters {@code selected} accepts (at most {@code max}) to {@code inputQueueUrl}: send first,
+     * delete after; the others are given back untouched.
+     */
+    public Redriven redrive(String inputQueueUrl, Predicate<Letter> selected, int max) {
+        List<Message> held = receiveAll(Integer.MAX_VALUE);
+        List<Message> chosen = new ArrayList<>();
+        List<Message> others = new ArrayList<>();
+        for (Message m : held) {
+            (chosen.size() < max && selected.test(letter(m)) ? chosen : others).add(m);
+        }
+        List<Letter> moved = new ArrayList<>();
+        List<String> failed = new ArrayList<>();
+        try {
+            for (int i = 0; i < chosen.size(); i += 10) {
+                List<Message> batch = chosen.subList(i, Math.min(i + 10, chosen.size()));
+                Set<String> sent = send(inputQueueUrl, batch);
+                List<Message> toDelete = batch.stream().filter(m -> sent.contains(m.messageId())).toList();
+                delete(toDelete);
+                toDelete.forEach(m -> moved.add(letter(m)));
+                batch.stream().filter(m -> !sent.contains(m.messageId())).forEach(m -> {
+                    failed.add(m.messageId());
+                    others.add(m);
+                });
+            }
+        } finally {
+            release(others);
+        }
+        return new Redriven(moved, failed);
+    }
+
+    private Set<String> send(String inputQueueUrl, List<Message> batch) {
+        List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
+        for (int i = 0; i < batch.size(); i++) {
+            Message m = batch.get(i);
+            entries.add(SendMessageBatchRequestEntry.builder().id(Integer.toString(i)).messageBody(m.body())
+                    .messageAttributes(producerAttributes(m)).build());
+        }
+        SendMessageBatchResponse response = sqs.sendMessageBatch(r -> r.queueUrl(inputQueueUrl).entries(entries));
+        Set<String> sent = new HashSet<>();
+        response.successful().forEach(ok -> sent.add(batch.get(Integer.parseInt(ok.id())).messageId()));
+        return sent;
+    }
+
+    private void delete(List<Message> messages) {
+        if (messages.isEmpty()) {
+            return;
+        }
+        List<DeleteMessageBatchRequestEntry> entries = new ArrayList<>();
+        for (int i = 0; i < messages.size(); i++) {
+            entries.add(DeleteMessageBatchRequestEntry.builder().id(Integer.toString(i)).receiptHandle(messages.get(i).receiptHandle()).build());
+        }
+        DeleteMessageBatchResponse response = sqs.deleteMessageBatch(r -> r.queueUrl(queueUrl).entries(entries));
+        if (!response.failed().isEmpty()) {
+            // Sent but still here: redriven again later, counted once by the event-id dedupe. Never a loss.
+            throw new IllegalStateException(response.failed().size() + " redriven messages could not be deleted from the dead-letter "
+                    + "queue (they are on the input queue too; fanin's dedupe counts them once): " + response.failed().get(0).message());
+        }
+    }
+
+    /** Every message in sight, up to {@code max}, each received once and held out of sight for {@link #HOLD}. */
+    private List<Message> receiveAll(int max) {
+        Map<String, Message> held = new LinkedHashMap<>();
+        while (held.size() < max) {
+            int wanted = Math.min(10, max - held.size());
+            List<Message> got = sqs.receiveMessage(r -> r.queueUrl(queueUrl).maxNumberOfMessages(wanted).waitTimeSeconds(1)
+                    .visibilityTimeout((int) HOLD.toSeconds()).messageAttributeNames("All")
+                    .messageSystemAttributeNames(MessageSystemAttributeName.SENT_TIMESTAMP,
+                            MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)).messages();
+            if (got.isEmpty()) {
+                break;
+            }
+            got.forEach(m -> held.putIfAbsent(m.messageId(), m));
+        }
+        return new ArrayList<>(held.values());
+    }
+
+    private void release(List<Message> messages) {
+        for (int i = 0; i < messages.size(); i += 10) {
+            List<Message> batch = messages.subList(i, Math.min(i + 10, messages.size()));
+            List<ChangeMessageVisibilityBatchRequestEntry> entries = new ArrayList<>();
+            for (int j = 0; j < batch.size(); j++) {
+                entries.add(ChangeMessageVisibilityBatchRequestEntry.builder().id(Integer.toString(j))
+                        .receiptHandle(batch.get(j).receiptHandle()).visibilityTimeout(0).build());
+            }
+            sqs.changeMessageVisibilityBatch(r -> r.queueUrl(queueUrl).entries(entries));
+        }
+    }
+
+    private static Map<String, MessageAttributeValue> producerAttributes(Message m) {
+        Map<String, MessageAttributeValue> kept = new LinkedHashMap<>();
+        m.messageAttributes().forEach((name, value) -> {
+            if (!name.startsWith("fanin-")) {
+                kept.put(name, value);
+            }
+        });
+        return kept;
+    }
+
+    private static Letter letter(Message m) {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        m.messageAttributes().forEach((name, value) -> {
+            if (!name.startsWith("fanin-") && value.stringValue() != null) {
+                attributes.put(name, value.stringValue());
+            }
+        });
+        String sent = m.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
+        String received = m.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
+        return new Letter(m.messageId(), attribute(m, SqsDeadLetters.REASON_ATTRIBUTE, ""),
+                attribute(m, SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, m.messageId()),
+                sent == null ? null : Instant.ofEpochMilli(Long.parseLong(sent)), received == null ? 0 : Integer.parseInt(received),
+                m.body(), attributes);
+    }
+
+    private static String attribute(Message m, String name, String fallback) {
+        MessageAttributeValue value = m.messageAttributes().get(name);
+        return value == null || value.stringValue() == null ? fallback : value.stringValue();
+    }
+}

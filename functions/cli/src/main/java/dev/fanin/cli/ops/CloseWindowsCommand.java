@@ -1,0 +1,118 @@
+package dev.fanin.cli.ops;
+
+import dev.fanin.cli.Console;
+import dev.fanin.cli.FaninCli;
+import dev.fanin.cli.FaninCommand;
+import dev.fanin.cli.UsageException;
+import dev.fanin.core.emit.AggregateEvent;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.service.OperatorService;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.io.IOException;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code fanin windows close}: closes one window, or the held (or open) windows of a pipeline, now, as an explicit
+ * operator decision: the functions' own claim, emit and commit, reason OPERATOR, {@code complete} as the window stands,
+ * the note in the aggregate. A window some other close claimed first is reported, not closed again.
+ */
+@Command(name = "close", description = "close a window (or a pipeline's held windows) now: reason OPERATOR, exactly once, with your note",
+        footer = {"", "examples:",
+                "  fanin windows close --stack fanin --pipeline file-uploads --key 'acme|uploads/b7' --window S001764583212000 \\",
+                "      --note 'manifest lists a file that was never uploaded; INC-1234'",
+                "  fanin windows close --stack fanin --pipeline shard-completions --all-held --note 'shard host lost' --yes",
+                "Asks for confirmation on the terminal unless --yes. Exits 0 when every selected window is closed (by this",
+                "command or by a close that won the race), 1 when one was not found or kept conflicting, 2 when not confirmed."})
+final class CloseWindowsCommand extends FaninCommand {
+
+    @Mixin
+    private StackOptions target;
+    @Mixin
+    private WindowSelector window;
+    @Option(names = "--all-held", description = "every HELD window of --pipeline (up to --limit) instead of one")
+    private boolean allHeld;
+    @Option(names = "--limit", paramLabel = "N", description = "with --all-held: close at most N windows (default ${DEFAULT-VALUE})")
+    private int limit = 100;
+    @Option(names = "--note", paramLabel = "TEXT", required = true,
+            description = "why: goes into the aggregate as operatorNote (1 to 1000 characters, one line)")
+    private String note;
+    @Option(names = "--yes", description = "do not ask for confirmation")
+    private boolean yes;
+
+    @Override
+    protected int run(Console console) throws Exception {
+        if (note.isBlank() || note.length() > AggregateEvent.MAX_NOTE_CHARS || note.chars().anyMatch(Character::isISOControl)) {
+            throw new UsageException("--note must be 1 to " + AggregateEvent.MAX_NOTE_CHARS + " characters on one line");
+        }
+        if (allHeld == (window.key != null || window.windowId != null)) {
+            throw new UsageException("give either --key and --window (one window) or --all-held (a pipeline's held windows)");
+        }
+        try (Operated stack = Operated.connect(target, console, Clock.systemUTC())) {
+            stack.pipeline(window.pipeline);
+            List<WindowRef> selected = allHeld ? held(stack) : List.of(window.ref());
+            if (selected.isEmpty()) {
+                console.out().println("no HELD window in pipeline " + window.pipeline + "; nothing to close");
+                return FaninCli.OK;
+            }
+            if (!yes && !confirmed(console, selected)) {
+                console.err().println("not confirmed: nothing closed (give --yes to close without asking)");
+                return FaninCli.USAGE;
+            }
+            OperatorService operator = new OperatorService(stack.engine());
+            boolean allClosed = true;
+            for (WindowRef ref : selected) {
+                OperatorService.Result result = operator.close(ref, note);
+                console.out().println(line(ref, result));
+                allClosed &= result.outcome() == OperatorService.Outcome.CLOSED || result.outcome() == OperatorService.Outcome.NOT_OPEN;
+            }
+            return allClosed ? FaninCli.OK : FaninCli.INVALID_INPUT;
+        }
+    }
+
+    private List<WindowRef> held(Operated stack) {
+        List<WindowRef> refs = new ArrayList<>();
+        Optional<String> cursor = Optional.empty();
+        do {
+            var page = stack.table().heads(Optional.of(window.pipeline), EnumSet.of(WindowStatus.HELD), cursor, Math.min(limit, 1000), 10);
+            page.windows().stream().map(StoredWindow::ref).limit(limit - refs.size()).forEach(refs::add);
+            cursor = page.cursor();
+        } while (cursor.isPresent() && refs.size() < limit);
+        return refs;
+    }
+
+    private static boolean confirmed(Console console, List<WindowRef> selected) throws IOException {
+        console.err().println("about to close, with reason OPERATOR:");
+        selected.forEach(ref -> console.err().println("  " + ref.pipeline() + "  " + ref.key() + "  " + ref.windowId()));
+        return Confirm.ask(console, "close " + selected.size() + (selected.size() == 1 ? " window" : " windows") + "?");
+    }
+
+    /** "incomplete (2 of 4, missing 1, 3)" or "complete (5 events)", as emitted. */
+    private static String completeness(AggregateEvent a) {
+        String counts = a.expected() == null ? a.seen() + " events" : a.seen() + " of " + a.expected()
+                + (a.missing() == null || a.missing().isEmpty() ? "" : ", missing " + Members.ranges(a.missing()) + (a.missingTruncated() ? ", ..." : ""));
+        return (a.complete() ? "complete" : "incomplete") + " (" + counts + ")";
+    }
+
+    private static String line(WindowRef ref, OperatorService.Result result) {
+        String window = ref.pipeline() + "  " + ref.key() + "  " + ref.windowId();
+        WindowState state = result.state();
+        return switch (result.outcome()) {
+            case CLOSED -> "CLOSED      " + window + "  OPERATOR  " + completeness(result.aggregate()) + "  aggregate "
+                    + result.aggregate().aggregateId()
+                    + (state.status() == WindowStatus.CLAIMED ? "  (emission failed: the sweeper re-emits it when the lease ends)" : "");
+            case NOT_OPEN -> "NOT CLOSED  " + window + "  it is " + state.status()
+                    + (state.claim() != null ? " by " + state.claim().reason() : "") + " already: the close that came first stands";
+            case NOT_FOUND -> "NOT FOUND   " + window;
+            case CONFLICTED -> "CONFLICTED  " + window + "  other writers kept changing it; nothing written, try again";
+        };
+    }
+}

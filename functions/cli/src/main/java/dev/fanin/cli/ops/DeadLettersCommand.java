@@ -1,0 +1,133 @@
+package dev.fanin.cli.ops;
+
+import dev.fanin.aws.sqs.SqsDeadLetterQueue;
+import dev.fanin.cli.Console;
+import dev.fanin.cli.FaninCli;
+import dev.fanin.cli.FaninCommand;
+import dev.fanin.cli.UsageException;
+import java.time.Clock;
+import java.util.List;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code fanin dead-letters}: read the input dead-letter queue and move messages back after a fix. */
+@Command(name = "dead-letters", description = "list, show and redrive the input dead-letter queue's messages, with fanin's reason",
+        subcommands = {DeadLettersCommand.ListLetters.class, DeadLettersCommand.ShowLetter.class, DeadLettersCommand.RedriveLetters.class},
+        footer = {"", "docs/INTAKE.md lists every reason and its fix; docs/OPERATIONS.md the runbook."})
+public final class DeadLettersCommand extends FaninCommand {
+
+    @Override
+    protected int run(Console console) {
+        spec().commandLine().usage(console.err());
+        return FaninCli.USAGE;
+    }
+
+    /** {@code fanin dead-letters list}. */
+    @Command(name = "list", description = "list dead letters: id, reason, sent time, receive count, the start of the body",
+            footer = {"", "Reading hides the messages from other readers for at most 60 s; they are given back at once."})
+    static final class ListLetters extends FaninCommand {
+        @Mixin
+        private StackOptions target;
+        @Option(names = "--max", paramLabel = "N", description = "read at most N messages (default ${DEFAULT-VALUE})")
+        private int max = 100;
+        @Option(names = "--reason", paramLabel = "PREFIX", description = "only messages whose fanin-reason starts with PREFIX")
+        private String reason;
+
+        @Override
+        protected int run(Console console) throws UsageException {
+            try (Operated stack = Operated.connect(target, console, Clock.systemUTC())) {
+                List<SqsDeadLetterQueue.Letter> letters = queue(stack).read(max).stream()
+                        .filter(l -> reason == null || l.reason().startsWith(reason)).toList();
+                for (SqsDeadLetterQueue.Letter l : letters) {
+                    console.out().println(l.messageId() + "  " + Times.iso(l.sentAt()) + "  received " + l.receiveCount() + "x  "
+                            + (l.reason().isEmpty() ? "(no fanin-reason: SQS moved it after MaxReceiveCount deliveries)" : l.reason())
+                            + "  " + preview(l.body()));
+                }
+                console.out().println(letters.size() + (letters.size() == 1 ? " dead letter" : " dead letters") + " in "
+                        + stack.stack().deadLetterQueueUrl());
+                return FaninCli.OK;
+            }
+        }
+    }
+
+    /** {@code fanin dead-letters show}. */
+    @Command(name = "show", description = "show one dead letter whole: reason, attributes, body")
+    static final class ShowLetter extends FaninCommand {
+        @Mixin
+        private StackOptions target;
+        @Option(names = "--message-id", paramLabel = "ID", required = true, description = "the id dead-letters list printed")
+        private String messageId;
+
+        @Override
+        protected int run(Console console) throws UsageException {
+            try (Operated stack = Operated.connect(target, console, Clock.systemUTC())) {
+                for (SqsDeadLetterQueue.Letter l : queue(stack).read(Integer.MAX_VALUE)) {
+                    if (l.messageId().equals(messageId) || l.originalMessageId().equals(messageId)) {
+                        console.out().println("message id      " + l.messageId());
+                        console.out().println("original id     " + l.originalMessageId() + " (messageId in the functions' logs)");
+                        console.out().println("reason          " + (l.reason().isEmpty() ? "none: SQS moved it after MaxReceiveCount deliveries"
+                                : l.reason()));
+                        console.out().println("sent            " + Times.iso(l.sentAt()) + ", received " + l.receiveCount() + "x here");
+                        console.out().println("attributes      " + l.attributes());
+                        console.out().println("body            " + l.body());
+                        return FaninCli.OK;
+                    }
+                }
+                console.err().println("fanin dead-letters show: no message " + messageId + " in " + stack.stack().deadLetterQueueUrl());
+                return FaninCli.INVALID_INPUT;
+            }
+        }
+    }
+
+    /** {@code fanin dead-letters redrive}. */
+    @Command(name = "redrive", description = "move dead letters back to the input queue after a fix (sent first, deleted after)",
+            footer = {"", "A message is deleted from the dead-letter queue only after the input queue took it, so none is lost;",
+                    "one sent twice (a failure in between) is counted once by fanin's dedupe. Its SQS sent time is new: events",
+                    "whose eventTime falls back to it are timed at the redrive. Asks for confirmation unless --yes."})
+    static final class RedriveLetters extends FaninCommand {
+        @Mixin
+        private StackOptions target;
+        @Option(names = "--message-id", paramLabel = "ID", split = ",", description = "only these messages (ids as listed)")
+        private List<String> ids;
+        @Option(names = "--reason", paramLabel = "PREFIX", description = "only messages whose fanin-reason starts with PREFIX")
+        private String reason;
+        @Option(names = "--all", description = "every message (otherwise give --message-id or --reason)")
+        private boolean all;
+        @Option(names = "--max", paramLabel = "N", description = "move at most N messages (default ${DEFAULT-VALUE})")
+        private int max = 1000;
+        @Option(names = "--yes", description = "do not ask for confirmation")
+        private boolean yes;
+
+        @Override
+        protected int run(Console console) throws Exception {
+            if (!all && ids == null && reason == null) {
+                throw new UsageException("choose the messages: --message-id ID,..., --reason PREFIX or --all");
+            }
+            try (Operated stack = Operated.connect(target, console, Clock.systemUTC())) {
+                if (!yes && !Confirm.ask(console, "redrive " + (all ? "every" : "the selected") + " dead letter of "
+                        + stack.stack().deadLetterQueueUrl() + " to " + stack.stack().inputQueueUrl() + "?")) {
+                    console.err().println("not confirmed: nothing moved (give --yes to redrive without asking)");
+                    return FaninCli.USAGE;
+                }
+                SqsDeadLetterQueue.Redriven result = queue(stack).redrive(stack.stack().inputQueueUrl(),
+                        l -> (ids == null || ids.contains(l.messageId()) || ids.contains(l.originalMessageId()))
+                                && (reason == null || l.reason().startsWith(reason)), max);
+                result.moved().forEach(l -> console.out().println("REDRIVEN  " + l.messageId() + "  " + l.reason()));
+                result.failed().forEach(id -> console.out().println("KEPT      " + id + "  the input queue refused it; still a dead letter"));
+                console.out().println(result.moved().size() + " redriven to " + stack.stack().inputQueueUrl()
+                        + (result.failed().isEmpty() ? "" : ", " + result.failed().size() + " kept"));
+                return result.failed().isEmpty() ? FaninCli.OK : FaninCli.INVALID_INPUT;
+            }
+        }
+    }
+
+    private static SqsDeadLetterQueue queue(Operated stack) {
+        return new SqsDeadLetterQueue(stack.clients().sqs(), stack.stack().deadLetterQueueUrl());
+    }
+
+    private static String preview(String body) {
+        String oneLine = body.replaceAll("\\s+", " ");
+        return oneLine.length() <= 80 ? oneLine : oneLine.substring(0, 77) + "...";
+    }
+}

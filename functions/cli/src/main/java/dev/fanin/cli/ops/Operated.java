@@ -1,0 +1,78 @@
+package dev.fanin.cli.ops;
+
+import dev.fanin.aws.dynamodb.WindowTableReader;
+import dev.fanin.cli.Console;
+import dev.fanin.cli.QuietLogs;
+import dev.fanin.cli.UsageException;
+import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.service.FaninEngine;
+import dev.fanin.lambda.FaninRuntime;
+import java.time.Clock;
+import java.util.Map;
+
+/**
+ * A stack connected for operating: its resources, the functions' own runtime over them (so a close is the functions'
+ * close), the adapter's table reader, and the clients. One per command run.
+ */
+public final class Operated implements AutoCloseable {
+
+    private final OperatedStack stack;
+    private final OperatorClients clients;
+    private final FaninRuntime runtime;
+    private final WindowTableReader table;
+
+    private Operated(OperatedStack stack, OperatorClients clients, FaninRuntime runtime) {
+        this.stack = stack;
+        this.clients = clients;
+        this.runtime = runtime;
+        this.table = new WindowTableReader(clients.dynamoDb(), stack.tableName());
+    }
+
+    /** @throws UsageException when the stack or its resources are not named, or no region is known */
+    public static Operated connect(StackOptions options, Console console, Clock clock) throws UsageException {
+        // Without --stack, the flags alone must name the resources: say what is missing before any AWS call.
+        OperatedStack named = options.stackName().isEmpty() ? options.resolve(Map.of()) : null;
+        QuietLogs.off();
+        OperatorClients clients = new OperatorClients(console.env());
+        try {
+            OperatedStack stack = named != null ? named : options.resolve(clients.outputsAndParameters(options.stackName().get()));
+            FaninRuntime runtime = FaninRuntime.create(stack.functionEnvironment(console.env(), clients.region()), clock);
+            return new Operated(stack, clients, runtime);
+        } catch (UsageException | RuntimeException e) {
+            clients.close();
+            throw e;
+        }
+    }
+
+    public OperatedStack stack() {
+        return stack;
+    }
+
+    public OperatorClients clients() {
+        return clients;
+    }
+
+    public FaninEngine engine() {
+        return runtime.engine();
+    }
+
+    public FaninConfig config() {
+        return runtime.engine().config();
+    }
+
+    /** @throws UsageException naming the pipelines when there is no such one */
+    public PipelineConfig pipeline(String name) throws UsageException {
+        return config().pipeline(name).orElseThrow(() -> new UsageException("no pipeline \"" + name + "\"; the stack's pipelines are: "
+                + String.join(", ", config().pipelines().stream().map(PipelineConfig::name).toList())));
+    }
+
+    public WindowTableReader table() {
+        return table;
+    }
+
+    @Override
+    public void close() {
+        clients.close();
+    }
+}

@@ -1,0 +1,20 @@
+package dev.fanin.cli.ops;
+
+import dev.fanin.cli.Console;
+import dev.fanin.cli.FaninCli;
+import dev.fanin.cli.FaninCommand;
+import picocli.CommandLine.Command;
+
+/** {@code fanin windows}: the group; its subcommands do the work. */
+@Command(name = "windows", description = "list, show and close the windows of a deployed stack",
+        subcommands = {ListWindowsCommand.class, ShowWindowCommand.class, CloseWindowsCommand.class},
+        footer = {"", "Every subcommand names the stack with --stack NAME (or its resources one by one) and reads the",
+                "pipelines it runs from --config FILE; AWS_ENDPOINT_URL points it at a local endpoint. docs/OPERATIONS.md."})
+public final class WindowsCommand extends FaninCommand {
+
+    @Override
+    protected int run(Console console) {
+        spec().commandLine().usage(console.err());
+        return FaninCli.USAGE;
+    }
+}

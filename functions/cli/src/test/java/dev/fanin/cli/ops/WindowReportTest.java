@@ -1,0 +1,100 @@
+package dev.fanin.cli.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.intake.MessageIntake;
+import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.WindowMachine;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowRef;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** Why a window has not closed, as {@code fanin windows list} says it: pure, from the state, the watermark and the time. */
+class WindowReportTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final FaninConfig CONFIG = ConfigLoader.load(WindowsCommandTest.JOBS, "test");
+    private static final PipelineConfig JOBS = CONFIG.pipelines().get(0);
+    private final WindowMachine machine = new WindowMachine(JOBS, Duration.ofSeconds(30));
+
+    /** Job "j" with the given shards of 4, in the hour starting at T0, as ingest leaves it at T0 + 1 min. */
+    private Transition jobWithShards(long watermark, Instant now, int... shards) {
+        WindowState open = machine.open(new WindowRef("jobs", "j", WindowRef.timeWindowId(T0.toEpochMilli())),
+                new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 3_600_000), T0);
+        MessageIntake intake = new MessageIntake(CONFIG);
+        List<dev.fanin.core.event.Event> events = new java.util.ArrayList<>();
+        for (int shard : shards) {
+            events.addAll(intake.parse(new InboundMessage("m" + shard, "{\"job\":\"j\",\"shard\":" + shard + ",\"n\":4,\"at\":\""
+                    + T0.plusSeconds(shard) + "\"}", Map.of(), T0)).accepted());
+        }
+        return machine.ingest(open, events, watermark, now);
+    }
+
+    @Test
+    void anOpenJobWaitsForItsMissingShardsOrTheWatermark() {
+        WindowState w = jobWithShards(T0.toEpochMilli(), T0.plusSeconds(60), 0, 2).next();
+
+        WindowReport r = WindowReport.of(w, JOBS, T0.toEpochMilli(), T0.plusSeconds(60));
+
+        assertThat(r.completeness()).isEqualTo("2 of 4 (missing 1, 3)");
+        assertThat(r.why()).startsWith("waiting for 2 more expected events, or the watermark (2026-11-29T10:00:00Z) to pass its end "
+                + "(2026-11-29T11:00:00Z); hard deadline in 29m 00s");
+        assertThat(r.overdue()).isFalse();
+    }
+
+    @Test
+    void aHeldJobSaysWhatHappensAtItsDeadlineAndOverdueWhenPastIt() {
+        long pastTheEnd = T0.plus(Duration.ofHours(2)).toEpochMilli();
+        WindowState held = machine.tick(jobWithShards(T0.toEpochMilli(), T0.plusSeconds(30), 0).next(), pastTheEnd, T0.plusSeconds(60)).next();
+
+        assertThat(held.status()).isEqualTo(dev.fanin.core.window.WindowStatus.HELD);
+        assertThat(WindowReport.of(held, JOBS, pastTheEnd, T0.plusSeconds(60)).why())
+                .startsWith("held incomplete (incomplete.policy hold) until complete or its hard deadline in 29m 00s")
+                .endsWith("then fired flagged incomplete");
+        WindowReport late = WindowReport.of(held, JOBS, pastTheEnd, T0.plus(Duration.ofMinutes(33)));
+        assertThat(late.overdue()).isTrue();
+        assertThat(late.why()).startsWith("OVERDUE: still HELD past its hard deadline 3m 00s ago");
+    }
+
+    @ParameterizedTest
+    @CsvSource(delimiter = ';', value = {"1,2,3,7;1-3, 7", "0;0", "4,6,8;4, 6, 8", "1,2;1-2"})
+    void membersReadAsRanges(String members, String text) {
+        assertThat(Members.ranges(java.util.Arrays.stream(members.split(",")).map(Integer::valueOf).toList())).isEqualTo(text);
+    }
+
+    @ParameterizedTest
+    @CsvSource({"0,0s", "59,59s", "60,1m 00s", "3725,1h 02m", "90061,1d 01h"})
+    void durationsReadShort(long seconds, String text) {
+        assertThat(Times.compact(Duration.ofSeconds(seconds))).isEqualTo(text);
+    }
+
+    @Test
+    void overdueIsAskedBesideStoredStatusesAndKeepsOnlyOverdueOpenWindows() throws Exception {
+        long pastTheEnd = T0.plus(Duration.ofHours(2)).toEpochMilli();
+        WindowState open = jobWithShards(T0.toEpochMilli(), T0.plusSeconds(30), 0).next();
+        WindowState held = machine.tick(open, pastTheEnd, T0.plusSeconds(60)).next();
+        WindowReport openOverdue = WindowReport.of(open, JOBS, T0.toEpochMilli(), T0.plus(Duration.ofMinutes(40)));
+        WindowReport heldInTime = WindowReport.of(held, JOBS, pastTheEnd, T0.plusSeconds(60));
+        WindowReport openInTime = WindowReport.of(open, JOBS, T0.toEpochMilli(), T0.plusSeconds(60));
+
+        ListWindowsCommand.Filter heldOrOverdue = ListWindowsCommand.Filter.of(List.of("held", "overdue"));
+
+        assertThat(heldOrOverdue.stored()).containsExactlyInAnyOrder(dev.fanin.core.window.WindowStatus.OPEN,
+                dev.fanin.core.window.WindowStatus.HELD, dev.fanin.core.window.WindowStatus.CLAIMED);
+        assertThat(heldOrOverdue.accepts(openOverdue)).isTrue();
+        assertThat(heldOrOverdue.accepts(heldInTime)).isTrue();
+        assertThat(heldOrOverdue.accepts(openInTime)).isFalse();
+        assertThat(ListWindowsCommand.Filter.of(List.of("overdue")).accepts(heldInTime)).isFalse();
+    }
+}

@@ -1,0 +1,191 @@
+package dev.fanin.cli.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CyclicBarrier;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+
+/**
+ * {@code fanin windows} against a stack on the local endpoint, through the real functions: a job whose shards do not
+ * all arrive is held; the operator lists it with its missing shards, shows it, and closes it: exactly one aggregate,
+ * reason OPERATOR, complete=false, the note in it; also when the deadline sweep races the close.
+ */
+class WindowsCommandTest {
+
+    /** Four shards per job, tumbling hours; incomplete jobs are held until the 30-minute deadline, then fired flagged. */
+    static final String JOBS = """
+            version: 1
+            pipelines:
+              - name: jobs
+                envelope: raw
+                key: [$.job]
+                eventId: $.shard
+                eventTime: {path: $.at}
+                window: {type: tumbling, size: 1h}
+                triggers:
+                  expected: {countPath: $.n, memberPath: $.shard, firstMember: 0}
+                  maxLifetime: 30m
+                incomplete: {policy: hold, atDeadline: fire-flagged}
+                watermark: {outOfOrderness: 0s}
+                aggregations:
+                  - {name: shards, type: count}
+                emit:
+                  eventbridge: {bus: "${FANIN_EMIT_BUS_NAME}", source: fanin, detailType: fanin.aggregate}
+            """;
+
+    @TempDir
+    Path dir;
+    private OperatedFixture stack;
+    /** Two hours ago, on the hour: every job's window ends long before the watermark a fresh job brings. */
+    private final Instant past = Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.HOURS);
+
+    @BeforeEach
+    void stack() throws Exception {
+        stack = new OperatedFixture(dir, JOBS);
+    }
+
+    private static String shard(String job, int shard, int of, Instant at) {
+        return "{\"job\":\"" + job + "\",\"shard\":" + shard + ",\"n\":" + of + ",\"at\":\"" + at + "\"}";
+    }
+
+    /** Jobs with shards 0 and 2 of 4, then a complete job of now (the watermark passes their end), then a sweep: held. */
+    private void holdJobs(String... jobs) {
+        for (String job : jobs) {
+            stack.send(shard(job, 0, 4, past));
+            stack.send(shard(job, 2, 4, past.plusSeconds(5)));
+        }
+        stack.deliver();
+        stack.send(shard("fresh", 0, 1, Instant.now()));
+        stack.deliver();
+        stack.sweep(Duration.ofMinutes(2));
+    }
+
+    @Test
+    void aHeldJobIsListedWithItsMissingShardsShownAndClosedOnceByTheOperator() throws Exception {
+        holdJobs("job-7");
+        assertThat(stack.newAggregates()).extracting(a -> a.path("key").asText()).containsExactly("fresh");
+
+        OperatedFixture.Run list = stack.fanin("", "windows", "list", "--status", "held");
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.out()).containsPattern("(?m)^HELD +\\S+ +\\S+ +2 of 4 \\(missing 1, 3\\) +jobs +job-7 +T\\d+ +held incomplete")
+                .contains("1 window from 1 Scan requests").contains("end of the table");
+        java.util.regex.Matcher row = java.util.regex.Pattern.compile("job-7 +(T\\d+) ").matcher(list.out());
+        assertThat(row.find()).isTrue();
+        String windowId = row.group(1);
+
+        OperatedFixture.Run show = stack.fanin("", "windows", "show", "--pipeline", "jobs", "--key", "job-7", "--window", windowId, "--json");
+        assertThat(show.exit()).as(show.err()).isZero();
+        JsonNode shown = OperatedFixture.JSON.readTree(show.out());
+        assertThat(shown.path("status").asText()).isEqualTo("HELD");
+        assertThat(shown.path("missing").toString()).isEqualTo("[1,3]");
+        assertThat(shown.path("aggregations").path("shards").asInt()).isEqualTo(2);
+        assertThat(shown.path("aggregateIds")).isEmpty();
+        assertThat(shown.path("dueListings")).as("the sweeper will visit it again").isNotEmpty();
+
+        OperatedFixture.Run refused = stack.fanin("n\n", "windows", "close", "--pipeline", "jobs", "--key", "job-7", "--window", windowId,
+                "--note", "shards 1 and 3 were lost with host ip-10-0-0-7");
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("close 1 window? [y/N]", "not confirmed: nothing closed");
+        assertThat(stack.newAggregates()).isEmpty();
+
+        OperatedFixture.Run close = stack.fanin("y\n", "windows", "close", "--pipeline", "jobs", "--key", "job-7", "--window", windowId,
+                "--note", "shards 1 and 3 were lost with host ip-10-0-0-7");
+        assertThat(close.exit()).as(close.err()).isZero();
+        assertThat(close.out()).containsPattern("CLOSED +jobs +job-7 +" + windowId + " +OPERATOR +incomplete \\(2 of 4, missing 1, 3\\)");
+        List<JsonNode> aggregates = stack.newAggregates();
+        assertThat(aggregates).singleElement().satisfies(a -> {
+            assertThat(a.path("closeReason").asText()).isEqualTo("OPERATOR");
+            assertThat(a.path("complete").asBoolean()).isFalse();
+            assertThat(a.path("missing").toString()).isEqualTo("[1,3]");
+            assertThat(a.path("operatorNote").asText()).isEqualTo("shards 1 and 3 were lost with host ip-10-0-0-7");
+        });
+
+        OperatedFixture.Run again = stack.fanin("", "windows", "close", "--pipeline", "jobs", "--key", "job-7", "--window", windowId,
+                "--note", "again", "--yes");
+        assertThat(again.out()).contains("NOT CLOSED", "it is CLOSED already");
+        stack.sweep(Duration.ofMinutes(40));
+        assertThat(stack.newAggregates()).as("neither a second close nor the deadline sweep fires it again").isEmpty();
+        assertThat(stack.fanin("", "windows", "list", "--status", "held").out()).doesNotContain("job-7");
+    }
+
+    @Test
+    void closingRacingTheDeadlineSweepFiresEachWindowExactlyOnce() throws Exception {
+        List<String> jobs = List.of("race-1", "race-2", "race-3", "race-4", "race-5", "race-6");
+        holdJobs(jobs.toArray(String[]::new));
+        stack.newAggregates();
+
+        CyclicBarrier start = new CyclicBarrier(2);
+        CompletableFuture<OperatedFixture.Run> operator = CompletableFuture.supplyAsync(() -> {
+            await(start);
+            return stack.fanin("", "windows", "close", "--pipeline", "jobs", "--all-held", "--note", "closing the lost jobs", "--yes");
+        });
+        CompletableFuture<Void> sweeper = CompletableFuture.runAsync(() -> {
+            await(start);
+            stack.sweep(Duration.ofMinutes(40));    // past every hard deadline: it claims HARD_LIFETIME where it gets there first
+        });
+        OperatedFixture.Run closed = operator.get();
+        sweeper.get();
+        stack.sweep(Duration.ofMinutes(45));
+
+        List<JsonNode> aggregates = new ArrayList<>(stack.newAggregates());
+        assertThat(closed.exit()).as(closed.out() + closed.err()).isZero();
+        assertThat(aggregates.stream().map(a -> a.path("key").asText()).collect(Collectors.toList()))
+                .as("one aggregate per window, whoever won").containsExactlyInAnyOrderElementsOf(jobs);
+        for (JsonNode a : aggregates) {
+            String key = a.path("key").asText();
+            assertThat(a.path("revision").asInt()).isZero();
+            assertThat(a.path("complete").asBoolean()).isFalse();
+            String reason = a.path("closeReason").asText();
+            assertThat(reason).isIn("OPERATOR", "HARD_LIFETIME");
+            assertThat(closed.out()).as("the command says who closed " + key)
+                    .containsPattern(reason.equals("OPERATOR") ? "CLOSED +jobs +" + key + " " : "NOT CLOSED +jobs +" + key + " ");
+            assertThat(a.has("operatorNote")).isEqualTo(reason.equals("OPERATOR"));
+        }
+    }
+
+    @Test
+    void theStackIsFoundByNameFromItsCloudFormationOutputs() throws Exception {
+        holdJobs("job-s");
+        StringBuilder template = new StringBuilder("Parameters:\n  DueShards: {Type: Number, Default: 16}\n"
+                + "Resources:\n  Marker: {Type: AWS::SQS::Queue}\nOutputs:\n");
+        stack.outputs().forEach((name, value) -> template.append("  ").append(name).append(": {Value: '").append(value).append("'}\n"));
+        String name = "fanin-ops-" + java.util.UUID.randomUUID().toString().substring(0, 8);
+        try (CloudFormationClient cloudFormation = CloudFormationClient.builder().endpointOverride(stack.endpoint.endpoint())
+                .region(Region.US_EAST_1).httpClientBuilder(UrlConnectionHttpClient.builder())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("fanin-local", "fanin-local"))).build()) {
+            cloudFormation.createStack(r -> r.stackName(name).templateBody(template.toString()));
+        }
+
+        OperatedFixture.Run list = stack.faninAsIs("", "windows", "list", "--stack", name, "--status", "held");
+        OperatedFixture.Run unknown = stack.faninAsIs("", "windows", "list", "--stack", "no-such-stack");
+
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.out()).containsPattern("HELD .* jobs +job-s ");
+        assertThat(unknown.exit()).isEqualTo(1);
+        assertThat(unknown.err()).contains("cannot read stack no-such-stack").doesNotContain("\tat ");
+    }
+
+    private static void await(CyclicBarrier barrier) {
+        try {
+            barrier.await();
+        } catch (Exception e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
