@@ -1,12 +1,7 @@
 package dev.fanin.cli.replay;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fanin.core.config.FaninConfig;
-import dev.fanin.core.event.Event;
-import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.intake.MessageIntake;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -20,14 +15,16 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The replay drawn as one self-contained HTML page (inline SVG and CSS, no script, no external resource): per
- * pipeline and key, an event-time axis; each window revision as a bar over its [start, end) with its close reason
- * and completeness; the trace's events as ticks (parsed with the same intake the functions use); late events from
- * the side output as red ticks; corrections as extra bars naming the aggregate they correct.
+ * The replay drawn as one self-contained HTML page (inline SVG and CSS, no script, no external resource), per pipeline:
+ * the watermark's progress against processing time with each close on it ({@link WatermarkChart}); every revision
+ * with when it closed and was emitted and what it missed, and every late event with its disposition
+ * ({@link TimelineTables}); and, for the first {@value #MAX_LANES} keys, an event-time lane per key: each revision as
+ * a bar over its [start, end), the events as ticks, late events from the side output as red ticks.
  */
 final class HtmlTimeline {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /** Keys drawn as lanes per pipeline; the tables list every key (a page of hundreds of lanes is not read). */
+    static final int MAX_LANES = 40;
     private static final int WIDTH = 1000;
     private static final int LEFT = 10;
     private static final int ROW = 22;
@@ -56,42 +53,48 @@ final class HtmlTimeline {
     }
 
     static String render(FaninConfig config, List<TraceMessage> trace, Collection<JsonNode> aggregates, List<String> lateLines) {
-        Map<String, Lane> lanes = new TreeMap<>();
-        for (JsonNode a : aggregates) {
-            lane(lanes, a.path("pipeline").asText(), a.path("key").asText()).windows().add(a);
-        }
-        MessageIntake intake = new MessageIntake(config);
-        for (TraceMessage m : trace) {
-            for (Event e : intake.parse(new InboundMessage(m.messageId(), m.body(), m.attributes(), m.at())).accepted()) {
-                lane(lanes, e.pipeline(), e.key()).events().add(e.eventTime());
-            }
-        }
-        for (String line : lateLines) {
-            JsonNode r = parse(line);
-            if (r != null && r.hasNonNull("eventTime")) {
-                lane(lanes, r.path("pipeline").asText(), r.path("key").asText()).late().add(Instant.parse(r.path("eventTime").asText()));
-            }
-        }
         StringBuilder html = new StringBuilder();
         html.append("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>fanin replay</title><style>")
-                .append("body{font:13px system-ui,sans-serif;margin:20px;color:#222}h2{font-size:15px;margin:22px 0 4px}")
-                .append(".k{font-family:monospace}.legend span{margin-right:14px}svg{border:1px solid #ddd;background:#fcfcfc}")
+                .append("body{font:13px system-ui,sans-serif;margin:20px;color:#222}h2{font-size:16px;margin:28px 0 6px}")
+                .append("h3{font-size:14px;margin:14px 0 4px}.k{font-family:monospace}.legend span{margin-right:14px}")
+                .append("svg{border:1px solid #ddd;background:#fcfcfc}table{border-collapse:collapse;font-size:12px}")
+                .append("td,th{border:1px solid #ddd;padding:2px 6px;text-align:left}tr.incomplete td{background:#fdf1e3}")
                 .append("</style></head><body>\n<h1>fanin replay</h1>\n<p class=\"legend\">")
-                .append("<span style=\"color:#2b7bb9\">&#9632; window, complete</span>")
-                .append("<span style=\"color:#e08a1e\">&#9632; window, incomplete</span>")
+                .append("<span style=\"color:#2b7bb9\">&#9632; revision, complete</span>")
+                .append("<span style=\"color:#e08a1e\">&#9632; revision, incomplete</span>")
                 .append("<span style=\"color:#8e44ad\">&#9632; correction</span>")
-                .append("<span>| event</span><span style=\"color:#d62728\">| late event (side output)</span>")
-                .append(" &mdash; event time runs left to right; bars are half-open [start, end)</p>\n");
-        lanes.forEach((lane, content) -> html.append(svg(lane, content)));
-        if (lanes.isEmpty()) {
+                .append("<span style=\"color:#2ca02c\">&#9473; watermark</span>")
+                .append("<span>| event</span><span style=\"color:#d62728\">| late event (side output)</span></p>\n");
+        Map<String, TimelineFacts> pipelines = TimelineFacts.of(config, trace, aggregates, lateLines);
+        pipelines.values().forEach(f -> html.append(section(f)));
+        if (pipelines.isEmpty()) {
             html.append("<p>Nothing was accepted or emitted.</p>");
         }
         html.append("</body></html>\n");
         return html.toString();
     }
 
-    private static Lane lane(Map<String, Lane> lanes, String pipeline, String key) {
-        return lanes.computeIfAbsent(pipeline + "  " + key, k -> new Lane());
+    private static String section(TimelineFacts f) {
+        Map<String, Lane> lanes = new TreeMap<>();
+        f.aggregates().forEach(a -> lanes.computeIfAbsent(a.path("key").asText(), k -> new Lane()).windows().add(a));
+        f.arrivals().forEach(a -> lanes.computeIfAbsent(a.key(), k -> new Lane()).events().add(a.eventTime()));
+        f.late().forEach(r -> lanes.computeIfAbsent(r.path("key").asText(), k -> new Lane()).late()
+                .add(TimelineFacts.instant(r.path("eventTime"))));
+        StringBuilder s = new StringBuilder("<section class=\"pipeline\" id=\"pipeline-").append(escape(f.pipeline())).append("\">\n<h2>pipeline ")
+                .append(escape(f.pipeline())).append("</h2>\n<p>").append(f.arrivals().size()).append(" events over ").append(lanes.size())
+                .append(lanes.size() == 1 ? " key" : " keys").append(", ").append(f.aggregates().size()).append(" revisions emitted, ")
+                .append(f.late().size()).append(" late events to the side output</p>\n<h3>watermark and closes</h3>\n")
+                .append(WatermarkChart.svg(f)).append("<h3>revisions</h3>\n").append(TimelineTables.revisions(f))
+                .append("<h3>late events</h3>\n").append(TimelineTables.late(f)).append("<h3>keys (event time)</h3>\n");
+        int drawn = 0;
+        for (Map.Entry<String, Lane> lane : lanes.entrySet()) {
+            if (drawn++ == MAX_LANES) {
+                s.append("<p>").append(lanes.size() - MAX_LANES).append(" more keys are not drawn; the tables above list them all.</p>\n");
+                break;
+            }
+            s.append(svg(lane.getKey(), lane.getValue()));
+        }
+        return s.append("</section>\n").toString();
     }
 
     private static String svg(String title, Lane lane) {
@@ -108,7 +111,7 @@ final class HtmlTimeline {
         long span = Math.max(1, max - min);
         int height = ROW * (lane.windows().size() + 1) + 30;
         StringBuilder s = new StringBuilder();
-        s.append("<h2 class=\"k\">").append(escape(title)).append("</h2>\n<svg width=\"").append(WIDTH + 2 * LEFT)
+        s.append("<h4 class=\"k\">").append(escape(title)).append("</h4>\n<svg width=\"").append(WIDTH + 2 * LEFT)
                 .append("\" height=\"").append(height).append("\" xmlns=\"http://www.w3.org/2000/svg\">\n");
         int y = 6;
         for (JsonNode w : lane.windows()) {
@@ -157,14 +160,6 @@ final class HtmlTimeline {
         List<Instant> all = new ArrayList<>(a);
         all.addAll(b);
         return all;
-    }
-
-    private static JsonNode parse(String line) {
-        try {
-            return JSON.readTree(line);
-        } catch (JsonProcessingException e) {
-            return null;
-        }
     }
 
     static String escape(String text) {
