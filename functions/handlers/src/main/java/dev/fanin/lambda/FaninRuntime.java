@@ -1,6 +1,7 @@
 package dev.fanin.lambda;
 
 import dev.fanin.aws.RoutingEmitter;
+import dev.fanin.aws.dynamodb.DynamoDbPipelineHistory;
 import dev.fanin.aws.dynamodb.DynamoDbWatermarkStore;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.eventbridge.EventBridgeEmitter;
@@ -9,6 +10,7 @@ import dev.fanin.aws.sqs.SqsEmitter;
 import dev.fanin.aws.sqs.SqsSideOutput;
 import dev.fanin.aws.sqs.SqsWindowTimers;
 import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.service.FaninEngine;
 import dev.fanin.core.service.FaninPorts;
@@ -18,6 +20,8 @@ import dev.fanin.core.service.SweepService;
 import dev.fanin.core.service.TimerService;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import org.crac.Core;
@@ -52,6 +56,9 @@ public final class FaninRuntime implements Resource {
     private final LiveConfig configs;
     private final DynamoDbWindowStore store;
     private final DynamoDbWatermarkStore watermarks;
+    private final PipelineRetirement retirement;
+    private final Duration refresh;
+    private Instant nextHistoryRead = Instant.MIN;
     private volatile Engine engine;
 
     /** The engine and services of one configuration. */
@@ -69,6 +76,9 @@ public final class FaninRuntime implements Resource {
         this.store = new DynamoDbWindowStore(clients.dynamoDb(), settings.tableName(), new DynamoDbWindowStore.Settings(
                 settings.dueShards(), DynamoDbWindowStore.Settings.defaults().spillThreshold()), writeCosts);
         this.watermarks = new DynamoDbWatermarkStore(clients.dynamoDb(), settings.tableName(), DynamoDbWatermarkStore.Settings.defaults());
+        this.retirement = new PipelineRetirement(new DynamoDbPipelineHistory(clients.dynamoDb(), settings.tableName()),
+                FaninSettings.defaults().lease());
+        this.refresh = refresh;
     }
 
     /** The Lambda cold start: the process environment and the system clock. */
@@ -105,6 +115,9 @@ public final class FaninRuntime implements Resource {
             } catch (LiveConfig.NoValidConfigurationException e) {
                 LOG.error("fanin runtime started without a pipeline configuration; invocations fail until one is valid: {}",
                         e.getMessage());
+            } catch (dev.fanin.core.port.StoreUnavailableException e) {
+                LOG.warn("fanin runtime started; the pipeline history is not readable yet, the first invocation tries again: {}",
+                        e.getMessage());
             }
             return runtime;
         } catch (RuntimeException e) {
@@ -114,26 +127,43 @@ public final class FaninRuntime implements Resource {
     }
 
     /**
-     * Brings the configuration up to date (reading it again when due) and makes the engine follow it: what an
+     * Brings the configuration up to date (reading it again when due) and makes the engine follow it, with the
+     * pipelines retired from it ({@link PipelineRetirement}, read again as often as the configuration): what an
      * invocation runs on.
      *
      * @throws LiveConfig.NoValidConfigurationException when no valid configuration has been read yet
+     * @throws dev.fanin.core.port.StoreUnavailableException when the pipelines in force cannot be recorded yet
      */
-    FaninEngine refresh() {
-        FaninConfig config = configs.current(clock.instant());
+    synchronized FaninEngine refresh() {
+        Instant now = clock.instant();
+        FaninConfig config = configs.current(now);
         Engine current = engine;
-        if (current == null || current.config() != config) {
-            current = build(config);
+        boolean newConfig = current == null || current.config() != config;
+        List<PipelineConfig> retired = current == null ? List.of() : current.engine().retired();
+        if (newConfig || !now.isBefore(nextHistoryRead)) {
+            retired = retirement.update(config, configs.document(), now);
+            nextHistoryRead = now.plus(refresh);
+            if (!retired.isEmpty() && (current == null || !retired.equals(current.engine().retired()))) {
+                LOG.info("pipelines retired from the configuration, swept until their windows close: {}",
+                        retired.stream().map(PipelineConfig::name).toList());
+            }
+        }
+        if (newConfig || !retired.equals(current.engine().retired())) {
+            current = build(config, retired);
             engine = current;
         }
         return current.engine();
     }
 
-    private Engine build(FaninConfig config) {
+    private Engine build(FaninConfig config, List<PipelineConfig> retired) {
+        // The retired pipelines' windows still emit, to the targets of their last definition.
+        List<PipelineConfig> emitting = new java.util.ArrayList<>(config.pipelines());
+        retired.stream().filter(p -> config.pipeline(p.name()).isEmpty()).forEach(emitting::add);
+        FaninConfig targets = new FaninConfig(config.version(), emitting);
         FaninPorts ports = new FaninPorts(store, watermarks,
-                new RoutingEmitter(config,
-                        new EventBridgeEmitter(clients.eventBridge(), config, env::get),
-                        new SqsEmitter(clients.sqs(), config, env::get)),
+                new RoutingEmitter(targets,
+                        new EventBridgeEmitter(clients.eventBridge(), targets, env::get),
+                        new SqsEmitter(clients.sqs(), targets, env::get)),
                 new SqsWindowTimers(clients.sqs(), settings.timerQueueUrl()),
                 new SqsSideOutput(clients.sqs(), settings.sideOutputQueueUrl()),
                 new SqsDeadLetters(clients.sqs(), settings.deadLetterQueueUrl()),
@@ -141,7 +171,7 @@ public final class FaninRuntime implements Resource {
         FaninSettings faninSettings = FaninSettings.defaults().withMaxReceiveCount(settings.maxReceiveCount())
                 .withIngestTimeout(Duration.ofSeconds(settings.ingestTimeoutSeconds()))
                 .withSweepParallelism(settings.sweepParallelism());
-        FaninEngine core = new FaninEngine(config, ports, faninSettings, clock);
+        FaninEngine core = new FaninEngine(config, retired, ports, faninSettings, clock);
         return new Engine(config, core, new IngestService(core), new SweepService(core), new TimerService(core));
     }
 

@@ -10,7 +10,7 @@ public final class FunctionMetricNames {
     public static final String MESSAGES_RETRIED = "MessagesRetried";
     /** Any function: an invocation that failed as a whole (every message of the batch retried, or a sweep error). */
     public static final String INVOCATION_ERRORS = "InvocationErrors";
-    /** Timer: a timer message that can never be valid (not a timer body, or an unknown pipeline), logged and acked. */
+    /** Timer: a timer message that can never be valid (not a timer body, or a pipeline neither configured nor retired), logged and acked. */
     public static final String MALFORMED_TIMERS = "MalformedTimerMessages";
     /** Any function: a pipeline configuration document that failed validation; the last valid one stays in force. */
     public static final String CONFIG_REJECTED = "ConfigurationRejected";

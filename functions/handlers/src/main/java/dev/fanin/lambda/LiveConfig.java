@@ -37,6 +37,7 @@ final class LiveConfig {
     private final Metrics metrics;
     private final Duration refresh;
     private FaninConfig inForce;
+    private String inForceDocument;
     private String inForceDigest;
     private String rejectedDigest;
     private String problem = "not read yet";
@@ -64,6 +65,11 @@ final class LiveConfig {
                     + EnvironmentVariables.CONFIG + "=" + location + "): " + problem);
         }
         return inForce;
+    }
+
+    /** The text of the document in force (null before one). */
+    synchronized String document() {
+        return inForceDocument;
     }
 
     /** A short digest of the document in force (null before one), as the log lines name it. */
@@ -96,6 +102,7 @@ final class LiveConfig {
                     inForce == null ? "" : " (was " + inForceDigest + ")",
                     config.pipelines().stream().map(PipelineConfig::name).toList());
             inForce = config;
+            inForceDocument = text;
             inForceDigest = digest;
             rejectedDigest = null;
         } catch (ConfigException e) {

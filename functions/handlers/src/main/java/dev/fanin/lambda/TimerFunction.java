@@ -25,8 +25,10 @@ import org.slf4j.MDC;
  * visited, then one flush emits all the claims and returns the open-window slots once. A failure to visit (the store
  * unavailable, throttling) fails that message only, so SQS redelivers it; a failure of the flush fails the batch. A
  * malformed timer (not a timer body, or a pipeline the configuration no longer has) can never become valid by
- * retrying: it is logged, counted ({@value FunctionMetricNames#MALFORMED_TIMERS}) and acknowledged. Losing a timer
- * is harmless: the sweeper visits every due window.
+ * retrying: it is logged, counted ({@value FunctionMetricNames#MALFORMED_TIMERS}) and acknowledged. A timer of a
+ * pipeline removed from the configuration is not malformed: its window is visited under the pipeline's last
+ * definition ({@link dev.fanin.core.service.FaninEngine#retired()}). Losing a timer is harmless: the sweeper visits
+ * every due window.
  */
 public final class TimerFunction implements RequestHandler<SQSEvent, SQSBatchResponse> {
 
@@ -95,8 +97,9 @@ public final class TimerFunction implements RequestHandler<SQSEvent, SQSBatchRes
             return null;
         }
         String pipeline = timer.wakeup().ref().pipeline();
-        if (runtime.engine().config().pipelines().stream().noneMatch(p -> p.name().equals(pipeline))) {
-            malformed(message.getMessageId(), "timer names pipeline \"" + pipeline + "\", which the configuration does not have");
+        if (!runtime.engine().knows(pipeline)) {
+            malformed(message.getMessageId(), "timer names pipeline \"" + pipeline + "\", which neither the configuration"
+                    + " nor the pipelines retired from it have");
             return null;
         }
         return timer.wakeup();

@@ -11,13 +11,20 @@ import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.watermark.Watermarks;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 
 /**
  * The configured core of one process: the pipelines, their state machines, intake, the ports and the clock. Built
- * once at cold start; shared by the ingest, sweep, timer and flush services.
+ * once per configuration in force; shared by the ingest, sweep, timer and flush services.
+ *
+ * <p>Besides the configuration's pipelines, the engine knows the <em>retired</em> ones: pipelines a configuration no
+ * longer has (removed, or renamed) whose windows may still be open. They get no new events (intake knows only the
+ * configuration), but their windows are still swept, their timers still handled and their closes decided under their
+ * last definition, so that every window closes across a configuration change.
  */
 public final class FaninEngine {
 
@@ -27,8 +34,14 @@ public final class FaninEngine {
     private final Clock clock;
     private final MessageIntake intake;
     private final Map<String, WindowMachine> machines = new LinkedHashMap<>();
+    private final List<PipelineConfig> retired;
 
     public FaninEngine(FaninConfig config, FaninPorts ports, FaninSettings settings, Clock clock) {
+        this(config, List.of(), ports, settings, clock);
+    }
+
+    /** @param retired pipelines no longer in {@code config} whose windows may still be open (a name in both is ignored) */
+    public FaninEngine(FaninConfig config, List<PipelineConfig> retired, FaninPorts ports, FaninSettings settings, Clock clock) {
         this.config = Objects.requireNonNull(config, "config");
         this.ports = Objects.requireNonNull(ports, "ports");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -37,6 +50,30 @@ public final class FaninEngine {
         for (PipelineConfig p : config.pipelines()) {
             machines.put(p.name(), new WindowMachine(p, settings.lease()));
         }
+        List<PipelineConfig> stillOpen = new ArrayList<>();
+        for (PipelineConfig p : retired) {
+            if (machines.putIfAbsent(p.name(), new WindowMachine(p, settings.lease())) == null) {
+                stillOpen.add(p);
+            }
+        }
+        this.retired = List.copyOf(stillOpen);
+    }
+
+    /** Pipelines no longer configured whose windows may still be open, swept under their last definition. */
+    public List<PipelineConfig> retired() {
+        return retired;
+    }
+
+    /** Every pipeline whose windows the sweeper visits: the configuration's, then the retired ones. */
+    public List<PipelineConfig> sweptPipelines() {
+        List<PipelineConfig> all = new ArrayList<>(config.pipelines());
+        all.addAll(retired);
+        return all;
+    }
+
+    /** Whether windows of {@code pipeline} can be decided here (configured or retired). */
+    public boolean knows(String pipeline) {
+        return machines.containsKey(pipeline);
     }
 
     public FaninConfig config() {
@@ -62,7 +99,7 @@ public final class FaninEngine {
     public WindowMachine machine(String pipeline) {
         WindowMachine m = machines.get(pipeline);
         if (m == null) {
-            throw new IllegalArgumentException("no pipeline named \"" + pipeline + "\" in the configuration");
+            throw new IllegalArgumentException("no pipeline named \"" + pipeline + "\" in the configuration nor retired");
         }
         return m;
     }

@@ -59,7 +59,7 @@ public final class SweepService {
         Run run = new Run(deadline, engine.settings().sweepMaxWindows() * Math.max(1, engine.settings().sweepParallelism()));
         WindowStore store = engine.ports().store();
         Metrics metrics = engine.ports().metrics();
-        for (PipelineConfig pipeline : engine.config().pipelines()) {
+        for (PipelineConfig pipeline : engine.sweptPipelines()) {
             String name = pipeline.name();
             long watermark;
             try {

@@ -1,0 +1,100 @@
+package dev.fanin.aws.dynamodb;
+
+import static dev.fanin.aws.dynamodb.WindowItemCodec.PK;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.SK;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.TTL;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
+
+import dev.fanin.core.port.PipelineHistory;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/**
+ * {@link PipelineHistory} on the window table: one item per pipeline in one partition, {@code pk=P#pipelines},
+ * {@code sk=<pipeline>}, holding {@code doc} (the configuration document), {@code until} (N, epoch ms) and a TTL a day
+ * after it. A record is one conditional {@code PutItem} ({@code until} may only grow); when a later {@code until} is
+ * stored, one {@code UpdateItem} replaces the document alone. Reading is one {@code Query} of the partition (one
+ * item per pipeline ever recorded and not expired: a handful).
+ */
+public final class DynamoDbPipelineHistory implements PipelineHistory {
+
+    static final String PARTITION = "P#pipelines";
+    static final String DOC = "doc";
+    static final String UNTIL = "until";
+    static final String ONLY_LATER = "attribute_not_exists(#until) OR #until <= :until";
+    private static final Duration TTL_MARGIN = Duration.ofDays(1);
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+
+    public DynamoDbPipelineHistory(DynamoDbClient dynamo, String table) {
+        this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
+        this.table = Objects.requireNonNull(table, "table");
+    }
+
+    @Override
+    public void record(List<Definition> definitions) {
+        for (Definition d : definitions) {
+            try {
+                try {
+                    dynamo.putItem(putRequest(d));
+                } catch (ConditionalCheckFailedException laterStored) {
+                    dynamo.updateItem(UpdateItemRequest.builder().tableName(table).key(key(d.pipeline()))
+                            .updateExpression("SET #doc = :doc").expressionAttributeNames(Map.of("#doc", DOC))
+                            .expressionAttributeValues(Map.of(":doc", s(d.document()))).build());
+                }
+            } catch (SdkException e) {
+                throw DynamoDbFailures.translate("pipeline history record", e);
+            }
+        }
+    }
+
+    PutItemRequest putRequest(Definition d) {
+        return PutItemRequest.builder().tableName(table)
+                .item(Map.of(PK, s(PARTITION), SK, s(d.pipeline()), DOC, s(d.document()),
+                        UNTIL, n(d.sweepUntil().toEpochMilli()), TTL, n(d.sweepUntil().plus(TTL_MARGIN).getEpochSecond())))
+                .conditionExpression(ONLY_LATER)
+                .expressionAttributeNames(Map.of("#until", UNTIL))
+                .expressionAttributeValues(Map.of(":until", n(d.sweepUntil().toEpochMilli())))
+                .build();
+    }
+
+    @Override
+    public List<Definition> recorded() {
+        QueryRequest request = QueryRequest.builder().tableName(table).keyConditionExpression("#pk = :pk")
+                .expressionAttributeNames(Map.of("#pk", PK)).expressionAttributeValues(Map.of(":pk", s(PARTITION)))
+                .consistentRead(true).build();
+        List<Definition> found = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        do {
+            QueryResponse page;
+            try {
+                page = dynamo.query(request.toBuilder().exclusiveStartKey(start).build());
+            } catch (SdkException e) {
+                throw DynamoDbFailures.translate("pipeline history read", e);
+            }
+            for (Map<String, AttributeValue> item : page.items()) {
+                found.add(new Definition(item.get(SK).s(), item.get(DOC).s(), Instant.ofEpochMilli(Long.parseLong(item.get(UNTIL).n()))));
+            }
+            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
+        } while (start != null);
+        return found;
+    }
+
+    private static Map<String, AttributeValue> key(String pipeline) {
+        return Map.of(PK, s(PARTITION), SK, s(pipeline));
+    }
+}

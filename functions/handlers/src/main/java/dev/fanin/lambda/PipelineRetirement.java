@@ -1,0 +1,105 @@
+package dev.fanin.lambda;
+
+import dev.fanin.core.config.ConfigException;
+import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.port.PipelineHistory;
+import dev.fanin.core.port.StoreUnavailableException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Keeps the {@link PipelineHistory} true to the configuration in force, and finds the pipelines retired from it.
+ *
+ * <p>Before a function runs on a configuration, every pipeline of it is recorded with the document that defines it
+ * and how long its windows may need a sweep: {@code maxLifetime + allowedLateness + late.correctionDelay + lease} from
+ * now, plus {@link #MARGIN}, and recorded again once less than half the margin is left. So a pipeline later removed
+ * or renamed is still known, under its last definition, until every window opened under it has closed: the sweeper
+ * and the timer function keep deciding those windows ({@code FaninEngine#retired}) while intake gives them no new
+ * events.
+ */
+final class PipelineRetirement {
+
+    /** Slack on top of the longest a window of a pipeline can stay open; also how rarely a record is renewed. */
+    static final Duration MARGIN = Duration.ofDays(1);
+
+    private static final Logger LOG = LoggerFactory.getLogger(PipelineRetirement.class);
+
+    private final PipelineHistory history;
+    private final Duration lease;
+    /** Parsed documents of the history, by text (a document is immutable). */
+    private final Map<String, Optional<FaninConfig>> parsed = new HashMap<>();
+
+    PipelineRetirement(PipelineHistory history, Duration lease) {
+        this.history = Objects.requireNonNull(history, "history");
+        this.lease = Objects.requireNonNull(lease, "lease");
+    }
+
+    /**
+     * Records what the configuration in force needs and returns the pipelines retired from it whose windows may still
+     * be open.
+     *
+     * @throws StoreUnavailableException when a pipeline of {@code config} is not recorded yet and cannot be now: no
+     *                                   window of it may be opened before it is
+     */
+    synchronized List<PipelineConfig> update(FaninConfig config, String document, Instant now) {
+        Map<String, PipelineHistory.Definition> recorded = new HashMap<>();
+        history.recorded().forEach(d -> recorded.put(d.pipeline(), d));
+        List<PipelineHistory.Definition> due = new ArrayList<>();
+        for (PipelineConfig p : config.pipelines()) {
+            Instant until = now.plus(horizon(p));
+            PipelineHistory.Definition stored = recorded.get(p.name());
+            if (stored == null || !stored.document().equals(document) || stored.sweepUntil().isBefore(until.minus(MARGIN.dividedBy(2)))) {
+                due.add(new PipelineHistory.Definition(p.name(), document, until));
+            }
+        }
+        if (!due.isEmpty()) {
+            try {
+                history.record(due);
+            } catch (StoreUnavailableException e) {
+                if (due.stream().anyMatch(d -> !recorded.containsKey(d.pipeline()))) {
+                    throw e;
+                }
+                LOG.warn("pipeline history not renewed now (it still covers the pipelines in force): {}", e.getMessage());
+            }
+        }
+        List<PipelineConfig> retired = new ArrayList<>();
+        for (PipelineHistory.Definition d : recorded.values()) {
+            if (config.pipeline(d.pipeline()).isEmpty() && d.sweepUntil().isAfter(now)) {
+                definition(d).ifPresent(retired::add);
+            }
+        }
+        retired.sort((a, b) -> a.name().compareTo(b.name()));
+        return retired;
+    }
+
+    /** How long after its creation a window of {@code p} may still need a visit. */
+    Duration horizon(PipelineConfig p) {
+        return p.triggers().maxLifetime().plus(p.allowedLateness()).plus(p.late().correctionDelay()).plus(lease).plus(MARGIN);
+    }
+
+    private Optional<PipelineConfig> definition(PipelineHistory.Definition d) {
+        Optional<FaninConfig> config = parsed.computeIfAbsent(d.document(), text -> {
+            try {
+                return Optional.of(ConfigLoader.load(text, "the recorded definition of pipeline " + d.pipeline()));
+            } catch (ConfigException e) {
+                return Optional.empty();
+            }
+        });
+        Optional<PipelineConfig> pipeline = config.flatMap(c -> c.pipeline(d.pipeline()));
+        if (pipeline.isEmpty()) {
+            LOG.error("pipeline {} was removed from the configuration but its recorded definition cannot be read; its open"
+                    + " windows are not swept until it is configured again", d.pipeline());
+        }
+        return pipeline;
+    }
+}

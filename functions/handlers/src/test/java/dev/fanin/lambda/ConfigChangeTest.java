@@ -1,0 +1,189 @@
+package dev.fanin.lambda;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.fanin.aws.sqs.TimerMessage;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.window.WindowStatus;
+import dev.fanin.testkit.LocalAwsEndpoint;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.s3.S3Client;
+
+/**
+ * A configuration published while windows are open, through the real handlers on the local endpoint: every window
+ * closes, under the rules of docs/CONFIGURATION.md ("Changing the configuration with open windows"), and fires once.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ConfigChangeTest {
+
+    private static final String BUNDLED = bundled();
+    private static final Duration REFRESH = Duration.ofMinutes(1);
+    private static final String UPLOADS_KEY = "acme-ingest|uploads/batch-7";
+    private static final String ALERTS_KEY = "111122223333|eu-west-1|payments-api";
+
+    private S3Client s3;
+    private String bucket;
+
+    @BeforeAll
+    void bucket() {
+        s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).region(LocalAwsEndpoint.REGION)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("fanin-test", "fanin-test")))
+                .endpointOverride(LocalAwsEndpoint.shared().endpoint()).forcePathStyle(true).build();
+        bucket = LocalFanin.prefix("change").toLowerCase() + "bucket";
+        s3.createBucket(b -> b.bucket(bucket));
+    }
+
+    /**
+     * alert-storm is renamed and file-uploads removed while each has a window open: the renamed pipeline's timer still
+     * closes its session under the old definition (not acknowledged as malformed), and the held upload batch still
+     * fires flagged at its hard deadline, as the removed definition said. One aggregate each.
+     */
+    @Test
+    void aRemovedOrRenamedPipelineStillClosesEveryOpenWindowUnderItsLastDefinition() {
+        SQSEvent alerts = SampleEvents.sqs("sqs-eventbridge-alerts.json");
+        SQSEvent timer = SampleEvents.sqs("sqs-timer.json");
+        TimerMessage sample = TimerMessage.parse(timer.getRecords().get(0).getBody());
+        LocalFanin fanin = start("retire", "retire.yaml", SampleEvents.lastSent(alerts).plusSeconds(1));
+        Instant opened = fanin.clock.instant();
+        assertThat(ingest(fanin, alerts)).isEmpty();
+        assertThat(ingest(fanin, uploadsWithoutManifest())).isEmpty();
+
+        put("retire.yaml", BUNDLED.replace("  - name: alert-storm\n", "  - name: alert-storm-eb\n").replace(section("file-uploads"), ""));
+        fanin.clock.set(later(sample.wakeup().dueAt().plusSeconds(1), opened.plus(REFRESH)));
+        StdoutCapture.Captured<List<String>> fired = StdoutCapture.run(() -> new TimerFunction(fanin.runtime)
+                .handleRequest(timer, TestContexts.invocation("retire-timer")).getBatchItemFailures().stream()
+                .map(f -> f.getItemIdentifier()).toList());
+
+        assertThat(fired.result()).isEmpty();
+        assertThat(EmfRecords.values(fired.lines(), FunctionMetricNames.MALFORMED_TIMERS)).isEmpty();
+        assertThat(names(fanin.runtime.engine().config().pipelines())).containsExactly("alert-storm-eb", "alert-storm-sns",
+                "shard-completions");
+        assertThat(names(fanin.runtime.engine().retired())).containsExactly("alert-storm", "file-uploads");
+        assertThat(fanin.windows("alert-storm", ALERTS_KEY)).singleElement()
+                .satisfies(w -> assertThat(w.status()).isEqualTo(WindowStatus.CLOSED));
+
+        for (Duration at : List.of(Duration.ofMinutes(12), Duration.ofHours(1), Duration.ofHours(2).plusMinutes(2))) {
+            fanin.clock.set(opened.plus(at));
+            new SweeperFunction(fanin.runtime).handleRequest(SampleEvents.scheduled("scheduled-sweep.json"),
+                    TestContexts.invocation("retire-sweep", 60_000));
+        }
+
+        assertThat(fanin.windows("file-uploads", UPLOADS_KEY)).singleElement()
+                .satisfies(w -> assertThat(w.status()).isEqualTo(WindowStatus.CLOSED));
+        List<JsonNode> aggregates = fanin.aggregates(3, Duration.ofSeconds(10), Duration.ofSeconds(2));
+        assertThat(aggregates).extracting(a -> a.path("pipeline").asText()).containsExactlyInAnyOrder("alert-storm", "file-uploads");
+        JsonNode alert = byPipeline(aggregates, "alert-storm");
+        assertThat(alert.path("closeReason").asText()).isEqualTo("SESSION_GAP");
+        assertThat(alert.path("aggregations").path("alerts").asInt()).isEqualTo(3);
+        JsonNode upload = byPipeline(aggregates, "file-uploads");
+        assertThat(upload.path("closeReason").asText()).isEqualTo("HARD_LIFETIME");
+        assertThat(upload.path("complete").asBoolean()).as("fired flagged, as the removed definition said").isFalse();
+        assertThat(upload.path("aggregations").path("files").asInt()).isEqualTo(2);
+    }
+
+    /**
+     * file-uploads gets a longer gap, a shorter maxLifetime and one more aggregation while a batch is open; the batch
+     * completes after the change. Rules: bounds, kind and hard deadline are the window's own (fixed when it opened);
+     * the rest is the configuration in force at each decision; an added aggregation covers the events from the change.
+     */
+    @Test
+    void aChangedPipelineClosesAWindowOpenedBeforeTheChangeByTheDocumentedRules() {
+        SQSEvent uploads = SampleEvents.sqs("sqs-s3-uploads.json");
+        LocalFanin fanin = start("change", "change.yaml", SampleEvents.lastSent(uploads).plusSeconds(1));
+        assertThat(ingest(fanin, uploadsWithoutManifest())).isEmpty();
+        WindowState before = fanin.windows("file-uploads", UPLOADS_KEY).get(0);
+
+        put("change.yaml", BUNDLED.replace("      gap: 10m\n", "      gap: 20m\n").replace("      maxLifetime: 2h\n", "      maxLifetime: 1h\n")
+                .replace("      - {name: bytes, type: sum, path: $.s3.object.size}\n",
+                        "      - {name: bytes, type: sum, path: $.s3.object.size}\n      - {name: largest, type: max, path: $.s3.object.size}\n"));
+        fanin.clock.advance(REFRESH);
+        assertThat(ingest(fanin, rest(uploads))).isEmpty();
+
+        List<JsonNode> aggregates = fanin.aggregates(2, Duration.ofSeconds(10), Duration.ofSeconds(2));
+        assertThat(aggregates).singleElement().satisfies(a -> {
+            assertThat(a.path("closeReason").asText()).isEqualTo("EXPECTED_COMPLETE");
+            assertThat(a.path("complete").asBoolean()).isTrue();
+            assertThat(a.path("aggregations").path("files").asInt()).as("counted across the change").isEqualTo(3);
+            assertThat(a.path("aggregations").path("largest").path("value").asLong()).as("the added aggregation: part-003 only")
+                    .isEqualTo(sizeOfPart3());
+        });
+        WindowState after = fanin.windows("file-uploads", UPLOADS_KEY).get(0);
+        assertThat(after.hardDeadline()).as("the window's own deadline").isEqualTo(before.hardDeadline());
+        assertThat(after.status()).isEqualTo(WindowStatus.CLOSED);
+    }
+
+    private LocalFanin start(String name, String key, Instant clock) {
+        put(key, BUNDLED);
+        return LocalFanin.start(name, clock, Map.of(EnvironmentVariables.CONFIG, "s3://" + bucket + "/" + key));
+    }
+
+    private static List<String> ingest(LocalFanin fanin, SQSEvent event) {
+        return new IngestFunction(fanin.runtime).handleRequest(event, TestContexts.invocation("change-ingest"))
+                .getBatchItemFailures().stream().map(f -> f.getItemIdentifier()).toList();
+    }
+
+    /** The sample uploads without the message that carries the manifest (and the third file). */
+    private static SQSEvent uploadsWithoutManifest() {
+        SQSEvent event = SampleEvents.sqs("sqs-s3-uploads.json");
+        event.setRecords(List.of(event.getRecords().get(0)));
+        return event;
+    }
+
+    private static SQSEvent rest(SQSEvent uploads) {
+        SQSEvent event = new SQSEvent();
+        event.setRecords(uploads.getRecords().subList(1, uploads.getRecords().size()));
+        return event;
+    }
+
+    private static long sizeOfPart3() {
+        JsonNode body = LocalFanin.json(SampleEvents.sqs("sqs-s3-uploads.json").getRecords().get(1).getBody());
+        return body.path("Records").get(0).path("s3").path("object").path("size").asLong();
+    }
+
+    private static JsonNode byPipeline(List<JsonNode> aggregates, String pipeline) {
+        return aggregates.stream().filter(a -> a.path("pipeline").asText().equals(pipeline)).findFirst().orElseThrow();
+    }
+
+    private static List<String> names(List<PipelineConfig> pipelines) {
+        return pipelines.stream().map(PipelineConfig::name).toList();
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
+    }
+
+    private void put(String key, String text) {
+        s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString(text, StandardCharsets.UTF_8));
+    }
+
+    /** The bundled document's section of one pipeline, comment included. */
+    private static String section(String pipeline) {
+        int start = BUNDLED.lastIndexOf("\n  #", BUNDLED.indexOf("  - name: " + pipeline + "\n")) + 1;
+        int end = BUNDLED.indexOf("\n  #", BUNDLED.indexOf("  - name: " + pipeline + "\n")) + 1;
+        return BUNDLED.substring(start, end);
+    }
+
+    private static String bundled() {
+        try (InputStream in = ConfigChangeTest.class.getClassLoader().getResourceAsStream("fanin/pipelines.yaml")) {
+            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+        } catch (IOException e) {
+            throw new IllegalStateException(e);
+        }
+    }
+}
