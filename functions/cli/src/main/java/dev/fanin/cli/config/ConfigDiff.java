@@ -1,0 +1,127 @@
+package dev.fanin.cli.config;
+
+import dev.fanin.core.config.AggregationSpec;
+import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.config.PipelineConfig;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.function.Function;
+
+/**
+ * What publishing a configuration over the deployed one changes, pipeline by pipeline and field by field, and what
+ * each change does to the windows open at that moment, by the rules of docs/CONFIGURATION.md ("Changing the
+ * configuration with open windows"). A pipeline removed and one added with the same definition under another name
+ * is a rename. Fields are compared as the loader resolved them (defaults filled in), so a default written out is
+ * no change.
+ */
+public final class ConfigDiff {
+
+    /** One change: what it is, and what it does to the windows open when it is published. */
+    public record Change(String pipeline, String what, String openWindows) {
+        @Override
+        public String toString() {
+            return pipeline + ": " + what + " -> " + openWindows;
+        }
+    }
+
+    private record Field(String name, Function<PipelineConfig, Object> value, String openWindows) { }
+
+    private static final List<Field> FIELDS = List.of(
+            new Field("match", PipelineConfig::match, "new events are matched by the new rules; open windows close by their triggers"),
+            new Field("envelope", PipelineConfig::envelope, "new events are read from the new envelope"),
+            new Field("key", PipelineConfig::key, "new events are grouped by the new key: open windows of keys no longer produced get"
+                    + " no more events and close by their triggers"),
+            new Field("eventId", PipelineConfig::eventId, "new events are deduplicated by the new id"),
+            new Field("eventTime", PipelineConfig::eventTime, "new events take their time from the new rule"),
+            new Field("window", PipelineConfig::window, "new events go to windows of the new shape (a session: extended by the new"
+                    + " gap); open windows keep their bounds and kind and close at their own end or deadline"),
+            new Field("triggers.maxLifetime", p -> p.triggers().maxLifetime(), "applies to windows opened from now on; open windows"
+                    + " keep their hard deadline"),
+            new Field("triggers (count, expected, sentinel)", p -> List.of(String.valueOf(p.triggers().count()),
+                    String.valueOf(p.triggers().expected()), String.valueOf(p.triggers().sentinel())),
+                    "applies to open windows at their next visit"),
+            new Field("watermark", PipelineConfig::watermark, "applies to the pipeline's watermark from now on"),
+            new Field("allowedLateness", PipelineConfig::allowedLateness, "applies to open and closed windows from now on"),
+            new Field("late", PipelineConfig::late, "applies to late events from now on"),
+            new Field("incomplete", PipelineConfig::incomplete, "applies to open windows at their next close"),
+            new Field("bounds", PipelineConfig::bounds, "applies to open windows from now on"),
+            new Field("emit", PipelineConfig::emit, "the next aggregates, of open windows too, go to the new target"),
+            new Field("retention", PipelineConfig::retention, "applies to windows opened from now on"));
+
+    private ConfigDiff() {
+    }
+
+    public static List<Change> between(FaninConfig deployed, FaninConfig next) {
+        List<Change> changes = new ArrayList<>();
+        Map<String, PipelineConfig> removed = new LinkedHashMap<>();
+        deployed.pipelines().forEach(p -> removed.put(p.name(), p));
+        List<PipelineConfig> added = new ArrayList<>();
+        for (PipelineConfig p : next.pipelines()) {
+            PipelineConfig before = removed.remove(p.name());
+            if (before == null) {
+                added.add(p);
+            } else {
+                changes.addAll(fieldChanges(before, p));
+            }
+        }
+        for (PipelineConfig p : added) {
+            PipelineConfig renamedFrom = removed.values().stream().filter(old -> sameDefinition(old, p)).findFirst().orElse(null);
+            if (renamedFrom != null) {
+                removed.remove(renamedFrom.name());
+                changes.add(new Change(renamedFrom.name(), "renamed to " + p.name(), "new events go to new windows of " + p.name()
+                        + "; open windows of " + renamedFrom.name() + " get no more and close under its old definition, by "
+                        + renamedFrom.triggers().maxLifetime() + " after they opened at the latest"));
+            } else {
+                changes.add(new Change(p.name(), "added", "none open yet"));
+            }
+        }
+        removed.values().forEach(p -> changes.add(new Change(p.name(), "removed", "open windows get no more events and close under"
+                + " its last definition, by " + p.triggers().maxLifetime() + " after they opened at the latest ("
+                + p.incomplete().mode().name().toLowerCase().replace('_', '-') + " if incomplete)")));
+        return changes;
+    }
+
+    private static List<Change> fieldChanges(PipelineConfig before, PipelineConfig after) {
+        List<Change> changes = new ArrayList<>();
+        for (Field f : FIELDS) {
+            if (!same(f.value().apply(before), f.value().apply(after))) {
+                changes.add(new Change(after.name(), f.name() + " changed", f.openWindows()));
+            }
+        }
+        changes.addAll(aggregationChanges(before, after));
+        return changes;
+    }
+
+    private static List<Change> aggregationChanges(PipelineConfig before, PipelineConfig after) {
+        Map<String, AggregationSpec> old = new LinkedHashMap<>();
+        before.aggregations().forEach(a -> old.put(a.name(), a));
+        List<Change> changes = new ArrayList<>();
+        for (AggregationSpec a : after.aggregations()) {
+            AggregationSpec was = old.remove(a.name());
+            if (was == null) {
+                changes.add(new Change(after.name(), "aggregation " + a.name() + " added",
+                        "in open windows it covers only the events from now on"));
+            } else if (was.getClass() != a.getClass()) {
+                changes.add(new Change(after.name(), "aggregation " + a.name() + " changed type", "starts empty in open windows"));
+            } else if (!same(was, a)) {
+                changes.add(new Change(after.name(), "aggregation " + a.name() + " changed", "open windows keep what it holds and go on"
+                        + " with the new settings"));
+            }
+        }
+        old.keySet().forEach(name -> changes.add(new Change(after.name(), "aggregation " + name + " removed",
+                "dropped from the aggregates of open windows")));
+        return changes;
+    }
+
+    /** Equal definitions but for the name (the pipeline's fields compared as text: some hold patterns). */
+    private static boolean sameDefinition(PipelineConfig a, PipelineConfig b) {
+        return FIELDS.stream().allMatch(f -> same(f.value().apply(a), f.value().apply(b))) && same(a.aggregations(), b.aggregations());
+    }
+
+    private static boolean same(Object a, Object b) {
+        return Objects.equals(String.valueOf(a), String.valueOf(b));
+    }
+}

@@ -1,0 +1,66 @@
+package dev.fanin.cli.config;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.config.FaninConfig;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class ConfigDiffTest {
+
+    private static final String UPLOADS = """
+              - name: uploads
+                match: [{path: $.type, equals: upload}]
+                key: [$.batch]
+                window: {type: session, gap: 10m}
+                triggers: {maxLifetime: 2h, count: 100, expected: {count: 3}}
+                incomplete: {policy: hold, atDeadline: fire-flagged}
+                aggregations:
+                  - {name: files, type: count}
+            """;
+    private static final String ALERTS = """
+              - name: alerts
+                match: [{path: $.type, equals: alert}]
+                key: [$.service]
+                window: {type: session, gap: 30s}
+                triggers: {maxLifetime: 10m}
+            """;
+
+    @Test
+    void nothingChangesWhenOnlyADefaultIsWrittenOut() {
+        FaninConfig deployed = load(UPLOADS + ALERTS);
+        FaninConfig next = load(UPLOADS + ALERTS.replace("triggers: {maxLifetime: 10m}", "triggers: {maxLifetime: 10m}\n    retention: 7d"));
+        assertThat(ConfigDiff.between(deployed, next)).isEmpty();
+    }
+
+    @Test
+    void eachChangeSaysWhatItDoesToOpenWindows() {
+        FaninConfig deployed = load(UPLOADS + ALERTS);
+        FaninConfig next = load(UPLOADS.replace("gap: 10m", "gap: 20m").replace("maxLifetime: 2h, count: 100", "maxLifetime: 1h, count: 50")
+                .replace("  - {name: files, type: count}", "  - {name: files, type: count}\n      - {name: size, type: sum, path: $.size}")
+                + ALERTS.replace("name: alerts", "name: alerts-v2"));
+
+        List<String> changes = ConfigDiff.between(deployed, next).stream().map(ConfigDiff.Change::toString).toList();
+
+        assertThat(changes).containsExactly(
+                "uploads: window changed -> new events go to windows of the new shape (a session: extended by the new gap);"
+                        + " open windows keep their bounds and kind and close at their own end or deadline",
+                "uploads: triggers.maxLifetime changed -> applies to windows opened from now on; open windows keep their hard deadline",
+                "uploads: triggers (count, expected, sentinel) changed -> applies to open windows at their next visit",
+                "uploads: aggregation size added -> in open windows it covers only the events from now on",
+                "alerts: renamed to alerts-v2 -> new events go to new windows of alerts-v2; open windows of alerts get no more and"
+                        + " close under its old definition, by PT10M after they opened at the latest");
+    }
+
+    @Test
+    void aRemovedPipelineClosesItsWindowsUnderItsLastDefinition() {
+        List<ConfigDiff.Change> changes = ConfigDiff.between(load(UPLOADS + ALERTS), load(ALERTS));
+        assertThat(changes).singleElement().hasToString("uploads: removed -> open windows get no more events and close under its"
+                + " last definition, by PT2H after they opened at the latest (hold if incomplete)");
+    }
+
+    private static FaninConfig load(String pipelines) {
+        return ConfigLoader.load("version: 1\npipelines:\n" + pipelines, "test.yaml");
+    }
+}
