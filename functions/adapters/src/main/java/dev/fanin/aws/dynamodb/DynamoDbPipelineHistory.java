@@ -19,7 +19,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
@@ -78,19 +77,9 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
                 .expressionAttributeNames(Map.of("#pk", PK)).expressionAttributeValues(Map.of(":pk", s(PARTITION)))
                 .consistentRead(true).build();
         List<Definition> found = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            QueryResponse page;
-            try {
-                page = dynamo.query(request.toBuilder().exclusiveStartKey(start).build());
-            } catch (SdkException e) {
-                throw DynamoDbFailures.translate("pipeline history read", e);
-            }
-            for (Map<String, AttributeValue> item : page.items()) {
-                found.add(new Definition(item.get(SK).s(), item.get(DOC).s(), Instant.ofEpochMilli(Long.parseLong(item.get(UNTIL).n()))));
-            }
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
+        for (Map<String, AttributeValue> item : QueryPages.all(dynamo, request, "pipeline history read")) {
+            found.add(new Definition(item.get(SK).s(), item.get(DOC).s(), Instant.ofEpochMilli(Long.parseLong(item.get(UNTIL).n()))));
+        }
         return found;
     }
 

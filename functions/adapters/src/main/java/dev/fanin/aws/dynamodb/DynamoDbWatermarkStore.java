@@ -19,7 +19,6 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
@@ -124,20 +123,10 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
                 .build();
         long maxEventTime = 0;
         long lastArrival = 0;
-        Map<String, AttributeValue> start = null;
-        do {
-            QueryResponse page;
-            try {
-                page = dynamo.query(request.toBuilder().exclusiveStartKey(start).build());
-            } catch (SdkException e) {
-                throw DynamoDbFailures.translate("watermark read", e);
-            }
-            for (Map<String, AttributeValue> item : page.items()) {
-                maxEventTime = Math.max(maxEventTime, millis(item, MAX_EVENT_TIME));
-                lastArrival = Math.max(lastArrival, millis(item, LAST_ARRIVAL));
-            }
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
+        for (Map<String, AttributeValue> item : QueryPages.all(dynamo, request, "watermark read")) {
+            maxEventTime = Math.max(maxEventTime, millis(item, MAX_EVENT_TIME));
+            lastArrival = Math.max(lastArrival, millis(item, LAST_ARRIVAL));
+        }
         return new Reading(Instant.ofEpochMilli(maxEventTime), Instant.ofEpochMilli(lastArrival));
     }
 
