@@ -59,6 +59,8 @@ public final class FaninRuntime implements Resource {
     private final PipelineRetirement retirement;
     private final Duration refresh;
     private Instant nextHistoryRead = Instant.MIN;
+    /** Whether the pipelines in force are recorded in the pipeline history (no window of one is opened before). */
+    private volatile boolean recorded;
     private volatile Engine engine;
 
     /** The engine and services of one configuration. */
@@ -140,12 +142,21 @@ public final class FaninRuntime implements Resource {
         Engine current = engine;
         boolean newConfig = current == null || current.config() != config;
         List<PipelineConfig> retired = current == null ? List.of() : current.engine().retired();
+        if (newConfig) {
+            recorded = false;
+        }
         if (newConfig || !now.isBefore(nextHistoryRead)) {
-            retired = retirement.update(config, configs.document(), now);
-            nextHistoryRead = now.plus(refresh);
-            if (!retired.isEmpty() && (current == null || !retired.equals(current.engine().retired()))) {
-                LOG.info("pipelines retired from the configuration, swept until their windows close: {}",
-                        retired.stream().map(PipelineConfig::name).toList());
+            try {
+                retired = retirement.update(config, configs.document(), now);
+                recorded = true;
+                nextHistoryRead = now.plus(refresh);
+                if (!retired.isEmpty() && (current == null || !retired.equals(current.engine().retired()))) {
+                    LOG.info("pipelines retired from the configuration, swept until their windows close: {}",
+                            retired.stream().map(PipelineConfig::name).toList());
+                }
+            } catch (RuntimeException e) {
+                // Read again at the next invocation; ingest refuses to open windows until it is recorded.
+                LOG.warn("pipeline history not read or recorded now, the next invocation tries again: {}", e.toString());
             }
         }
         if (newConfig || !retired.equals(current.engine().retired())) {
@@ -153,6 +164,25 @@ public final class FaninRuntime implements Resource {
             engine = current;
         }
         return current.engine();
+    }
+
+    /**
+     * Fails unless every pipeline in force is recorded in the pipeline history: ingest, the only writer that opens
+     * windows, asks first, so that a pipeline removed later still has its windows closed.
+     *
+     * @throws IllegalStateException naming why it is not
+     */
+    void requirePipelinesRecorded() {
+        if (!recorded) {
+            synchronized (this) {
+                nextHistoryRead = Instant.MIN;
+                refresh();
+                if (!recorded) {
+                    throw new IllegalStateException("the pipelines in force are not recorded in the pipeline history yet"
+                            + " (the window table is unavailable); no window is opened until they are");
+                }
+            }
+        }
     }
 
     private Engine build(FaninConfig config, List<PipelineConfig> retired) {

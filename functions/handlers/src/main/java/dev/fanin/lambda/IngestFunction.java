@@ -48,6 +48,7 @@ public final class IngestFunction implements RequestHandler<SQSEvent, SQSBatchRe
         runtime.writeCosts().reset();
         BatchResult result;
         try {
+            runtime.requirePipelinesRecorded();
             result = runtime.ingest().handle(records.stream().map(m -> inbound(m, receivedAt)).toList());
         } catch (RuntimeException e) {
             LOG.error("the batch of {} messages failed as a whole; every message is handed back to SQS", records.size(), e);
