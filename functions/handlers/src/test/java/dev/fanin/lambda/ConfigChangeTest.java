@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.networknt.schema.Schema;
+import com.networknt.schema.SchemaLocation;
+import com.networknt.schema.SchemaRegistry;
+import com.networknt.schema.SpecificationVersion;
 import dev.fanin.aws.sqs.TimerMessage;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.machine.WindowState;
@@ -33,6 +37,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 class ConfigChangeTest {
 
     private static final String BUNDLED = bundled();
+    private static final Schema SCHEMA = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
+            .getSchema(SchemaLocation.of("classpath:schemas/aggregate-v1.json"));
     private static final Duration REFRESH = Duration.ofMinutes(1);
     private static final String UPLOADS_KEY = "acme-ingest|uploads/batch-7";
     private static final String ALERTS_KEY = "111122223333|eu-west-1|payments-api";
@@ -52,7 +58,8 @@ class ConfigChangeTest {
     /**
      * alert-storm is renamed and file-uploads removed while each has a window open: the renamed pipeline's timer still
      * closes its session under the old definition (not acknowledged as malformed), and the held upload batch still
-     * fires flagged at its hard deadline, as the removed definition said. One aggregate each.
+     * fires flagged at its hard deadline, as the removed definition said. One aggregate each, and each says which
+     * change cut its pipeline off ({@code retired}).
      */
     @Test
     void aRemovedOrRenamedPipelineStillClosesEveryOpenWindowUnderItsLastDefinition() {
@@ -95,6 +102,9 @@ class ConfigChangeTest {
         assertThat(upload.path("closeReason").asText()).isEqualTo("HARD_LIFETIME");
         assertThat(upload.path("complete").asBoolean()).as("fired flagged, as the removed definition said").isFalse();
         assertThat(upload.path("aggregations").path("files").asInt()).isEqualTo(2);
+        assertThat(alert.path("retired").toString()).isEqualTo("{\"change\":\"renamed\",\"renamedTo\":\"alert-storm-eb\"}");
+        assertThat(upload.path("retired").toString()).isEqualTo("{\"change\":\"removed\",\"renamedTo\":null}");
+        aggregates.forEach(a -> assertThat(SCHEMA.validate(a)).as(a.toString()).isEmpty());
     }
 
     /**
@@ -119,6 +129,7 @@ class ConfigChangeTest {
         assertThat(aggregates).singleElement().satisfies(a -> {
             assertThat(a.path("closeReason").asText()).isEqualTo("EXPECTED_COMPLETE");
             assertThat(a.path("complete").asBoolean()).isTrue();
+            assertThat(a.has("retired")).as("a changed pipeline is not retired").isFalse();
             assertThat(a.path("aggregations").path("files").asInt()).as("counted across the change").isEqualTo(3);
             assertThat(a.path("aggregations").path("largest").path("value").asLong()).as("the added aggregation: part-003 only")
                     .isEqualTo(sizeOfPart3());

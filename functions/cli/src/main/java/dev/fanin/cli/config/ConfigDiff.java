@@ -14,8 +14,8 @@ import java.util.function.Function;
  * What publishing a configuration over the deployed one changes, pipeline by pipeline and field by field, and what
  * each change does to the windows open at that moment, by the rules of docs/CONFIGURATION.md ("Changing the
  * configuration with open windows"). A pipeline removed and one added with the same definition under another name
- * is a rename. Fields are compared as the loader resolved them (defaults filled in), so a default written out is
- * no change.
+ * is a rename ({@link PipelineConfig#sameDefinitionAs}, as the functions decide it). Fields are compared as the
+ * loader resolved them (defaults filled in), so a default written out is no change.
  */
 public final class ConfigDiff {
 
@@ -68,7 +68,7 @@ public final class ConfigDiff {
             }
         }
         for (PipelineConfig p : added) {
-            PipelineConfig renamedFrom = removed.values().stream().filter(old -> sameDefinition(old, p)).findFirst().orElse(null);
+            PipelineConfig renamedFrom = removed.values().stream().filter(old -> old.sameDefinitionAs(p)).findFirst().orElse(null);
             if (renamedFrom != null) {
                 removed.remove(renamedFrom.name());
                 changes.add(new Change(renamedFrom.name(), "renamed to " + p.name(), "new events go to new windows of " + p.name()
@@ -114,11 +114,6 @@ public final class ConfigDiff {
         old.keySet().forEach(name -> changes.add(new Change(after.name(), "aggregation " + name + " removed",
                 "dropped from the aggregates of open windows")));
         return changes;
-    }
-
-    /** Equal definitions but for the name (the pipeline's fields compared as text: some hold patterns). */
-    private static boolean sameDefinition(PipelineConfig a, PipelineConfig b) {
-        return FIELDS.stream().allMatch(f -> same(f.value().apply(a), f.value().apply(b))) && same(a.aggregations(), b.aggregations());
     }
 
     private static boolean same(Object a, Object b) {

@@ -67,6 +67,17 @@ public record PipelineConfig(
         return retention;
     }
 
+    /**
+     * Whether {@code other} defines this pipeline, perhaps under another name: every field but the name is the same,
+     * compared as text (a pattern has no equality of its own). A pipeline removed and one added with the same
+     * definition is a rename.
+     */
+    public boolean sameDefinitionAs(PipelineConfig other) {
+        PipelineConfig renamed = new PipelineConfig(other.name(), match, envelope, key, eventId, eventTime, window, triggers,
+                watermark, allowedLateness, late, incomplete, aggregations, bounds, emit, retention);
+        return renamed.toString().equals(other.toString());
+    }
+
     /** True when the pipeline can tell whether a window is complete (an expected count or a sentinel). */
     public boolean knowsCompleteness() {
         return triggers.expected() != null || triggers.sentinel() != null;

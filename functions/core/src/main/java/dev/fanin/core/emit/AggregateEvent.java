@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.aggregate.Aggregates;
+import dev.fanin.core.config.Retirement;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.Interval;
@@ -40,6 +41,8 @@ import java.util.Objects;
  * @param openedAt         processing time the window was created
  * @param closedAt         processing time the revision was claimed
  * @param operatorNote     why an operator closed the window (closeReason OPERATOR), else null; emitted only when set
+ * @param retired          why the window's pipeline was no longer configured when the revision was claimed (it closed
+ *                         under the pipeline's last definition), else null; emitted only when set
  */
 public record AggregateEvent(
         WindowRef ref,
@@ -59,7 +62,8 @@ public record AggregateEvent(
         Instant lastEventTime,
         Instant openedAt,
         Instant closedAt,
-        String operatorNote) {
+        String operatorNote,
+        Retirement retired) {
 
     public static final String SCHEMA_VERSION = "1";
     /** An operator note is a sentence or two; bounded so the aggregate stays far below every sink's size limit. */
@@ -144,6 +148,9 @@ public record AggregateEvent(
         if (operatorNote != null) {
             json.put("operatorNote", operatorNote);
         }
+        if (retired != null) {
+            json.putObject("retired").put("change", retired.change()).put("renamedTo", retired.renamedTo());
+        }
         return json;
     }
 
@@ -176,7 +183,8 @@ public record AggregateEvent(
                 instantOrNull(json.path("lastEventTime")),
                 IsoMillis.parse(json.path("openedAt").textValue()),
                 IsoMillis.parse(json.path("closedAt").textValue()),
-                json.path("operatorNote").textValue());
+                json.path("operatorNote").textValue(),
+                json.path("retired").isObject() ? new Retirement(json.path("retired").path("renamedTo").textValue()) : null);
     }
 
     private static Instant instantOrNull(JsonNode node) {
@@ -200,6 +208,7 @@ public record AggregateEvent(
         private Instant openedAt;
         private Instant closedAt;
         private String operatorNote;
+        private Retirement retired;
 
         private Builder(WindowRef ref, WindowKind kind, Interval bounds) {
             this.ref = ref;
@@ -262,6 +271,12 @@ public record AggregateEvent(
             return this;
         }
 
+        /** Why the window's pipeline is no longer configured (a retired pipeline's window), or null. */
+        public Builder retired(Retirement retired) {
+            this.retired = retired;
+            return this;
+        }
+
         /** @throws NullPointerException when the close reason, completeness, openedAt or closedAt is missing */
         public AggregateEvent build() {
             Objects.requireNonNull(closeReason, "closeReason");
@@ -272,7 +287,7 @@ public record AggregateEvent(
             boolean isComplete = complete != null ? complete : completeness.completeOnClose(closeReason);
             return new AggregateEvent(ref, kind, bounds, revision, corrects, closeReason, isComplete, completeness.expected(),
                     completeness.seen(), missing, truncated, missingCount, aggregations, firstEventTime, lastEventTime, openedAt, closedAt,
-                    operatorNote);
+                    operatorNote, retired);
         }
     }
 }

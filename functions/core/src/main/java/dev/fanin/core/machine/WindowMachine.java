@@ -5,6 +5,7 @@ import dev.fanin.core.aggregate.EventIdDigest;
 import dev.fanin.core.config.Bounds;
 import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.Retirement;
 import dev.fanin.core.config.SentinelSpec;
 import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.emit.AggregateEvent;
@@ -60,6 +61,8 @@ public final class WindowMachine {
     private final PipelineConfig config;
     private final Duration lease;
     private final long dueGranularityMillis;
+    /** Set on the machine of a pipeline no longer configured: every revision it claims says so. */
+    private final Retirement retired;
 
     /**
      * @param config the pipeline
@@ -77,9 +80,22 @@ public final class WindowMachine {
      *                       latency grows, by at most this much
      */
     public WindowMachine(PipelineConfig config, Duration lease, Duration dueGranularity) {
+        this(config, lease, Math.max(1, dueGranularity.toMillis()), null);
+    }
+
+    private WindowMachine(PipelineConfig config, Duration lease, long dueGranularityMillis, Retirement retired) {
         this.config = Objects.requireNonNull(config, "config");
         this.lease = Objects.requireNonNull(lease, "lease");
-        this.dueGranularityMillis = Math.max(1, dueGranularity.toMillis());
+        this.dueGranularityMillis = dueGranularityMillis;
+        this.retired = retired;
+    }
+
+    /**
+     * This machine for a pipeline no longer configured: it decides as before, and every aggregate it claims carries
+     * {@code retired}, frozen with the claim (a revision claimed before the change is re-emitted without it).
+     */
+    public WindowMachine retired(Retirement retirement) {
+        return new WindowMachine(config, lease, dueGranularityMillis, Objects.requireNonNull(retirement, "retirement"));
     }
 
     public PipelineConfig config() {
@@ -423,6 +439,7 @@ public final class WindowMachine {
                 .openedAt(s.openedAt)
                 .closedAt(now)
                 .operatorNote(note)
+                .retired(retired)
                 .build();
         s.revision = revision;
         s.status = WindowStatus.CLAIMED;

@@ -2,6 +2,7 @@ package dev.fanin.core.service;
 
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.Retirement;
 import dev.fanin.core.intake.MessageIntake;
 import dev.fanin.core.machine.WindowCodec;
 import dev.fanin.core.machine.WindowMachine;
@@ -24,7 +25,8 @@ import java.util.Objects;
  * <p>Besides the configuration's pipelines, the engine knows the <em>retired</em> ones: pipelines a configuration no
  * longer has (removed, or renamed) whose windows may still be open. They get no new events (intake knows only the
  * configuration), but their windows are still swept, their timers still handled and their closes decided under their
- * last definition, so that every window closes across a configuration change.
+ * last definition, so that every window closes across a configuration change; their aggregates carry the
+ * {@link Retirement} (removed, or renamed to which configured pipeline).
  */
 public final class FaninEngine {
 
@@ -52,7 +54,7 @@ public final class FaninEngine {
         }
         List<PipelineConfig> stillOpen = new ArrayList<>();
         for (PipelineConfig p : retired) {
-            if (machines.putIfAbsent(p.name(), new WindowMachine(p, settings.lease())) == null) {
+            if (machines.putIfAbsent(p.name(), new WindowMachine(p, settings.lease()).retired(Retirement.of(p, config))) == null) {
                 stillOpen.add(p);
             }
         }
