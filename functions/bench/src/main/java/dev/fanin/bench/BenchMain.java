@@ -44,7 +44,7 @@ public final class BenchMain {
 
     /** Everything measured for one profile. */
     record ProfileReport(Workload workload, Simulation.Result timers, Simulation.Result sweeper, ProfileFigures fanin,
-                         ProfileFigures baseline, CpuTiming.Result cpu, CloseLatency.Summary timerLatency,
+                         ProfileFigures baseline, ProfileFigures competent, CpuTiming.Result cpu, CloseLatency.Summary timerLatency,
                          CloseLatency.Summary sweepLatency) { }
 
     private BenchMain() { }
@@ -72,6 +72,9 @@ public final class BenchMain {
         NaiveBaseline baseline = new NaiveBaseline(pipelines(config));
         events.forEach(baseline::accept);
         DynamoDbBill baselineBill = baseline.flushAll();
+        CompetentBaseline competent = new CompetentBaseline(pipelines(config));
+        parseBatches(config, workload, shape).forEach(competent::acceptBatch);
+        DynamoDbBill competentBill = competent.flushAll();
         CpuTiming.Result cpu = reps > 0 ? CpuTiming.measure(config, workload, shape, reps) : new CpuTiming.Result(
                 new CpuTiming.Spread(0, 0, 0), new CpuTiming.Spread(0, 0, 0));
         CloseLatency latency = new CloseLatency(config, events);
@@ -81,10 +84,14 @@ public final class BenchMain {
                 timers.batches() + timers.timerInvocations() + timers.sweeps(),
                 // Timers: the sends as made (ten per SendMessageBatch), and a receive and a delete per timer batch as
                 // the event source mapping makes them (as for the input queue, on both sides).
-                inputSqs + timers.timerSendRequests() + 2 * timers.timerInvocations(), cpu.endToEnd().medianMicros());
+                inputSqs + timers.timerSendRequests() + 2 * timers.timerInvocations(), timers.emitCalls(), timers.timerSendRequests(),
+                cpu.endToEnd().medianMicros());
+        // The baselines emit one event per window with one PutEvents call each, and send no timers.
         ProfileFigures naive = new ProfileFigures(events.size(), baseline.windows(), baseline.windows(), baselineBill, timers.batches(),
-                inputSqs, cpu.core().medianMicros());
-        return new ProfileReport(workload, timers, sweeper, fanin, naive, cpu, latency.summarize(timers.emitted()),
+                inputSqs, baseline.windows(), 0, cpu.core().medianMicros());
+        ProfileFigures strong = new ProfileFigures(events.size(), competent.windows(), competent.windows(), competentBill, timers.batches(),
+                inputSqs, competent.windows(), 0, cpu.core().medianMicros());
+        return new ProfileReport(workload, timers, sweeper, fanin, naive, strong, cpu, latency.summarize(timers.emitted()),
                 latency.summarize(sweeper.emitted()));
     }
 
@@ -96,6 +103,16 @@ public final class BenchMain {
             events.addAll(intake.parse(a.message(a.at())).accepted());
         }
         return events;
+    }
+
+    /** The workload's events as intake reads them, in the SQS batches the event source mapping forms. */
+    static List<List<Event>> parseBatches(FaninConfig config, Workload workload, Simulation.BatchShape shape) {
+        MessageIntake intake = new MessageIntake(config);
+        List<List<Event>> batches = new ArrayList<>();
+        for (List<Arrival> batch : Simulation.batches(workload.arrivals(), shape)) {
+            batches.add(batch.stream().flatMap(a -> intake.parse(a.message(a.at())).accepted().stream()).toList());
+        }
+        return batches;
     }
 
     static Map<String, PipelineConfig> pipelines(FaninConfig config) {

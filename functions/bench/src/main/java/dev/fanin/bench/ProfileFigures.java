@@ -10,10 +10,12 @@ package dev.fanin.bench;
  * @param bill            DynamoDB calls and units
  * @param invocations     Lambda invocations (ingest batches, timer batches, sweeps)
  * @param sqsRequests     SQS requests (input: a receive and a delete per batch; timers: sends, ten per SendMessageBatch, and a receive and a delete per timer batch)
+ * @param emitCalls       PutEvents calls the functions make (each waited on)
+ * @param sqsSends        SQS send calls the functions make (timers; each waited on)
  * @param cpuMicrosPerEvent measured CPU per event used for the Lambda duration estimate
  */
-record ProfileFigures(long events, long windows, long emitted, DynamoDbBill bill, long invocations, long sqsRequests,
-                      double cpuMicrosPerEvent) {
+record ProfileFigures(long events, long windows, long emitted, DynamoDbBill bill, long invocations, long sqsRequests, long emitCalls,
+                      long sqsSends, double cpuMicrosPerEvent) {
 
     double callsPerEvent() {
         return (double) bill.calls() / events;
@@ -40,9 +42,15 @@ record ProfileFigures(long events, long windows, long emitted, DynamoDbBill bill
     }
 
     double lambdaPerMillion(PriceTable prices) {
-        double seconds = cpuMicrosPerEvent * events / 1e6 + bill.calls() * prices.dynamoDbCallMillis() / 1e3;
+        double seconds = cpuMicrosPerEvent * events / 1e6 + waitMillis(prices.waits()) / 1e3;
         double dollars = seconds * prices.lambdaMemoryGb() * prices.perGbSecond() + invocations * prices.perMillionInvocations() / 1e6;
         return dollars / events * 1e6;
+    }
+
+    /** The time the functions wait on the calls they make, by {@link PriceTable.CallMillis}. */
+    double waitMillis(PriceTable.CallMillis waits) {
+        double dynamoDb = bill.callsByOperation().entrySet().stream().mapToDouble(e -> e.getValue() * waits.dynamoDb(e.getKey())).sum();
+        return dynamoDb + bill.readUnits() * waits.perReadUnit() + emitCalls * waits.putEvents() + sqsSends * waits.sqsSend();
     }
 
     double sqsPerMillion(PriceTable prices) {

@@ -15,8 +15,11 @@ import dev.fanin.testkit.TemplateResources;
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Proxy;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -25,6 +28,7 @@ import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
  * The cost model against the real adapters on a local DynamoDB (moto through the testkit): the same small workload
@@ -60,7 +64,7 @@ class AdapterCrossCheckTest {
         Map<String, PipelineConfig> pipelines = BenchMain.pipelines(CONFIG);
         NaiveBaseline model = new NaiveBaseline(pipelines);
         events.forEach(model::accept);
-        NaiveBaseline windowing = new NaiveBaseline(pipelines);
+        BaselineWindows windowing = new BaselineWindows(pipelines);
         Map<String, Long> calls = new TreeMap<>();
         DynamoDbClient counted = counting(dynamo, calls);
         String run = "run" + System.nanoTime() + "-";
@@ -73,9 +77,9 @@ class AdapterCrossCheckTest {
             } catch (ConditionalCheckFailedException duplicate) {
                 continue;
             }
-            for (String windowId : windowing.windowsOf(e)) {
+            for (String windowId : windowing.of(e)) {
                 counted.updateItem(b -> b.tableName(table)
-                        .key(Map.of("pk", AttributeValue.fromS(run + NaiveBaseline.windowKey(e)), "sk", AttributeValue.fromS(windowId)))
+                        .key(Map.of("pk", AttributeValue.fromS(run + BaselineWindows.partitionKey(e)), "sk", AttributeValue.fromS(windowId)))
                         .updateExpression("ADD cnt :one, ids :id SET #ttl = :ttl")
                         .expressionAttributeNames(Map.of("#ttl", "ttl"))
                         .expressionAttributeValues(Map.of(":one", AttributeValue.fromN("1"), ":id", AttributeValue.fromSs(List.of(e.eventId())),
@@ -85,10 +89,55 @@ class AdapterCrossCheckTest {
 
         assertThat(calls).containsExactlyInAnyOrderEntriesOf(Map.of(
                 "PutItem", model.bill().calls("PutItem"), "UpdateItem", model.bill().calls("UpdateItem")));
-        long stored = events.stream().map(NaiveBaseline::windowKey).distinct().mapToLong(pk -> dynamo.query(QueryRequest.builder()
+        long stored = events.stream().map(BaselineWindows::partitionKey).distinct().mapToLong(pk -> dynamo.query(QueryRequest.builder()
                 .tableName(table).keyConditionExpression("pk = :pk")
                 .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(run + pk))).build()).count()).sum();
         assertThat(stored).isEqualTo(model.windows());
+    }
+
+    @Test
+    void theCompetentBaselineOnDynamoDbMakesTheCallsItsModelBills(DynamoDbClient dynamo) {
+        List<List<Event>> batches = BenchMain.parseBatches(CONFIG, Workloads.named("alert-storm", 0.01, 5), Simulation.BatchShape.DEFAULT);
+        List<List<Event>> redelivered = new ArrayList<>(batches.subList(0, 12));
+        redelivered.addAll(batches.subList(4, 8)); // a redelivery: every digest there, one refused update each
+        redelivered.add(batches.get(9).stream().skip(1).toList()); // part of a batch again, beside nothing new
+        CompetentBaseline model = new CompetentBaseline(BenchMain.pipelines(CONFIG));
+        redelivered.forEach(model::acceptBatch);
+        Map<String, Long> calls = new TreeMap<>();
+        DynamoDbClient counted = counting(dynamo, calls);
+        String run = "run" + System.nanoTime() + "-";
+        CompetentBaseline real = new CompetentBaseline(BenchMain.pipelines(CONFIG));
+        redelivered.forEach(batch -> real.acceptBatch(batch, (pk, windowId, digests) -> conditionalAdd(counted, run + pk, windowId, digests)));
+
+        assertThat(calls).containsExactlyEntriesOf(Map.of("UpdateItem", model.bill().calls("UpdateItem")));
+        long counts = batches.subList(0, 12).stream().flatMap(List::stream).map(e -> List.of(BaselineWindows.partitionKey(e), e.eventId()))
+                .distinct().count();
+        long stored = dynamo.scanPaginator(b -> b.tableName(table)).items().stream()
+                .filter(item -> item.get("pk").s().startsWith(run)).mapToLong(item -> Long.parseLong(item.get("cnt").n())).sum();
+        assertThat(stored).as("every distinct event counted once").isEqualTo(counts);
+    }
+
+    /** The design's update: ADD the digests unless one is there; on refusal, the digests the old item holds. */
+    private static Set<String> conditionalAdd(DynamoDbClient dynamo, String pk, String windowId, List<String> digests) {
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(":n", AttributeValue.fromN(Integer.toString(digests.size())),
+                ":ids", AttributeValue.fromSs(digests), ":ttl", AttributeValue.fromN("1800000000")));
+        List<String> guards = new ArrayList<>();
+        for (int i = 0; i < digests.size(); i++) {
+            values.put(":d" + i, AttributeValue.fromS(digests.get(i)));
+            guards.add("NOT contains(ids, :d" + i + ")");
+        }
+        try {
+            dynamo.updateItem(b -> b.tableName(table)
+                    .key(Map.of("pk", AttributeValue.fromS(pk), "sk", AttributeValue.fromS(windowId)))
+                    .updateExpression("ADD cnt :n, ids :ids SET #ttl = :ttl")
+                    .conditionExpression(String.join(" AND ", guards))
+                    .expressionAttributeNames(Map.of("#ttl", "ttl"))
+                    .expressionAttributeValues(values)
+                    .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD));
+            return Set.of();
+        } catch (ConditionalCheckFailedException refused) {
+            return Set.copyOf(refused.item().get("ids").ss());
+        }
     }
 
     private static void crossCheck(DynamoDbClient dynamo, Workload workload) {
