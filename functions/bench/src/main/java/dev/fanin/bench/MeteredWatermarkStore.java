@@ -3,6 +3,7 @@ package dev.fanin.bench;
 import dev.fanin.aws.dynamodb.DynamoDbWatermarkStore;
 import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.port.WatermarkStore;
+import dev.fanin.core.watermark.Backlog;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -20,6 +21,7 @@ public final class MeteredWatermarkStore implements WatermarkStore {
     private final DynamoDbWatermarkStore.Settings settings;
     private final DynamoDbBill bill;
     private final Map<String, Reading> written = new HashMap<>();
+    private final Map<String, Backlog> backlogWritten = new HashMap<>();
     private double writeUnits;
 
     public MeteredWatermarkStore(DynamoDbWatermarkStore.Settings settings, DynamoDbBill bill) {
@@ -47,6 +49,21 @@ public final class MeteredWatermarkStore implements WatermarkStore {
         writeUnits += CapacityRules.writeUnits(0, 0);
         delegate.advance(pipeline, maxEventTime, lastArrival);
         written.put(pipeline, delegate.read(pipeline));
+    }
+
+    /** Backlog evidence: one conditional UpdateItem per batch that was behind, skipped as the adapter skips it. */
+    @Override
+    public void recordBacklog(String pipeline, Backlog episode) {
+        Backlog before = backlogWritten.get(pipeline);
+        if (before != null && before.oldestSentMillis() == episode.oldestSentMillis()
+                && episode.seenAtMillis() < before.seenAtMillis() + settings.granularity().toMillis()) {
+            return;
+        }
+        backlogWritten.put(pipeline, episode);
+        bill.call("UpdateItem");
+        bill.write(CapacityRules.writeUnits(0, 0));
+        writeUnits += CapacityRules.writeUnits(0, 0);
+        delegate.recordBacklog(pipeline, episode);
     }
 
     /** Write units of watermark advances (outside the functions' window-write metric). */

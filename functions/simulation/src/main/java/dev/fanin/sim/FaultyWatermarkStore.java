@@ -1,6 +1,7 @@
 package dev.fanin.sim;
 
 import dev.fanin.core.port.WatermarkStore;
+import dev.fanin.core.watermark.Backlog;
 import java.time.Instant;
 import java.util.List;
 
@@ -28,5 +29,12 @@ public final class FaultyWatermarkStore implements WatermarkStore {
         faults.beforeCall("watermark advance", List.of(), true);
         inner.advance(pipeline, maxEventTime, lastArrival);
         faults.afterCall("watermark advance", List.of());
+    }
+
+    @Override
+    public void recordBacklog(String pipeline, Backlog episode) {
+        faults.beforeCall("watermark backlog", List.of(), true);
+        inner.recordBacklog(pipeline, episode);
+        faults.afterCall("watermark backlog", List.of());
     }
 }

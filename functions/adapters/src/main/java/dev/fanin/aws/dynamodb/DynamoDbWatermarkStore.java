@@ -7,9 +7,12 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
 
 import dev.fanin.core.port.WatermarkStore;
+import dev.fanin.core.watermark.Backlog;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,7 +27,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * {@link WatermarkStore} on the window table: items {@code pk=M#<pipeline>}, {@code sk=<shard>} holding
- * {@code maxEt} (newest event time, epoch ms) and {@code lastArr} (latest arrival, epoch ms).
+ * {@code maxEt} (newest event time, epoch ms) and {@code lastArr} (latest arrival, epoch ms), and, once this shard's
+ * writer has seen the queue behind, {@code bkSent} and {@code bkAt}: its latest {@link Backlog} evidence.
  *
  * <p>Invariant: neither value of a shard is ever lowered, whatever writers race. An advance first tries one
  * update that sets both under the condition that neither would go down ({@code <=} against each); when that fails
@@ -38,6 +42,10 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * environments share a {@code ThreadLocalRandom} seed too, which {@code SecureRandom} does not); it skips, in memory, advances where neither value moved by at least the granularity since
  * its last write. The core's watermark formula tolerates that lag. {@code ttl} follows {@code lastArr} plus the
  * retention, so an abandoned pipeline's shards expire.
+ *
+ * <p>Backlog evidence is written only by batches that were behind (no write in healthy operation), one conditional
+ * update that replaces it unless the shard holds evidence seen later, skipped when this instance wrote the same
+ * frontier less than the granularity before.
  */
 public final class DynamoDbWatermarkStore implements WatermarkStore {
 
@@ -67,6 +75,10 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     static final String RAISE_BOTH_CONDITION =
             "(attribute_not_exists(#maxEt) OR #maxEt <= :t) AND (attribute_not_exists(#lastArr) OR #lastArr <= :a)";
     static final String RAISE_ONE_CONDITION = "attribute_not_exists(#v) OR #v < :v";
+    static final String BACKLOG_SENT = "bkSent";
+    static final String BACKLOG_AT = "bkAt";
+    static final String BACKLOG_UPDATE = "SET #bkSent = :s, #bkAt = :a";
+    static final String BACKLOG_CONDITION = "attribute_not_exists(#bkAt) OR #bkAt <= :a";
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -76,6 +88,8 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     private volatile int shard = -1;
     /** Per pipeline, values this instance knows its shard holds at least. */
     private final Map<String, Reading> known = new ConcurrentHashMap<>();
+    /** Per pipeline, the backlog evidence this instance last wrote. */
+    private final Map<String, Backlog> knownBacklog = new ConcurrentHashMap<>();
 
     /** Writes a shard drawn at random at its first write. */
     public DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings) {
@@ -123,11 +137,43 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
                 .build();
         long maxEventTime = 0;
         long lastArrival = 0;
+        List<Backlog> backlogs = new ArrayList<>();
         for (Map<String, AttributeValue> item : QueryPages.all(dynamo, request, "watermark read")) {
             maxEventTime = Math.max(maxEventTime, millis(item, MAX_EVENT_TIME));
             lastArrival = Math.max(lastArrival, millis(item, LAST_ARRIVAL));
+            if (item.containsKey(BACKLOG_AT) && item.containsKey(BACKLOG_SENT)) {
+                backlogs.add(new Backlog(millis(item, BACKLOG_SENT), millis(item, BACKLOG_AT)));
+            }
         }
-        return new Reading(Instant.ofEpochMilli(maxEventTime), Instant.ofEpochMilli(lastArrival));
+        return new Reading(Instant.ofEpochMilli(maxEventTime), Instant.ofEpochMilli(lastArrival), backlogs);
+    }
+
+    @Override
+    public void recordBacklog(String pipeline, Backlog episode) {
+        Backlog written = knownBacklog.get(pipeline);
+        if (written != null && written.oldestSentMillis() == episode.oldestSentMillis()
+                && episode.seenAtMillis() < written.seenAtMillis() + settings.granularity().toMillis()) {
+            return; // the same frontier, seen again within the granularity: the hold ends at most that much early
+        }
+        try {
+            dynamo.updateItem(backlogRequest(pipeline, episode));
+        } catch (ConditionalCheckFailedException seenLater) {
+            // Another writer of this shard stored evidence seen later, which joined the episode it read: keep it.
+        } catch (SdkException e) {
+            throw DynamoDbFailures.translate("watermark backlog", e);
+        }
+        knownBacklog.put(pipeline, episode);
+    }
+
+    UpdateItemRequest backlogRequest(String pipeline, Backlog episode) {
+        return UpdateItemRequest.builder()
+                .tableName(table)
+                .key(shardKey(pipeline))
+                .updateExpression(BACKLOG_UPDATE)
+                .conditionExpression(BACKLOG_CONDITION)
+                .expressionAttributeNames(Map.of("#bkSent", BACKLOG_SENT, "#bkAt", BACKLOG_AT))
+                .expressionAttributeValues(Map.of(":s", n(episode.oldestSentMillis()), ":a", n(episode.seenAtMillis())))
+                .build();
     }
 
     @Override

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.aws.support.MotoServer;
 import dev.fanin.core.port.WatermarkStore.Reading;
+import dev.fanin.core.watermark.Backlog;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -60,6 +61,28 @@ class DynamoDbWatermarkStoreTest {
         UpdateItemRequest one = new DynamoDbWatermarkStore(dynamo, table, FINE, 2).raiseOneRequest("alerts", "maxEt", 9);
         assertThat(one.updateExpression()).isEqualTo("SET #v = :v");
         assertThat(one.conditionExpression()).isEqualTo("attribute_not_exists(#v) OR #v < :v");
+    }
+
+    @Test
+    void backlogEvidenceIsWrittenUnlessTheShardHoldsEvidenceSeenLater() {
+        UpdateItemRequest request = new DynamoDbWatermarkStore(dynamo, table, FINE, 1).backlogRequest("alerts", new Backlog(5, 6));
+        assertThat(request.updateExpression()).isEqualTo("SET #bkSent = :s, #bkAt = :a");
+        assertThat(request.conditionExpression()).isEqualTo("attribute_not_exists(#bkAt) OR #bkAt <= :a");
+        assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":s", AttributeValue.fromN("5"), ":a", AttributeValue.fromN("6")));
+
+        DynamoDbWatermarkStore first = new DynamoDbWatermarkStore(dynamo, table, FINE, 1);
+        DynamoDbWatermarkStore second = new DynamoDbWatermarkStore(dynamo, table, FINE, 1);
+        DynamoDbWatermarkStore other = new DynamoDbWatermarkStore(dynamo, table, FINE, 2);
+        first.advance("alerts", T0, T0);
+        assertThat(first.read("alerts").backlogs()).as("a shard without evidence has none").isEmpty();
+
+        first.recordBacklog("alerts", new Backlog(1_000, 2_000));
+        second.recordBacklog("alerts", new Backlog(500, 1_500)); // seen earlier than what the shard holds: not written
+        other.recordBacklog("alerts", new Backlog(800, 2_500));
+
+        Reading r = new DynamoDbWatermarkStore(dynamo, table, FINE, 0).read("alerts");
+        assertThat(r.backlogs()).containsExactlyInAnyOrder(new Backlog(1_000, 2_000), new Backlog(800, 2_500));
+        assertThat(r.maxEventTime()).isEqualTo(T0);
     }
 
     /**

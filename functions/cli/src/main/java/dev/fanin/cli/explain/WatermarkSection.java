@@ -26,6 +26,12 @@ final class WatermarkSection {
                 .append(" behind the newest one is still on time. The second is the idle advance: once no event has arrived for ")
                 .append(Human.config(idle)).append(", the watermark moves with processing time, so an idle key or an idle "
                         + "pipeline still closes its windows.\n\n");
+        md.append("While the input queue is behind, the watermark holds: a message delivered more than ").append(Human.config(ooo))
+                .append(" after it was sent (its SQS send time) caps the watermark at its send time - ").append(Human.config(ooo))
+                .append(" until no such message has come for ").append(Human.config(idle))
+                .append(", so a backlog delivered in any order after an outage makes no on-time event late (docs/SEMANTICS.md, "
+                        + "\"Consumer lag\"). The windows it holds close ").append(Human.config(idle))
+                .append(" after the backlog is drained.\n\n");
         md.append("What that means here (taking event times close to arrival times):\n\n");
         if (shape.session()) {
             md.append("- A session closes about ").append(Human.derived(Human.sum(shape.length(), ooo)))

@@ -63,6 +63,7 @@ final class Replay {
     private ForwardClock clock;
     private FaninRuntime runtime;
     private QueueDrains drains;
+    private Outages outages;
     private long boundMillis;
 
     Replay(ReplayOptions options, List<TraceMessage> trace, FaninConfig config, LocalAwsEndpoint endpoint, PrintStream notes) {
@@ -123,7 +124,10 @@ final class Replay {
         ReplayInterceptor.undelay(Set.of(state.resources.queueUrl("TimerQueue")));
         runtime = newRuntime();
         drains = new QueueDrains(endpoint.sqs(), state, outputs, this::save);
+        long firstArrival = trace.isEmpty() ? state.nowMillis : trace.get(0).at().toEpochMilli();
+        outages = new Outages(options.outages(), firstArrival, options.backlogShuffle(), options.seed());
         long lastArrival = trace.isEmpty() ? state.nowMillis : trace.get(trace.size() - 1).at().toEpochMilli();
+        lastArrival = Math.max(lastArrival, outages.lastDeliveryMillis());
         long longest = config.pipelines().stream()
                 .mapToLong(p -> p.triggers().maxLifetime().plus(p.allowedLateness()).toMillis())
                 .max().orElse(0);
@@ -155,9 +159,11 @@ final class Replay {
 
     private Optional<Step> nextStep() {
         long now = state.nowMillis;
+        admitBacklog();
         Map<Delivery, Boolean> fromTrace = new IdentityHashMap<>();
         List<Delivery> pending = new ArrayList<>(state.inputs);
-        for (int i = state.cursor; i < trace.size() && i < state.cursor + template.ingestBatchSize(); i++) {
+        for (int i = state.cursor; i < trace.size() && i < state.cursor + template.ingestBatchSize()
+                && outages.at(trace.get(i).at().toEpochMilli()) == null; i++) {
             Delivery d = Delivery.of(trace.get(i));
             fromTrace.put(d, true);
             pending.add(d);
@@ -188,6 +194,25 @@ final class Replay {
         }
         long at = timerAt;
         return Optional.of(() -> timers(at));
+    }
+
+    /**
+     * Moves the trace messages that arrive during an outage, once the trace has been read up to them, into the
+     * simulated queue with the visibility the end of the outage gives them (saved with the next step).
+     */
+    private void admitBacklog() {
+        while (state.cursor < trace.size()) {
+            Outages.Outage outage = outages.at(trace.get(state.cursor).at().toEpochMilli());
+            if (outage == null) {
+                return;
+            }
+            List<Delivery> backlog = new ArrayList<>();
+            while (state.cursor < trace.size() && outage.covers(trace.get(state.cursor).at().toEpochMilli())) {
+                backlog.add(Delivery.of(trace.get(state.cursor++)));
+            }
+            state.inputs.addAll(outages.deliver(outage, backlog, template.ingestBatchSize()));
+            state.count("messagesHeldByOutages", backlog.size());
+        }
     }
 
     /** Windows in the table that are not closed (or merged), or that still have a due time (a correction pending). */
@@ -264,11 +289,11 @@ final class Replay {
             for (Delivery r : received) {
                 state.inputs.remove(r);
                 if (failedIds.contains(r.messageId())) {
-                    state.inputs.add(r.visibleAt(at + RETRY_DELAY.toMillis()));
+                    state.inputs.add(r.visibleAt(outages.deferred(at + RETRY_DELAY.toMillis(), r.messageId())));
                     state.count("messagesRetried", 1);
                 } else if (!r.duplicate() && options.redeliver() > 0 && random.nextDouble() < options.redeliver()) {
                     long within = options.redeliverWithin().toMillis();
-                    state.inputs.add(r.asDuplicate(at + (within == 0 ? 0 : 1 + random.nextLong(within))));
+                    state.inputs.add(r.asDuplicate(outages.deferred(at + (within == 0 ? 0 : 1 + random.nextLong(within)), r.messageId())));
                     state.count("messagesRedelivered", 1);
                 }
             }

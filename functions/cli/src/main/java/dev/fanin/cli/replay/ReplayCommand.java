@@ -46,6 +46,12 @@ public final class ReplayCommand extends FaninCommand {
     @Option(names = "--redeliver-within", paramLabel = "DURATION",
             description = "a redelivered message arrives again within this long (default 0s: right after the first delivery)")
     private Duration redeliverWithin = Duration.ZERO;
+    @Option(names = "--outage", paramLabel = "OFFSET+LENGTH",
+            description = "pause the input queue's consumers from OFFSET after the first message for LENGTH, e.g. 1m+10m (repeatable)")
+    private List<String> outages = new java.util.ArrayList<>();
+    @Option(names = "--backlog-shuffle", paramLabel = "DURATION",
+            description = "an outage's backlog is delivered in random order over this long after it ends (default 20s)")
+    private Duration backlogShuffle = Duration.ofSeconds(20);
     @Option(names = "--crash-rate", paramLabel = "P", description = "kill each handler invocation at a random AWS call with probability P (default 0)")
     private double crashRate;
     @Option(names = "--seed", paramLabel = "N", description = "seed of the redelivery and crash choices (default 1)")
@@ -104,6 +110,17 @@ public final class ReplayCommand extends FaninCommand {
         if (redeliverWithin.isNegative()) {
             throw new UsageException("fanin replay: --redeliver-within DURATION must not be negative");
         }
+        if (backlogShuffle.isNegative()) {
+            throw new UsageException("fanin replay: --backlog-shuffle DURATION must not be negative");
+        }
+        List<Outages.Spec> specs = new java.util.ArrayList<>();
+        for (String o : outages) {
+            try {
+                specs.add(Outages.Spec.parse(o));
+            } catch (IllegalArgumentException bad) {
+                throw new UsageException("fanin replay: " + bad.getMessage());
+            }
+        }
         if (!Files.isRegularFile(config)) {
             throw new UsageException("fanin replay: --config " + config + " is not a file");
         }
@@ -111,7 +128,7 @@ public final class ReplayCommand extends FaninCommand {
             throw new UsageException("fanin replay: --trace " + trace + " is not a file");
         }
         return new ReplayOptions(config, trace, out, Optional.ofNullable(html), redeliver, redeliverWithin, crashRate, seed,
-                Optional.ofNullable(prefix), resume, template != null ? template : TemplateResources.locateTemplate());
+                Optional.ofNullable(prefix), resume, template != null ? template : TemplateResources.locateTemplate(), specs, backlogShuffle);
     }
 
     private static void required(String synopsis, Path value) throws UsageException {

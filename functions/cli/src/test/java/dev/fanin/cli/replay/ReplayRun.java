@@ -30,10 +30,16 @@ public record ReplayRun(ReplayState state, OutputFiles outputs) {
     }
 
     public static ReplayRun run(Path trace, Path out, double redeliver, double crashRate, long seed) {
+        return run(trace, out, redeliver, crashRate, seed, List.of(), java.time.Duration.ZERO);
+    }
+
+    /** A replay whose input queue's consumers stop for {@code outages} (each {@code OFFSET+LENGTH}, as {@code --outage}). */
+    public static ReplayRun run(Path trace, Path out, double redeliver, double crashRate, long seed, List<String> outages,
+                                java.time.Duration backlogShuffle) {
         Configurator.setLevel("dev.fanin", Level.OFF);
         Configurator.setRootLevel(Level.OFF);
         ReplayOptions options = new ReplayOptions(CONFIG, trace, out, Optional.empty(), redeliver, java.time.Duration.ZERO, crashRate, seed,
-                Optional.empty(), false, REPO.resolve("template.yaml"));
+                Optional.empty(), false, REPO.resolve("template.yaml"), outages.stream().map(Outages.Spec::parse).toList(), backlogShuffle);
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         ReplayState state = new Replay(options, TraceReader.read(trace), ConfigLoader.load(CONFIG), LocalAwsEndpoint.shared(),
                 quiet).run();

@@ -1,8 +1,10 @@
 package dev.fanin.core.memory;
 
 import dev.fanin.core.port.WatermarkStore;
+import dev.fanin.core.watermark.Backlog;
 import java.time.Instant;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** A {@link WatermarkStore} in memory: one shard per pipeline, values only ever raised. */
@@ -18,7 +20,15 @@ public final class InMemoryWatermarkStore implements WatermarkStore {
     @Override
     public synchronized void advance(String pipeline, Instant maxEventTime, Instant lastArrival) {
         Reading r = read(pipeline);
-        readings.put(pipeline, new Reading(max(r.maxEventTime(), maxEventTime), max(r.lastArrival(), lastArrival)));
+        readings.put(pipeline, new Reading(max(r.maxEventTime(), maxEventTime), max(r.lastArrival(), lastArrival), r.backlogs()));
+    }
+
+    @Override
+    public synchronized void recordBacklog(String pipeline, Backlog episode) {
+        Reading r = read(pipeline);
+        if (r.backlogs().isEmpty() || r.backlogs().get(0).seenAtMillis() <= episode.seenAtMillis()) {
+            readings.put(pipeline, new Reading(r.maxEventTime(), r.lastArrival(), List.of(episode)));
+        }
     }
 
     private static Instant max(Instant a, Instant b) {

@@ -1,6 +1,8 @@
 package dev.fanin.core.port;
 
+import dev.fanin.core.watermark.Backlog;
 import java.time.Instant;
+import java.util.List;
 
 /**
  * The pipeline's watermark inputs, stored sharded so that concurrent ingest invocations do not contend on one item.
@@ -17,5 +19,25 @@ public interface WatermarkStore {
      */
     void advance(String pipeline, Instant maxEventTime, Instant lastArrival);
 
-    record Reading(Instant maxEventTime, Instant lastArrival) { }
+    /**
+     * Stores {@code episode} as this writer's backlog evidence, replacing an older one (the caller has joined its own
+     * evidence to the episode it read, so the replaced value is never lost); evidence seen earlier than what the
+     * shard holds is not written.
+     */
+    void recordBacklog(String pipeline, Backlog episode);
+
+    /**
+     * @param backlogs each shard's latest backlog evidence (a shard that never saw one has none); which of them still
+     *                 hold is the core's decision ({@link Backlog#inForce})
+     */
+    record Reading(Instant maxEventTime, Instant lastArrival, List<Backlog> backlogs) {
+
+        public Reading {
+            backlogs = List.copyOf(backlogs);
+        }
+
+        public Reading(Instant maxEventTime, Instant lastArrival) {
+            this(maxEventTime, lastArrival, List.of());
+        }
+    }
 }

@@ -8,7 +8,10 @@ import dev.fanin.core.machine.WindowCodec;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.config.WatermarkSpec;
 import dev.fanin.core.port.WatermarkStore;
+import dev.fanin.core.watermark.Backlog;
+import dev.fanin.core.watermark.QueueEvidence;
 import dev.fanin.core.watermark.Watermarks;
 import java.time.Clock;
 import java.time.Instant;
@@ -17,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The configured core of one process: the pipelines, their state machines, intake, the ports and the clock. Built
@@ -115,13 +119,30 @@ public final class FaninEngine {
      * ({@code seenMaxEventTime}, or {@link Long#MIN_VALUE} for nothing; a caller that saw events also arrived now).
      */
     public long watermark(String pipeline, long seenMaxEventTime, Instant now) {
+        return watermark(pipeline, seenMaxEventTime, QueueEvidence.NONE, now).millis();
+    }
+
+    /**
+     * The watermark an ingest batch acts on: the stored shards raised by the batch's newest event time, capped by the
+     * backlog episode in force joined to the batch's own evidence ({@link Backlog}).
+     *
+     * @param episodeToStore the stored episode joined to the batch's first deliveries, when they were behind: what
+     *                       the batch records so that the sweeper and the timers hold the watermark too
+     */
+    public record BatchWatermark(long millis, Optional<Backlog> episodeToStore) { }
+
+    public BatchWatermark watermark(String pipeline, long seenMaxEventTime, QueueEvidence seen, Instant now) {
         WatermarkStore.Reading r = ports.watermarks().read(pipeline);
         long maxEt = Math.max(r.maxEventTime().toEpochMilli(), seenMaxEventTime);
         long lastArrival = seenMaxEventTime == Long.MIN_VALUE ? r.lastArrival().toEpochMilli() : now.toEpochMilli();
+        WatermarkSpec spec = machine(pipeline).config().watermark();
+        Optional<Backlog> stored = Backlog.inForce(r.backlogs(), now.toEpochMilli(), spec.idleAfter());
+        Optional<Backlog> toStore = seen.firstDeliveries().map(first -> stored.map(s -> s.then(first, spec.idleAfter())).orElse(first));
         if (maxEt == Instant.EPOCH.toEpochMilli() && r.lastArrival().equals(Instant.EPOCH) && seenMaxEventTime == Long.MIN_VALUE) {
             // Nothing ever seen: no window exists whose close could depend on the watermark.
-            return Watermarks.NO_WATERMARK;
+            return new BatchWatermark(Watermarks.NO_WATERMARK, toStore);
         }
-        return Watermarks.watermarkMillis(machine(pipeline).config().watermark(), maxEt, lastArrival, now.toEpochMilli());
+        Optional<Backlog> forBatch = seen.all().map(own -> stored.map(s -> s.then(own, spec.idleAfter())).orElse(own)).or(() -> stored);
+        return new BatchWatermark(Watermarks.watermarkMillis(spec, maxEt, lastArrival, forBatch, now.toEpochMilli()), toStore);
     }
 }

@@ -21,6 +21,7 @@ import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.text.ExactJson;
+import dev.fanin.core.watermark.QueueEvidence;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.SessionPlan;
 import dev.fanin.core.window.SessionPlanner;
@@ -69,6 +70,7 @@ public final class IngestService {
         Counts counts = new Counts();
         Map<String, InboundMessage> byId = new HashMap<>();
         Map<String, List<Event>> byPipeline = new LinkedHashMap<>();
+        Map<String, QueueEvidence> queue = new HashMap<>();
         Followups followups = new Followups();
         for (InboundMessage m : messages) {
             byId.put(m.messageId(), m);
@@ -85,10 +87,12 @@ public final class IngestService {
             }
             for (Event e : r.accepted()) {
                 byPipeline.computeIfAbsent(e.pipeline(), p -> new ArrayList<>()).add(e);
+                m.sentAt().ifPresent(sent -> queue.compute(e.pipeline(), (p, q) -> (q == null ? QueueEvidence.NONE : q).with(
+                        sent.toEpochMilli(), receiveCount(m), now.toEpochMilli(), engine.machine(p).config().watermark().outOfOrderness())));
             }
         }
         for (Map.Entry<String, List<Event>> entry : byPipeline.entrySet()) {
-            ingestPipeline(entry.getKey(), entry.getValue(), now, followups, failed, counts);
+            ingestPipeline(entry.getKey(), entry.getValue(), queue.getOrDefault(entry.getKey(), QueueEvidence.NONE), now, followups, failed, counts);
         }
         flush.flush(followups);
         // A message failing on its last delivery is dead-lettered here, with its reason, instead of by the redrive
@@ -109,13 +113,17 @@ public final class IngestService {
                 counts.deadLettered, counts.ignored);
     }
 
-    private void ingestPipeline(String pipeline, List<Event> events, Instant now, Followups followups, Set<String> failed, Counts counts) {
+    private void ingestPipeline(String pipeline, List<Event> events, QueueEvidence queue, Instant now, Followups followups,
+                                Set<String> failed, Counts counts) {
         WindowMachine machine = engine.machine(pipeline);
         PipelineConfig config = machine.config();
         long maxEventTime = events.stream().mapToLong(e -> e.eventTime().toEpochMilli()).max().orElse(Long.MIN_VALUE);
         long watermark;
         try {
-            watermark = engine.watermark(pipeline, maxEventTime, now);
+            FaninEngine.BatchWatermark batch = engine.watermark(pipeline, maxEventTime, queue, now);
+            watermark = batch.millis();
+            // Stored before the windows are written, so that a concurrent sweep holds back as this batch does.
+            batch.episodeToStore().ifPresent(b -> engine.ports().watermarks().recordBacklog(pipeline, b));
         } catch (StoreUnavailableException e) {
             fail(events, failed, counts, "store unavailable reading the watermark");
             return;

@@ -1,0 +1,71 @@
+package dev.fanin.core.watermark;
+
+import dev.fanin.core.window.EventTimeMath;
+import java.time.Duration;
+import java.util.Collection;
+import java.util.Optional;
+
+/**
+ * Evidence that the input queue is behind the pipeline's watermark, from the delivery facts of messages alone.
+ *
+ * <p>A message is <em>behind</em> when it is delivered more than {@code outOfOrderness} after it was sent: it waited
+ * in the queue longer than the watermark waits for it, so every event of the queue's backlog sent no earlier than it
+ * may still be waiting too (SQS delivers a backlog in any order). A <em>backlog episode</em> lasts while behind
+ * messages keep coming: it ends once none has come for {@code idleAfter} (the same processing time after which a
+ * silent pipeline counts as idle). While an episode lasts, the watermark is capped at the episode's frontier
+ * minus {@code outOfOrderness}:
+ *
+ * <pre>
+ *   watermark &lt;= oldestSent - outOfOrderness      while now &lt; seenAt + idleAfter
+ * </pre>
+ *
+ * so no window holding an event of the backlog closes by the watermark before the backlog is delivered: every such
+ * event was sent at or after {@code oldestSent}, and an event sent at most {@code outOfOrderness} after it happened
+ * ends its window after the cap. The cap costs no call: the sent times come with every message.
+ *
+ * @param oldestSentMillis the oldest send time among the episode's behind messages (epoch ms)
+ * @param seenAtMillis     processing time of the latest behind message of the episode (epoch ms)
+ */
+public record Backlog(long oldestSentMillis, long seenAtMillis) {
+
+    /** Whether a message sent at {@code sentMillis} and delivered at {@code deliveredMillis} is behind. */
+    public static boolean behind(long sentMillis, long deliveredMillis, Duration outOfOrderness) {
+        return EventTimeMath.minus(deliveredMillis, sentMillis) > outOfOrderness.toMillis();
+    }
+
+    /** Whether the episode still holds the watermark at {@code nowMillis}. */
+    public boolean holdsAt(long nowMillis, Duration idleAfter) {
+        return nowMillis < EventTimeMath.plus(seenAtMillis, idleAfter.toMillis());
+    }
+
+    /** The highest watermark the episode allows. */
+    public long capMillis(Duration outOfOrderness) {
+        return EventTimeMath.minus(oldestSentMillis, outOfOrderness.toMillis());
+    }
+
+    /**
+     * This episode followed by {@code later} evidence: one episode (the older frontier, the later sighting) if this one
+     * still held when the later evidence was seen, else the later evidence starts a new episode.
+     */
+    public Backlog then(Backlog later, Duration idleAfter) {
+        if (!holdsAt(later.seenAtMillis, idleAfter)) {
+            return later.seenAtMillis >= seenAtMillis ? later : this;
+        }
+        return new Backlog(Math.min(oldestSentMillis, later.oldestSentMillis), Math.max(seenAtMillis, later.seenAtMillis));
+    }
+
+    /**
+     * The episode in force at {@code nowMillis} among stored pieces of evidence (one per writer), if any: the pieces
+     * that still hold, as one episode.
+     */
+    public static Optional<Backlog> inForce(Collection<Backlog> pieces, long nowMillis, Duration idleAfter) {
+        Backlog episode = null;
+        for (Backlog b : pieces) {
+            if (b.holdsAt(nowMillis, idleAfter)) {
+                episode = episode == null ? b
+                        : new Backlog(Math.min(episode.oldestSentMillis, b.oldestSentMillis), Math.max(episode.seenAtMillis, b.seenAtMillis));
+            }
+        }
+        return Optional.ofNullable(episode);
+    }
+}

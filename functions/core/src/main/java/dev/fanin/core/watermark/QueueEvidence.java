@@ -1,0 +1,31 @@
+package dev.fanin.core.watermark;
+
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * What one batch's deliveries say about the input queue, for one pipeline: the {@link Backlog} evidence of its first
+ * deliveries, which is stored so that the sweeper and the timers hold the watermark too, and that of all its
+ * deliveries, which holds only this batch's own watermark. A redelivery is behind because an earlier attempt failed,
+ * not because the queue is: its own events are judged as if delivered when sent, but one message failing for
+ * minutes does not hold the whole pipeline.
+ */
+public record QueueEvidence(Optional<Backlog> firstDeliveries, Optional<Backlog> all) {
+
+    /** A batch whose messages were all delivered promptly (or carried no send time). */
+    public static final QueueEvidence NONE = new QueueEvidence(Optional.empty(), Optional.empty());
+
+    /** This evidence and one more message, sent at {@code sentMillis} and delivered at {@code deliveredMillis}. */
+    public QueueEvidence with(long sentMillis, int deliveryAttempt, long deliveredMillis, Duration outOfOrderness) {
+        if (!Backlog.behind(sentMillis, deliveredMillis, outOfOrderness)) {
+            return this;
+        }
+        Backlog b = new Backlog(sentMillis, deliveredMillis);
+        return new QueueEvidence(deliveryAttempt <= 1 ? Optional.of(join(firstDeliveries, b)) : firstDeliveries, Optional.of(join(all, b)));
+    }
+
+    private static Backlog join(Optional<Backlog> known, Backlog b) {
+        return known.map(k -> new Backlog(Math.min(k.oldestSentMillis(), b.oldestSentMillis()), Math.max(k.seenAtMillis(), b.seenAtMillis())))
+                .orElse(b);
+    }
+}
