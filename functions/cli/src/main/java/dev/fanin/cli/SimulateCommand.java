@@ -62,8 +62,9 @@ final class SimulateCommand extends FaninCommand {
     @Option(names = "--shapes", paramLabel = "LIST", split = ",", converter = ShapeName.class,
             description = "session,tumbling-expected,session-sentinel-hold (default all)")
     private List<Shape> shapes = Arrays.asList(Shape.values());
-    @Option(names = "--preset", paramLabel = "bounded",
-            description = "bounded: exactly a run of the test suite's BoundedSimulationTest (with --seed and --shapes)")
+    @Option(names = "--preset", paramLabel = "NAME",
+            description = "bounded: exactly a run of the test suite's BoundedSimulationTest; outages: the same with consumer outages"
+                    + " and shuffled backlogs (OutageSimulationTest); with --seed and --shapes")
     private String preset;
 
     @Override
@@ -81,10 +82,11 @@ final class SimulateCommand extends FaninCommand {
 
     private SimulationConfig config() throws UsageException {
         if (preset != null) {
-            if (!preset.equals("bounded")) {
-                throw new UsageException("--preset " + preset + ": the only preset is bounded");
-            }
-            return SimulationConfig.bounded(seed, shapes);
+            return switch (preset) {
+                case "bounded" -> SimulationConfig.bounded(seed, shapes);
+                case "outages" -> SimulationConfig.outages(seed, shapes);
+                default -> throw new UsageException("--preset " + preset + ": the presets are bounded and outages");
+            };
         }
         for (double share : new double[] {duplicates, reorder, late, throttle, failedEmit, slowEmit, interleave}) {
             if (share < 0 || share > 1) {

@@ -2,6 +2,7 @@ package dev.fanin.sim;
 
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.machine.WindowCodec;
 import dev.fanin.core.machine.WindowState;
 
@@ -59,6 +60,32 @@ final class Invariants {
         this.exhaustedSweeps = exhaustedSweeps;
     }
 
+    /**
+     * No event that was on time in event order ends in the side output, whatever the queue did with it (consumer
+     * outages, shuffled backlogs, redeliveries; docs/SEMANTICS.md, "Consumer lag"). On time in event order: every copy
+     * was sent within the pipeline's outOfOrderness of the event time, less a margin for the simulation's delivery
+     * latency (its clock moves in whole seconds) and clock skew. Processing time decides two exemptions: an event that
+     * reached its window after the window's hard deadline plus allowed lateness (the hard lifetime is absolute), and
+     * one for a window cut by HARD_LIFETIME or SIZE_LIMIT (its continuation is issue 17's second item).
+     */
+    private void onTimeEventsStayOutOfTheSideOutput(String seed) {
+        long margin = config.maxSkew().toMillis() + 2_000;
+        outputs.lateRecords().forEach((id, sent) -> {
+            PipelineConfig p = fanin.pipeline(id.pipeline()).orElseThrow();
+            if (!sent.kind().equals("LATE_EVENT") || workload.sendDelay(id) > p.watermark().outOfOrderness().toMillis() - margin) {
+                return;
+            }
+            CommitLedger.Life life = ledger.windows().get(new WindowRef(id.pipeline(), id.key(), sent.windowId()));
+            boolean cut = life != null && life.segments.stream().anyMatch(r -> r.reason().equals("HARD_LIFETIME") || r.reason().equals("SIZE_LIMIT"));
+            boolean afterFinal = life != null && sent.atMillis() >= life.hardDeadline.plus(p.allowedLateness()).toEpochMilli();
+            if (!cut && !afterFinal) {
+                violations.add(seed + "event " + id + " was on time in event order (sent " + workload.sendDelay(id) + " ms after its event time,"
+                        + " outOfOrderness " + p.watermark().outOfOrderness() + ") but went to the side output as too late for window "
+                        + sent.windowId() + " at " + Instant.ofEpochMilli(sent.atMillis()));
+            }
+        });
+    }
+
     Result check(PipelineStores store, SimClock clock) {
         String seed = "seed " + config.seed() + ": ";
         Map<Identity, Integer> counted = countedIdentities();
@@ -74,6 +101,7 @@ final class Invariants {
                 violations.add(seed + "event " + id + " lost: not counted, not in the late side output, not dead-lettered");
             }
         }
+        onTimeEventsStayOutOfTheSideOutput(seed);
         for (Identity id : counted.keySet()) {
             if (!workload.produced().contains(id)) {
                 violations.add(seed + "event " + id + " counted but never produced");

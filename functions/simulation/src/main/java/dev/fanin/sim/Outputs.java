@@ -22,15 +22,25 @@ public final class Outputs implements SideOutput, DeadLetters {
     private final Function<String, SimMessage> inFlight;
     private final Violations violations;
     private final Set<Identity> late = new HashSet<>();
+    /** Per identity in the late side output, the window its record names and when it was sent there (true time). */
+    private final Map<Identity, Sent> lateRecords = new java.util.HashMap<>();
+    private final java.util.function.LongSupplier clock;
     private final Set<Identity> dead = new HashSet<>();
     private final Map<String, Integer> reasons = new TreeMap<>();
     private long sideRecords;
     private long deadLetters;
 
-    /** @param inFlight the message (still in the queue) with a given id, or null */
-    public Outputs(Function<String, SimMessage> inFlight, Violations violations) {
+    /** One side-output record of an event: its kind, the window it names and when it was written (ms). */
+    public record Sent(String kind, String windowId, long atMillis) { }
+
+    /**
+     * @param inFlight the message (still in the queue) with a given id, or null
+     * @param clock    the simulation's true time (ms)
+     */
+    public Outputs(Function<String, SimMessage> inFlight, Violations violations, java.util.function.LongSupplier clock) {
         this.inFlight = inFlight;
         this.violations = violations;
+        this.clock = clock;
     }
 
     @Override
@@ -49,7 +59,9 @@ public final class Outputs implements SideOutput, DeadLetters {
                 if (reason.isBlank()) {
                     violations.add("side output record of kind " + kind + " carries no reason: " + json);
                 }
-                late.add(new Identity(n.path("pipeline").asText(), n.path("key").asText(), n.path("eventId").asText()));
+                Identity id = new Identity(n.path("pipeline").asText(), n.path("key").asText(), n.path("eventId").asText());
+                late.add(id);
+                lateRecords.putIfAbsent(id, new Sent(kind, n.path("windowId").asText(), clock.getAsLong()));
                 reasons.merge(kind + " " + reason.split(":")[0], 1, Integer::sum);
             }
             case "WINDOW_DEAD_LETTERED" -> {
@@ -97,6 +109,10 @@ public final class Outputs implements SideOutput, DeadLetters {
 
     public Set<Identity> late() {
         return late;
+    }
+
+    public Map<Identity, Sent> lateRecords() {
+        return lateRecords;
     }
 
     public Set<Identity> dead() {

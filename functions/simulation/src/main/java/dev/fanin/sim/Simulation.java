@@ -84,7 +84,7 @@ public final class Simulation {
         this.faults = new Faults(random, config.faults(), config.events() * 5L, clock);
         this.input = new SimQueue<>(config.visibilityTimeout().toMillis(), config.maxReceiveCount(), this::redriven);
         this.timerQueue = new SimQueue<>(Duration.ofSeconds(30).toMillis(), 5, (id, timer) -> { });
-        this.outputs = new Outputs(input::payload, violations);
+        this.outputs = new Outputs(input::payload, violations, clock::millis);
         FaultySinks sinks = new FaultySinks(outputs, outputs, faults);
         this.ports = new FaninPorts(
                 new FaultyWindowStore(new ObservedStore(store, ledger), faults),
@@ -171,15 +171,25 @@ public final class Simulation {
                     break;
                 }
             }
-            long next = Math.min(Math.min(workload.nextSendAt(), input.nextVisibleAt()), Math.min(timerQueue.nextVisibleAt(), nextSweepAt));
+            long inputAt = input.nextVisibleAt() == Long.MAX_VALUE ? Long.MAX_VALUE : Math.max(input.nextVisibleAt(), consumersBackAt());
+            long next = Math.min(Math.min(workload.nextSendAt(), inputAt), Math.min(timerQueue.nextVisibleAt(), nextSweepAt));
             next = Math.max(next, clock.millis() + 1);
             clock.advanceTo((next + 999) / 1000 * 1000);
         }
         return finish(Duration.ofNanos(System.nanoTime() - wallStart));
     }
 
+    /** When the input queue's consumers receive again: now, or the end of the outage under way. */
+    private long consumersBackAt() {
+        return config.outageEndsAt(START.toEpochMilli(), clock.millis());
+    }
+
+    private boolean consumersDown() {
+        return consumersBackAt() > clock.millis();
+    }
+
     private void drainInput() {
-        while (input.hasVisible(clock.millis())) {
+        while (!consumersDown() && input.hasVisible(clock.millis())) {
             ingest(pick(), input.receive(BATCH_SIZE, clock.millis(), random));
         }
     }
@@ -252,7 +262,7 @@ public final class Simulation {
     private void interleave() {
         double r = random.nextDouble();
         Worker other = another();
-        if (r < 0.6 && input.hasVisible(clock.millis())) {
+        if (r < 0.6 && !consumersDown() && input.hasVisible(clock.millis())) {
             ingest(other, input.receive(1 + random.nextInt(BATCH_SIZE), clock.millis(), random));
         } else if (r < 0.8 && timerQueue.hasVisible(clock.millis())) {
             for (SimQueue.Delivery<WindowTimers.Wakeup> d : timerQueue.receive(1, clock.millis(), random)) {

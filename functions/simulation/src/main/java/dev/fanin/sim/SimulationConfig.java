@@ -26,11 +26,22 @@ import java.util.List;
  * @param maxReceiveCount    the input queue's redrive count (and fanin's own dead-letter threshold)
  * @param sweepPeriod        the schedule of the sweeper
  * @param faults             fault rates
+ * @param outageEvery        period of the consumer-outage cycle (zero: no outages)
+ * @param outageFor          at the end of each cycle, for this long, no consumer receives from the input queue; the
+ *                           backlog is then delivered in random order (timers and the schedule keep running)
  */
 public record SimulationConfig(long seed, List<Shape> shapes, int events, int keys, double eventsPerSecond, double duplicates, double reorder,
                                double late, double veryLate, int flood, Duration floodAfter, int maxOpenWindows, Duration idleEvery,
                                Duration idleFor, int workers, Duration maxSkew, Duration visibilityTimeout, int maxReceiveCount,
-                               Duration sweepPeriod, FaultRates faults) {
+                               Duration sweepPeriod, FaultRates faults, Duration outageEvery, Duration outageFor) {
+
+    public SimulationConfig(long seed, List<Shape> shapes, int events, int keys, double eventsPerSecond, double duplicates, double reorder,
+                            double late, double veryLate, int flood, Duration floodAfter, int maxOpenWindows, Duration idleEvery,
+                            Duration idleFor, int workers, Duration maxSkew, Duration visibilityTimeout, int maxReceiveCount,
+                            Duration sweepPeriod, FaultRates faults) {
+        this(seed, shapes, events, keys, eventsPerSecond, duplicates, reorder, late, veryLate, flood, floodAfter, maxOpenWindows, idleEvery,
+                idleFor, workers, maxSkew, visibilityTimeout, maxReceiveCount, sweepPeriod, faults, Duration.ZERO, Duration.ZERO);
+    }
 
     public SimulationConfig {
         shapes = List.copyOf(shapes);
@@ -46,13 +57,37 @@ public record SimulationConfig(long seed, List<Shape> shapes, int events, int ke
                 Duration.ofMinutes(1), FaultRates.all(40));
     }
 
+    /**
+     * The bounded run with consumer outages: every 5 minutes the consumers stop for 3, and the backlog then comes in
+     * random order (docs/RELIABILITY.md, "The fault model").
+     */
+    public static SimulationConfig outages(long seed, List<Shape> shapes) {
+        return bounded(seed, shapes).withOutages(Duration.ofMinutes(5), Duration.ofMinutes(3));
+    }
+
     public SimulationConfig withEvents(int n) {
         return new SimulationConfig(seed, shapes, n, keys, eventsPerSecond, duplicates, reorder, late, veryLate, flood, floodAfter,
-                maxOpenWindows, idleEvery, idleFor, workers, maxSkew, visibilityTimeout, maxReceiveCount, sweepPeriod, faults);
+                maxOpenWindows, idleEvery, idleFor, workers, maxSkew, visibilityTimeout, maxReceiveCount, sweepPeriod, faults, outageEvery, outageFor);
     }
 
     public SimulationConfig withFaults(FaultRates f) {
         return new SimulationConfig(seed, shapes, events, keys, eventsPerSecond, duplicates, reorder, late, veryLate, flood, floodAfter,
-                maxOpenWindows, idleEvery, idleFor, workers, maxSkew, visibilityTimeout, maxReceiveCount, sweepPeriod, f);
+                maxOpenWindows, idleEvery, idleFor, workers, maxSkew, visibilityTimeout, maxReceiveCount, sweepPeriod, f, outageEvery, outageFor);
+    }
+
+    public SimulationConfig withOutages(Duration every, Duration length) {
+        return new SimulationConfig(seed, shapes, events, keys, eventsPerSecond, duplicates, reorder, late, veryLate, flood, floodAfter,
+                maxOpenWindows, idleEvery, idleFor, workers, maxSkew, visibilityTimeout, maxReceiveCount, sweepPeriod, faults, every, length);
+    }
+
+    /** When the consumer outage under way at {@code millis} (true time) ends, or {@code millis} itself if none is. */
+    public long outageEndsAt(long startMillis, long millis) {
+        long every = outageEvery.toMillis();
+        long length = outageFor.toMillis();
+        if (every <= 0 || length <= 0) {
+            return millis;
+        }
+        long into = Math.floorMod(millis - startMillis, every);
+        return into >= every - length ? millis + (every - into) : millis;
     }
 }

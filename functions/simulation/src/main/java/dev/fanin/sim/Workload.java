@@ -30,6 +30,8 @@ public final class Workload {
     private final PriorityQueue<Send> pending = new PriorityQueue<>((a, b) -> a.at != b.at ? Long.compare(a.at, b.at) : Long.compare(a.seq, b.seq));
     private final Map<Identity, Long> sentinels = new HashMap<>();
     private final Set<Identity> produced = new HashSet<>();
+    /** Per identity, the longest time between its event time and a send of it (the producer's delay, not the queue's). */
+    private final Map<Identity, Long> sendDelay = new HashMap<>();
     private long nextBurstAt;
     private long seq;
     private long events;
@@ -231,6 +233,7 @@ public final class Workload {
         List<Identity> ids = new ArrayList<>();
         for (Event e : records) {
             ids.add(e.identity);
+            sendDelay.merge(e.identity, at - e.eventTime, Math::max);
             if (produced.add(e.identity)) {
                 events++;
             }
@@ -246,6 +249,11 @@ public final class Workload {
 
     public Set<Identity> produced() {
         return produced;
+    }
+
+    /** The longest delay between the event time of {@code id} and one of its sends (ms). */
+    public long sendDelay(Identity id) {
+        return sendDelay.getOrDefault(id, Long.MAX_VALUE);
     }
 
     public Map<Identity, Long> sentinels() {
