@@ -176,7 +176,8 @@ class IngestFaultsAndBoundsTest {
         List<Message> side = stack.drain(stack.resources.queueUrl("LateEventsQueue"));
         assertThat(side).hasSize(2).allSatisfy(m -> {
             assertThat(m.messageAttributes().get("fanin-kind").stringValue()).isEqualTo("WINDOW_FULL");
-            assertThat(m.body()).contains("\"reason\":\"WINDOW_FULL: window holds bounds.maxEventsPerWindow=3 events\"");
+            assertThat(m.body()).contains("\"reason\":\"WINDOW_FULL: window " + stack.ref(batch.get(0)).windowId()
+                    + " already holds bounds.maxEventsPerWindow=3 events (bounds.onOverflow: side-output)\"");
         });
         assertThat(stack.window(stack.ref(batch.get(0))).orElseThrow().revisionEvents()).isEqualTo(3);
     }

@@ -102,7 +102,8 @@ public final class IngestService {
             InboundMessage m = byId.get(id);
             if (m != null && receiveCount(m) >= engine.settings().maxReceiveCount() && !counts.deadLetteredIds.contains(id)) {
                 Set<String> ignore = new HashSet<>();
-                deadLetter(m, "RETRIES_EXHAUSTED: " + counts.failureReasons.getOrDefault(id, "could not be applied"), null, ignore, counts);
+                deadLetter(m, "RETRIES_EXHAUSTED: " + counts.failureReasons.getOrDefault(id, "could not be applied") + " (on delivery "
+                        + receiveCount(m) + ", MaxReceiveCount " + engine.settings().maxReceiveCount() + ")", null, ignore, counts);
                 if (ignore.isEmpty()) {
                     continue;
                 }
@@ -397,9 +398,10 @@ public final class IngestService {
                         sideOutput("LATE_EVENT", "TOO_LATE: beyond allowed lateness " + config.allowedLateness(), e, ref, watermark, failed, counts);
                     }
                 }
-                case WINDOW_FULL -> sideOutput("WINDOW_FULL", "WINDOW_FULL: window holds bounds.maxEventsPerWindow="
-                        + config.bounds().maxEventsPerWindow() + " events", e, ref, watermark, failed, counts);
-                case RETRY -> fail(List.of(e), failed, counts, "window " + ref.windowId() + " is splitting at its size bound");
+                case WINDOW_FULL -> sideOutput("WINDOW_FULL", "WINDOW_FULL: window " + ref.windowId() + " already holds bounds.maxEventsPerWindow="
+                        + config.bounds().maxEventsPerWindow() + " events (bounds.onOverflow: side-output)", e, ref, watermark, failed, counts);
+                case RETRY -> fail(List.of(e), failed, counts, "SIZE_LIMIT_SPLIT: window " + ref.windowId() + " reached bounds.maxEventsPerWindow="
+                        + config.bounds().maxEventsPerWindow() + " events and its next revision has not started yet");
                 default -> throw new IllegalStateException("unhandled disposition " + o.disposition());
             }
         }
@@ -440,7 +442,9 @@ public final class IngestService {
         engine.ports().metrics().count(MetricNames.ADMISSION_REFUSED, ref.pipeline());
         WindowLog.warn(LOG, ref, "new window refused: the pipeline is at bounds.maxOpenWindows; the messages are retried",
                 Map.of("maxOpenWindows", engine.machine(ref.pipeline()).config().bounds().maxOpenWindows()));
-        fail(events, failed, counts, "OPEN_WINDOW_BOUND: pipeline at bounds.maxOpenWindows");
+        fail(events, failed, counts, "OPEN_WINDOW_BOUND: pipeline " + ref.pipeline() + " holds bounds.maxOpenWindows="
+                + engine.machine(ref.pipeline()).config().bounds().maxOpenWindows() + " open windows; window " + ref.windowId()
+                + " waits for one to close");
     }
 
     private static void fail(List<Event> events, Set<String> failed, Counts counts, String reason) {

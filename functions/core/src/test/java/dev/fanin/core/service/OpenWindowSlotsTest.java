@@ -147,6 +147,23 @@ class OpenWindowSlotsTest {
         assertThat(memory.openWindows("alerts")).isZero();
     }
 
+    /** Refused until its last delivery, a message is dead-lettered saying which bound refused it, with the figures. */
+    @Test
+    void aMessageRefusedByTheBoundUntilItsLastDeliveryIsDeadLetteredWithTheBoundAndTheDeliveries() {
+        ingest.handle(List.of(alert("a"), alert("b"), alert("c"), alert("d")));
+        int last = engine.settings().maxReceiveCount();
+        InboundMessage fifth = alert("e");
+        InboundMessage lastDelivery = new InboundMessage(fifth.messageId(), fifth.body(), Map.of("SentTimestamp",
+                String.valueOf(clock.instant().toEpochMilli()), "ApproximateReceiveCount", String.valueOf(last)), clock.instant());
+
+        BatchResult r = ingest.handle(List.of(lastDelivery));
+
+        assertThat(r.deadLettered()).isEqualTo(1);
+        assertThat(side.deadLetters()).singleElement().satisfies(d -> assertThat(d.reason()).matches(
+                "RETRIES_EXHAUSTED: OPEN_WINDOW_BOUND: pipeline alerts holds bounds.maxOpenWindows=4 open windows; window S\\d+ waits"
+                        + " for one to close \\(on delivery " + last + ", MaxReceiveCount " + last + "\\)"));
+    }
+
     private InboundMessage alert(String service) {
         return alertAt(service, clock.instant());
     }

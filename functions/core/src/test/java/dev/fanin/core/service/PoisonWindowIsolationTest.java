@@ -59,6 +59,7 @@ class PoisonWindowIsolationTest {
         assertThat(r.eventsAccepted()).isEqualTo(1);
         assertThat(r.deadLettered()).isEqualTo(1);
         assertThat(((RecordingSideOutput) engine.ports().deadLetters()).deadLetters()).singleElement()
-                .satisfies(d -> assertThat(d.reason()).startsWith("RETRIES_EXHAUSTED: INTERNAL_ERROR: IllegalStateException: window "));
+                .satisfies(d -> assertThat(d.reason()).startsWith("RETRIES_EXHAUSTED: INTERNAL_ERROR: IllegalStateException: window ")
+                        .endsWith(" (on delivery " + last + ", MaxReceiveCount " + last + ")"));
     }
 }
