@@ -48,7 +48,7 @@ import java.util.function.Supplier;
 final class Replay {
 
     static final long MINUTE = 60_000;
-    /** How long a message the ingest or timer function reported as failed stays invisible (simulated). */
+    /** How long a timer message the timer function reported as failed stays invisible (simulated). */
     static final Duration RETRY_DELAY = Duration.ofSeconds(1);
 
     private final ReplayOptions options;
@@ -289,7 +289,8 @@ final class Replay {
             for (Delivery r : received) {
                 state.inputs.remove(r);
                 if (failedIds.contains(r.messageId())) {
-                    state.inputs.add(r.visibleAt(outages.deferred(at + RETRY_DELAY.toMillis(), r.messageId())));
+                    // A failed message comes back when its visibility timeout ends, as SQS hands it back.
+                    state.inputs.add(r.visibleAt(outages.deferred(at + template.inputVisibilityTimeoutSeconds() * 1000L, r.messageId())));
                     state.count("messagesRetried", 1);
                 } else if (!r.duplicate() && options.redeliver() > 0 && random.nextDouble() < options.redeliver()) {
                     long within = options.redeliverWithin().toMillis();

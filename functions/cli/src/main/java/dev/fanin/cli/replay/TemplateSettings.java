@@ -9,7 +9,7 @@ import java.util.Map;
  * template's parameter defaults so that the replay batches and times out as a default deployment does.
  */
 record TemplateSettings(int ingestBatchSize, int batchingWindowSeconds, int timerBatchSize, int sweeperTimeoutSeconds,
-                        int maxReceiveCount) {
+                        int maxReceiveCount, int inputVisibilityTimeoutSeconds) {
 
     static TemplateSettings read(Path template) {
         Map<String, Object> yaml = CloudFormationYaml.read(template);
@@ -22,7 +22,19 @@ record TemplateSettings(int ingestBatchSize, int batchingWindowSeconds, int time
                 defaultOf(map, "IngestMaxBatchingWindowSeconds", template),
                 defaultOf(map, "TimerBatchSize", template),
                 defaultOf(map, "SweeperTimeout", template),
-                defaultOf(map, "MaxReceiveCount", template));
+                defaultOf(map, "MaxReceiveCount", template),
+                visibilityTimeout(yaml, defaultOf(map, "IngestTimeout", template), template));
+    }
+
+    /** The input queue's visibility timeout for the ingest timeout, from the template's mapping (6 x the timeout). */
+    private static int visibilityTimeout(Map<String, Object> yaml, int ingestTimeout, Path template) {
+        if (yaml.get("Mappings") instanceof Map<?, ?> mappings
+                && mappings.get("VisibilityTimeoutForFunctionTimeout") instanceof Map<?, ?> table
+                && table.get(String.valueOf(ingestTimeout)) instanceof Map<?, ?> row && row.get("Seconds") != null) {
+            return Integer.parseInt(String.valueOf(row.get("Seconds")).trim());
+        }
+        throw new IllegalStateException(template + ": Mappings.VisibilityTimeoutForFunctionTimeout has no row for IngestTimeout "
+                + ingestTimeout);
     }
 
     private static int defaultOf(Map<?, ?> parameters, String name, Path template) {
