@@ -36,12 +36,18 @@ public record ReplayRun(ReplayState state, OutputFiles outputs) {
     /** A replay whose input queue's consumers stop for {@code outages} (each {@code OFFSET+LENGTH}, as {@code --outage}). */
     public static ReplayRun run(Path trace, Path out, double redeliver, double crashRate, long seed, List<String> outages,
                                 java.time.Duration backlogShuffle) {
+        return run(CONFIG, trace, out, redeliver, crashRate, seed, outages, backlogShuffle);
+    }
+
+    /** As above, with the pipelines of {@code config}. */
+    public static ReplayRun run(Path config, Path trace, Path out, double redeliver, double crashRate, long seed, List<String> outages,
+                                java.time.Duration backlogShuffle) {
         Configurator.setLevel("dev.fanin", Level.OFF);
         Configurator.setRootLevel(Level.OFF);
-        ReplayOptions options = new ReplayOptions(CONFIG, trace, out, Optional.empty(), redeliver, java.time.Duration.ZERO, crashRate, seed,
+        ReplayOptions options = new ReplayOptions(config, trace, out, Optional.empty(), redeliver, java.time.Duration.ZERO, crashRate, seed,
                 Optional.empty(), false, REPO.resolve("template.yaml"), outages.stream().map(Outages.Spec::parse).toList(), backlogShuffle);
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        ReplayState state = new Replay(options, TraceReader.read(trace), ConfigLoader.load(CONFIG), LocalAwsEndpoint.shared(),
+        ReplayState state = new Replay(options, TraceReader.read(trace), ConfigLoader.load(config), LocalAwsEndpoint.shared(),
                 quiet).run();
         return new ReplayRun(state, new OutputFiles(out));
     }
