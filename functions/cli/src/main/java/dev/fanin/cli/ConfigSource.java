@@ -12,7 +12,7 @@ import picocli.CommandLine.Option;
  * The configuration a command reads: {@code --config FILE}, or the one bundled in the jar. A picocli mixin shared by
  * validate and explain so that both report a broken file identically.
  */
-final class ConfigSource {
+public final class ConfigSource {
 
     @Option(names = "--config", paramLabel = "FILE",
             description = "the pipelines YAML file (default: the bundled classpath:" + ConfigLoader.BUNDLED_RESOURCE + ")")
@@ -40,7 +40,7 @@ final class ConfigSource {
     }
 
     /** Every problem, one line each exactly as {@link ConfigProblem#toString()}, then the count. */
-    static void printProblems(ConfigException rejected, PrintStream to) {
+    public static void printProblems(ConfigException rejected, PrintStream to) {
         for (ConfigProblem problem : rejected.problems()) {
             to.println(problem);
         }

@@ -1,5 +1,6 @@
 package dev.fanin.cli;
 
+import dev.fanin.cli.config.ConfigCommand;
 import dev.fanin.cli.local.LocalCommand;
 import dev.fanin.cli.ops.DeadLettersCommand;
 import dev.fanin.cli.ops.StatusCommand;
@@ -41,7 +42,7 @@ public final class FaninCli {
     /** Every subcommand, in the order {@code fanin --help} lists them. */
     public static List<Object> commands() {
         return List.of(new ValidateCommand(), new ExplainCommand(), new InitCommand(), new LocalCommand(), new ReplayCommand(),
-                new BenchCommand(), new SimulateCommand(), new WindowsCommand(), new DeadLettersCommand(), new StatusCommand());
+                new BenchCommand(), new SimulateCommand(), new WindowsCommand(), new DeadLettersCommand(), new StatusCommand(), new ConfigCommand());
     }
 
     public static void main(String[] args) {

@@ -38,7 +38,8 @@ class FaninCliTest {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"validate", "explain", "init", "local", "replay", "bench", "simulate", "windows", "dead-letters", "status"})
+    @ValueSource(strings = {"validate", "explain", "init", "local", "replay", "bench", "simulate", "windows", "dead-letters", "status",
+            "config"})
     void everyCommandHasHelpThroughTheFlagAndTheHelpCommand(String command) {
         CliRun viaHelp = CliRun.run("help", command);
         CliRun viaFlag = CliRun.run(command, "--help");
@@ -52,7 +53,7 @@ class FaninCliTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"windows list", "windows show", "windows close", "dead-letters list", "dead-letters show",
-            "dead-letters redrive"})
+            "dead-letters redrive", "config diff", "config publish"})
     void everySubcommandOfAGroupHasHelpAndAGroupAloneIsAUsageError(String command) {
         String[] words = command.split(" ");
         CliRun viaFlag = CliRun.run(words[0], words[1], "--help");

@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.Locale;
 
 /** A yes/no question on the terminal (stderr, answered on stdin); anything but y or yes, or no input, is no. */
-final class Confirm {
+public final class Confirm {
 
     private Confirm() {
     }
 
-    static boolean ask(Console console, String question) throws IOException {
+    public static boolean ask(Console console, String question) throws IOException {
         console.err().print(question + " [y/N] ");
         console.err().flush();
         String answer = new BufferedReader(new InputStreamReader(console.in(), StandardCharsets.UTF_8)).readLine();

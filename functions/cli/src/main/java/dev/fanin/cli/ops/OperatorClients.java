@@ -2,6 +2,8 @@ package dev.fanin.cli.ops;
 
 import dev.fanin.cli.UsageException;
 import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
@@ -15,11 +17,14 @@ import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.regions.providers.AwsProfileRegionProvider;
+import software.amazon.awssdk.services.appconfigdata.AppConfigDataClient;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.cloudformation.model.Stack;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
  * The operator's AWS clients, configured the SDK's usual way: region from {@code AWS_REGION} (or the profile),
@@ -33,6 +38,8 @@ public final class OperatorClients implements AutoCloseable {
     private final DynamoDbClient dynamoDb;
     private final SqsClient sqs;
     private final CloudWatchClient cloudWatch;
+    /** Clients of the configuration's store, built by the commands that publish one. */
+    private final List<AutoCloseable> configClients = new ArrayList<>();
 
     public OperatorClients(Map<String, String> env) throws UsageException {
         this.region = region(env);
@@ -65,6 +72,25 @@ public final class OperatorClients implements AutoCloseable {
 
     public CloudWatchClient cloudWatch() {
         return cloudWatch;
+    }
+
+    /** A client of an S3 bucket holding a configuration (local endpoints serve buckets by path, not by host name). */
+    public synchronized S3Client s3() {
+        return built(configure(S3Client.builder()).forcePathStyle(endpoint != null).build());
+    }
+
+    public synchronized SsmClient ssm() {
+        return built(configure(SsmClient.builder()).build());
+    }
+
+    /** AppConfig's data plane: what the functions read a deployed configuration through. */
+    public synchronized AppConfigDataClient appConfigData() {
+        return built(configure(AppConfigDataClient.builder()).build());
+    }
+
+    private <C extends AutoCloseable> C built(C client) {
+        configClients.add(client);
+        return client;
     }
 
     /** The stack's outputs and parameters by key, from one DescribeStacks call. */
@@ -107,5 +133,12 @@ public final class OperatorClients implements AutoCloseable {
         dynamoDb.close();
         sqs.close();
         cloudWatch.close();
+        for (AutoCloseable client : configClients) {
+            try {
+                client.close();
+            } catch (Exception e) {
+                // closing is best effort
+            }
+        }
     }
 }

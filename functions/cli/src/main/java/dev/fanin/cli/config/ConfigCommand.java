@@ -1,0 +1,115 @@
+package dev.fanin.cli.config;
+
+import dev.fanin.cli.ConfigSource;
+import dev.fanin.cli.Console;
+import dev.fanin.cli.FaninCli;
+import dev.fanin.cli.FaninCommand;
+import dev.fanin.cli.QuietLogs;
+import dev.fanin.cli.UsageException;
+import dev.fanin.cli.ops.Confirm;
+import dev.fanin.cli.ops.OperatorClients;
+import dev.fanin.core.config.ConfigException;
+import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.config.FaninConfig;
+import dev.fanin.lambda.ConfigLocation;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Optional;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+
+/** {@code fanin config}: compare a pipelines file with a stack's published configuration, and publish it. */
+@Command(name = "config", description = "diff and publish the pipelines configuration of a deployed stack",
+        subcommands = {ConfigCommand.Diff.class, ConfigCommand.Publish.class},
+        footer = {"", "publish writes to a stack whose PipelineConfigLocation is s3:// or ssm:/ (AppConfig: diff only);",
+                "docs/CONFIGURATION.md, \"Changing the configuration with open windows\", says what each change does."})
+public final class ConfigCommand extends FaninCommand {
+
+    @Override
+    protected int run(Console console) {
+        spec().commandLine().usage(console.err());
+        return FaninCli.USAGE;
+    }
+
+    /** What diff and publish share: the target, the new file validated, and the published document read. */
+    abstract static class Comparing extends FaninCommand {
+        @Mixin
+        ConfigTarget target;
+        @Parameters(paramLabel = "FILE", description = "the pipelines YAML file to compare (and publish)")
+        Path file;
+
+        @Override
+        protected final int run(Console console) throws Exception {
+            target.check();
+            if (!Files.isRegularFile(file)) {
+                throw new UsageException(file + ": no such file");
+            }
+            String text = Files.readString(file, StandardCharsets.UTF_8);
+            FaninConfig next;
+            try {
+                next = ConfigLoader.load(text, file.toString());
+            } catch (ConfigException rejected) {
+                console.out().println(file + " is invalid; nothing was compared or published:");
+                ConfigSource.printProblems(rejected, console.out());
+                return FaninCli.INVALID_INPUT;
+            }
+            QuietLogs.off();
+            Optional<ConfigLocation> local = target.local();
+            if (local.isPresent()) {
+                return compare(local.get(), ConfigStore.local(local.get()), text, next, console);
+            }
+            try (OperatorClients clients = new OperatorClients(console.env())) {
+                ConfigLocation location = target.resolve(clients);
+                return compare(location, ConfigStore.at(location, clients), text, next, console);
+            }
+        }
+
+        private int compare(ConfigLocation location, ConfigStore store, String text, FaninConfig next, Console console)
+                throws IOException {
+            PendingChange change = new PendingChange(location, store.read(), text, next);
+            change.print(console.out());
+            return then(change, store, console);
+        }
+
+        abstract int then(PendingChange change, ConfigStore store, Console console) throws IOException;
+    }
+
+    @Command(name = "diff", description = "what publishing FILE would change, pipeline by pipeline, and what each change"
+            + " does to the windows open then", footer = {"", "Exits 0 with the changes (or \"no change\"), 1 when FILE is invalid."})
+    static final class Diff extends Comparing {
+        @Override
+        int then(PendingChange change, ConfigStore store, Console console) {
+            return FaninCli.OK;
+        }
+    }
+
+    @Command(name = "publish", description = "validate FILE, show what it changes, and publish it where the stack's functions"
+            + " read their pipelines", footer = {"", "An invalid FILE is refused with every problem and nothing is written (exit 1); asks first unless --yes.",
+                    "The functions read the new document within a minute."})
+    static final class Publish extends Comparing {
+        @Option(names = "--yes", description = "publish without asking")
+        boolean yes;
+
+        @Override
+        int then(PendingChange change, ConfigStore store, Console console) throws IOException {
+            if (change.identical()) {
+                console.out().println("nothing published");
+                return FaninCli.OK;
+            }
+            if (store.refusal() != null) {
+                console.out().println("nothing published: " + store.refusal());
+                return FaninCli.INVALID_INPUT;
+            }
+            if (!yes && !Confirm.ask(console, "publish " + file + " to " + change.location() + "?")) {
+                console.err().println("not confirmed: nothing published (give --yes to publish without asking)");
+                return FaninCli.USAGE;
+            }
+            console.out().println("published: " + store.publish(change.nextText()));
+            return FaninCli.OK;
+        }
+    }
+}

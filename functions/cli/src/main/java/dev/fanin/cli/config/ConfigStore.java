@@ -1,0 +1,81 @@
+package dev.fanin.cli.config;
+
+import dev.fanin.cli.ops.OperatorClients;
+import dev.fanin.lambda.ConfigLocation;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.util.Optional;
+
+/**
+ * Where a stack's functions read their pipelines ({@code PipelineConfigLocation}), seen from the operator's machine:
+ * the document published there, and a way to publish another. An S3 object or an SSM parameter can be published to;
+ * an AppConfig profile and a document in the functions' zip or in a layer ({@code classpath:}, {@code file:}) only
+ * read (the last two from this machine's copy).
+ */
+interface ConfigStore {
+
+    /** The document published now, or empty when nothing is published there yet. */
+    Optional<String> read();
+
+    /**
+     * Publishes {@code document} (already validated) for the functions to read.
+     *
+     * @return what was written, for the operator: the version or the ETag
+     * @throws IllegalStateException saying what to do instead, where fanin cannot publish ({@link #refusal()})
+     */
+    String publish(String document);
+
+    /** Why fanin cannot publish here and what to do instead, or null when it can. */
+    default String refusal() {
+        return null;
+    }
+
+    static ConfigStore at(ConfigLocation location, OperatorClients clients) {
+        return switch (location.scheme()) {
+            case S3 -> new S3ConfigStore(clients.s3(), location);
+            case SSM -> new SsmConfigStore(clients.ssm(), location);
+            case APPCONFIG -> new AppConfigStore(clients.appConfigData(), location);
+            case CLASSPATH, FILE -> local(location);
+        };
+    }
+
+    /** The jar's or a layer's document, as this machine has it (no AWS call); it changes only with a deploy. */
+    static ConfigStore local(ConfigLocation location) {
+        return new ConfigStore() {
+            @Override
+            public Optional<String> read() {
+                if (location.scheme() == ConfigLocation.Scheme.FILE) {
+                    try {
+                        return Optional.of(Files.readString(Path.of(location.path()), StandardCharsets.UTF_8));
+                    } catch (NoSuchFileException e) {
+                        throw new IllegalStateException(location + " is a file of the functions (a layer) that this machine does"
+                                + " not have; compare with a copy: --location file:COPY");
+                    } catch (IOException e) {
+                        throw new IllegalStateException(location + ": cannot read the file: " + e.getMessage(), e);
+                    }
+                }
+                try (InputStream in = ConfigStore.class.getClassLoader().getResourceAsStream(location.path())) {
+                    return in == null ? Optional.empty() : Optional.of(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+                } catch (IOException e) {
+                    throw new IllegalStateException(location + ": cannot read the resource: " + e.getMessage(), e);
+                }
+            }
+
+            @Override
+            public String refusal() {
+                return "the stack reads its pipelines from " + location + ", inside its functions: a change there is a"
+                        + " deploy, not a publish. Deploy with PipelineConfigLocation=s3://BUCKET/KEY (or ssm:/NAME) to publish"
+                        + " configurations without one";
+            }
+
+            @Override
+            public String publish(String document) {
+                throw new IllegalStateException(refusal());
+            }
+        };
+    }
+}

@@ -1,0 +1,45 @@
+package dev.fanin.cli.config;
+
+import dev.fanin.lambda.ConfigLocation;
+import java.util.Optional;
+import software.amazon.awssdk.services.ssm.SsmClient;
+import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
+import software.amazon.awssdk.services.ssm.model.ParameterTier;
+import software.amazon.awssdk.services.ssm.model.ParameterType;
+
+/**
+ * A configuration in an SSM parameter: read decrypted, published over it keeping its type (a SecureString stays one; a
+ * new parameter is a String). The tier is intelligent-tiering, so a document over the 4 KB of a standard parameter
+ * is stored as an advanced one instead of being refused.
+ */
+final class SsmConfigStore implements ConfigStore {
+
+    private final SsmClient ssm;
+    private final ConfigLocation location;
+
+    SsmConfigStore(SsmClient ssm, ConfigLocation location) {
+        this.ssm = ssm;
+        this.location = location;
+    }
+
+    @Override
+    public Optional<String> read() {
+        try {
+            return Optional.of(ssm.getParameter(r -> r.name(location.path()).withDecryption(true)).parameter().value());
+        } catch (ParameterNotFoundException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public String publish(String document) {
+        boolean exists = read().isPresent();
+        long version = ssm.putParameter(r -> {
+            r.name(location.path()).value(document).overwrite(exists).tier(ParameterTier.INTELLIGENT_TIERING);
+            if (!exists) {
+                r.type(ParameterType.STRING);
+            }
+        }).version();
+        return "parameter " + location.path() + " version " + version + " written";
+    }
+}
