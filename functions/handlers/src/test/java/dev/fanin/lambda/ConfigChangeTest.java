@@ -139,6 +139,65 @@ class ConfigChangeTest {
         assertThat(after.status()).isEqualTo(WindowStatus.CLOSED);
     }
 
+    /**
+     * shard-completions' tumbling day becomes an hour while a run's window holds two of its four shards: the other two
+     * go to a new window of the new size, and each window closes once, at its own deadline, fired partial naming what
+     * it misses. Every shard is in exactly one aggregate; the duplicate of shard 2 in neither twice.
+     */
+    @Test
+    void aNewWindowSizeSendsNewEventsToNewWindowsAndTheOpenOneStillClosesOnce() {
+        SQSEvent shards = SampleEvents.sqs("sqs-raw-shards.json");
+        LocalFanin fanin = start("resize", "resize.yaml", SampleEvents.lastSent(shards).plusSeconds(1));
+        Instant opened = fanin.clock.instant();
+        assertThat(ingest(fanin, records(shards, 0, 2))).isEmpty();
+
+        put("resize.yaml", BUNDLED.replace("      size: 1d\n", "      size: 1h\n"));
+        fanin.clock.advance(REFRESH);
+        assertThat(ingest(fanin, records(shards, 2, 5))).isEmpty();
+        for (Duration at : List.of(Duration.ofMinutes(32), Duration.ofMinutes(40))) {
+            fanin.clock.set(opened.plus(at));
+            new SweeperFunction(fanin.runtime).handleRequest(SampleEvents.scheduled("scheduled-sweep.json"),
+                    TestContexts.invocation("resize-sweep", 60_000));
+        }
+
+        List<JsonNode> aggregates = fanin.aggregates(3, Duration.ofSeconds(10), Duration.ofSeconds(2));
+        assertThat(aggregates).hasSize(2).allSatisfy(a -> {
+            assertThat(a.path("closeReason").asText()).isEqualTo("HARD_LIFETIME");
+            assertThat(a.path("complete").asBoolean()).isFalse();
+            assertThat(SCHEMA.validate(a)).as(a.toString()).isEmpty();
+        });
+        JsonNode day = byStart(aggregates, "2026-11-29T00:00:00.000Z");
+        JsonNode hour = byStart(aggregates, "2026-11-29T02:00:00.000Z");
+        assertThat(day.path("window").path("end").asText()).as("the window opened before keeps its bounds").isEqualTo("2026-11-30T00:00:00.000Z");
+        assertThat(day.path("missing").toString()).isEqualTo("[2,3]");
+        assertThat(hour.path("window").path("end").asText()).isEqualTo("2026-11-29T03:00:00.000Z");
+        assertThat(hour.path("missing").toString()).isEqualTo("[0,1]");
+        assertThat(day.path("seen").asInt() + hour.path("seen").asInt()).as("each shard once").isEqualTo(4);
+    }
+
+    /**
+     * A count threshold is added (3) while a run's window holds two shards: it applies to the open window at its next
+     * decision, so the third shard closes it by COUNT, incomplete and naming the one missing, once.
+     */
+    @Test
+    void aLowerCountThresholdClosesAnOpenWindowAtItsNextDecision() {
+        SQSEvent shards = SampleEvents.sqs("sqs-raw-shards.json");
+        LocalFanin fanin = start("count", "count.yaml", SampleEvents.lastSent(shards).plusSeconds(1));
+        assertThat(ingest(fanin, records(shards, 0, 2))).isEmpty();
+
+        put("count.yaml", BUNDLED.replace("      maxLifetime: 30m\n", "      count: 3\n      maxLifetime: 30m\n"));
+        fanin.clock.advance(REFRESH);
+        assertThat(ingest(fanin, records(shards, 2, 4))).isEmpty();
+
+        List<JsonNode> aggregates = fanin.aggregates(2, Duration.ofSeconds(10), Duration.ofSeconds(2));
+        assertThat(aggregates).singleElement().satisfies(a -> {
+            assertThat(a.path("closeReason").asText()).isEqualTo("COUNT");
+            assertThat(a.path("seen").asInt()).isEqualTo(3);
+            assertThat(a.path("complete").asBoolean()).isFalse();
+            assertThat(a.path("missing").toString()).isEqualTo("[3]");
+        });
+    }
+
     private LocalFanin start(String name, String key, Instant clock) {
         put(key, BUNDLED);
         return LocalFanin.start(name, clock, Map.of(EnvironmentVariables.CONFIG, "s3://" + bucket + "/" + key));
@@ -147,6 +206,13 @@ class ConfigChangeTest {
     private static List<String> ingest(LocalFanin fanin, SQSEvent event) {
         return new IngestFunction(fanin.runtime).handleRequest(event, TestContexts.invocation("change-ingest"))
                 .getBatchItemFailures().stream().map(f -> f.getItemIdentifier()).toList();
+    }
+
+    /** Records {@code from} (inclusive) to {@code to} (exclusive) of a sample event. */
+    private static SQSEvent records(SQSEvent sample, int from, int to) {
+        SQSEvent event = new SQSEvent();
+        event.setRecords(sample.getRecords().subList(from, to));
+        return event;
     }
 
     /** The sample uploads without the message that carries the manifest (and the third file). */
@@ -169,6 +235,11 @@ class ConfigChangeTest {
 
     private static JsonNode byPipeline(List<JsonNode> aggregates, String pipeline) {
         return aggregates.stream().filter(a -> a.path("pipeline").asText().equals(pipeline)).findFirst().orElseThrow();
+    }
+
+    private static JsonNode byStart(List<JsonNode> aggregates, String start) {
+        return aggregates.stream().filter(a -> a.path("window").path("start").asText().equals(start)).findFirst()
+                .orElseThrow(() -> new AssertionError("no aggregate of a window starting " + start + ": " + aggregates));
     }
 
     private static List<String> names(List<PipelineConfig> pipelines) {
