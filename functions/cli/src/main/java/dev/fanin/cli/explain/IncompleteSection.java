@@ -23,7 +23,7 @@ final class IncompleteSection {
                     .append(" fires with `complete=true`. A window cut short by `HARD_LIFETIME` (").append(lifetime).append(" after creation)")
                     .append(p.bounds().onOverflow() == Bounds.Overflow.SPLIT
                             ? " or by `SIZE_LIMIT` (" + p.bounds().maxEventsPerWindow() + " events)" : "")
-                    .append(" fires with `complete=false` and is counted in `PartialFires`: a flagged result, never a silent one.\n");
+                    .append(" fires with `complete=false` and is counted in `PartialFires`: a flagged result, never a silent one. So does a correction of it: late events do not undo the cut.\n");
             return md.toString();
         }
         boolean hardLifetimeFirst = p.triggers().maxLifetime().compareTo(Human.sum(shape.length(), p.watermark().outOfOrderness())) <= 0;

@@ -442,6 +442,7 @@ public final class WindowMachine {
                 .retired(retired)
                 .build();
         s.revision = revision;
+        s.completeness = s.completeness.closedBy(reason);
         s.status = WindowStatus.CLAIMED;
         s.fence++;
         s.leaseUntil = now.plus(lease);

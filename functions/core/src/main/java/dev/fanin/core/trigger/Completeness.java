@@ -43,9 +43,11 @@ import java.util.TreeSet;
  * @param sentinelSeen   whether the sentinel event has arrived
  * @param seen           distinct events observed that count as events (a sentinel may not count)
  * @param conflicts      events carrying an expected count that disagreed with the known one or was unusable
+ * @param cutShort       a revision of the window was closed before anything said it was over (HARD_LIFETIME,
+ *                       SIZE_LIMIT, OPERATOR), so a correction of it is cut short too
  */
 public record Completeness(Rules rules, Integer expected, List<Integer> members, long ignoredMembers, boolean sentinelSeen,
-                           long seen, long conflicts) {
+                           long seen, long conflicts, boolean cutShort) {
 
     /** The most members one window tracks. */
     public static final int MAX_MEMBERS = ConfigDefaults.MOST_MEMBERS_TRACKED;
@@ -84,7 +86,7 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
     /** A window that has observed nothing: the expected count is the static one, if configured. */
     public static Completeness initial(PipelineConfig config) {
         Rules rules = Rules.of(config);
-        return new Completeness(rules, rules.staticCount(), List.of(), 0, false, 0, 0);
+        return new Completeness(rules, rules.staticCount(), List.of(), 0, false, 0, 0, false);
     }
 
     /** The completeness after one more distinct event. */
@@ -136,7 +138,7 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
             nextIgnored += before - nextMembers.size();
         }
         return new Completeness(rules, learnedExpected, new ArrayList<>(nextMembers), nextIgnored,
-                sentinelSeen || isSentinel, nextSeen, nextConflicts);
+                sentinelSeen || isSentinel, nextSeen, nextConflicts, cutShort);
     }
 
     private boolean inRange(long member, Integer expectedCount) {
@@ -171,16 +173,29 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
      * The {@code complete} flag of an aggregate closed for {@code reason}. A pipeline that knows completeness reports
      * {@link #isComplete()}. One that does not (no expected count, no sentinel) has nothing to miss: its aggregate is
      * complete when closed by count, by event time (WATERMARK, SESSION_GAP) or as a correction of such a close, and
-     * incomplete when cut short by HARD_LIFETIME, SIZE_LIMIT or an OPERATOR.
+     * incomplete when cut short by HARD_LIFETIME, SIZE_LIMIT or an OPERATOR, or as a correction of such a close
+     * ({@link #cutShort()}, set by {@link #closedBy}).
      */
     public boolean completeOnClose(CloseReason reason) {
         if (rules.known()) {
             return isComplete();
         }
         return switch (reason) {
-            case COUNT, WATERMARK, SESSION_GAP, LATE_CORRECTION -> true;
+            case COUNT, WATERMARK, SESSION_GAP -> true;
+            case LATE_CORRECTION -> !cutShort;
             case EXPECTED_COMPLETE, SENTINEL, HARD_LIFETIME, SIZE_LIMIT, OPERATOR -> false;
         };
+    }
+
+    /** This completeness once a revision is claimed for {@code reason}: a close that cuts the window short is kept. */
+    public Completeness closedBy(CloseReason reason) {
+        boolean cuts = switch (reason) {
+            case HARD_LIFETIME, SIZE_LIMIT, OPERATOR -> true;
+            case EXPECTED_COMPLETE, SENTINEL, COUNT, WATERMARK, SESSION_GAP, LATE_CORRECTION -> false;
+        };
+        return cuts && !cutShort
+                ? new Completeness(rules, expected, members, ignoredMembers, sentinelSeen, seen, conflicts, true)
+                : this;
     }
 
     /** How many expected events (or members) are missing; 0 when complete; empty while the expected count is unknown. */
@@ -227,7 +242,10 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         }
     }
 
-    /** The stored form: {@code {"e":64,"m":[[0,12],[14,14]],"im":0,"s":false,"n":13,"c":0}} (members as ranges). */
+    /**
+     * The stored form: {@code {"e":64,"m":[[0,12],[14,14]],"im":0,"s":false,"n":13,"c":0}} (members as ranges), with
+     * {@code "x":true} once cut short.
+     */
     public ObjectNode toJson() {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
         if (expected == null) {
@@ -249,6 +267,9 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         json.put("s", sentinelSeen);
         json.put("n", seen);
         json.put("c", conflicts);
+        if (cutShort) {
+            json.put("x", true);
+        }
         return json;
     }
 
@@ -262,7 +283,8 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
             }
         }
         return new Completeness(Rules.of(config), e.isNull() || e.isMissingNode() ? null : e.intValue(), members,
-                json.path("im").longValue(), json.path("s").booleanValue(), json.path("n").longValue(), json.path("c").longValue());
+                json.path("im").longValue(), json.path("s").booleanValue(), json.path("n").longValue(), json.path("c").longValue(),
+                json.path("x").booleanValue());
     }
 
     /**
@@ -280,6 +302,6 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         union.removeIf(m -> !inRange(m, mergedExpected));
         long ignored = ignoredMembers + other.ignoredMembers + united - union.size();
         return new Completeness(rules, mergedExpected, new ArrayList<>(union), ignored,
-                sentinelSeen || other.sentinelSeen, seen + other.seen, mergedConflicts);
+                sentinelSeen || other.sentinelSeen, seen + other.seen, mergedConflicts, cutShort || other.cutShort);
     }
 }

@@ -163,6 +163,17 @@ class CompletenessTest {
         assertThat(c.completeOnClose(reason)).isEqualTo(expected);
     }
 
+    @ParameterizedTest
+    @EnumSource(value = CloseReason.class, names = "LATE_CORRECTION", mode = EnumSource.Mode.EXCLUDE)
+    void aCorrectionWithoutCompletenessIsAsCompleteAsTheCloseItCorrects(CloseReason firstClose) {
+        Completeness closed = observeAll(pipeline().build(), "{}").closedBy(firstClose);
+        boolean cut = firstClose == CloseReason.HARD_LIFETIME || firstClose == CloseReason.SIZE_LIMIT
+                || firstClose == CloseReason.OPERATOR;
+
+        assertThat(closed.observe(pipeline().build(), event("late", 9, "{}")).completeOnClose(CloseReason.LATE_CORRECTION)).isEqualTo(!cut);
+        assertThat(Completeness.fromJson(pipeline().build(), closed.toJson())).isEqualTo(closed);
+    }
+
     @Test
     void jsonRoundTripIsExactAndCompact() {
         Completeness c = observeAll(SHARDS, "{\"shard\":0,\"of\":9}", "{\"shard\":1,\"of\":9}", "{\"shard\":2,\"of\":4}",
