@@ -15,7 +15,7 @@ import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * {@code events/sqs-bad-messages.json} through the ingest function: every bad message lands on the input queue's
- * dead-letter queue, once, with its body and a {@code fanin-reason} naming the reason; the S3 test event is only
+ * dead-letter queue, once, with its body, its {@code fanin-reason-code} and a {@code fanin-reason} naming the reason; the S3 test event is only
  * counted; the batch itself never fails, so nothing is redelivered.
  */
 class BadMessagesTest {
@@ -67,6 +67,8 @@ class BadMessagesTest {
             assertThat(dead.body()).as("record %d keeps its body", i).isEqualTo(original.getBody());
             assertThat(dead.messageAttributes().get(SqsDeadLetters.REASON_ATTRIBUTE).stringValue())
                     .as("record %d reason", i).startsWith(reason + ": ");
+            assertThat(dead.messageAttributes().get(SqsDeadLetters.REASON_CODE_ATTRIBUTE).stringValue())
+                    .as("record %d reason code", i).isEqualTo(reason.replaceFirst("^record \\d+: ", ""));
         }
         assertThat(fanin.windows("file-uploads", "acme-ingest|uploads/batch-8"))
                 .as("the good record of the partly bad S3 notification is still ingested").hasSize(1);

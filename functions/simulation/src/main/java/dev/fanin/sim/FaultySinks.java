@@ -26,9 +26,9 @@ public final class FaultySinks implements SideOutput, DeadLetters {
     }
 
     @Override
-    public void send(String messageId, String body, Map<String, String> attributes, String reason) {
+    public void send(String messageId, String body, Map<String, String> attributes, String code, String reason) {
         faults.beforeCall("dead letter", List.of(), true);
-        dead.send(messageId, body, attributes, reason);
+        dead.send(messageId, body, attributes, code, reason);
         faults.afterCall("dead letter", List.of());
     }
 }

@@ -54,18 +54,18 @@ public final class Outputs implements SideOutput, DeadLetters {
             return;
         }
         String reason = n.path("reason").asText("");
+        if (reason.isBlank() || !n.path("reasonCode").isTextual() || !reason.startsWith(n.path("reasonCode").asText() + ":")) {
+            violations.add("side output record of kind " + kind + " carries no reason code and reason: " + json);
+        }
         switch (kind) {
             case "LATE_EVENT", "WINDOW_FULL" -> {
-                if (reason.isBlank()) {
-                    violations.add("side output record of kind " + kind + " carries no reason: " + json);
-                }
                 Identity id = new Identity(n.path("pipeline").asText(), n.path("key").asText(), n.path("eventId").asText());
                 late.add(id);
                 lateRecords.putIfAbsent(id, new Sent(kind, n.path("windowId").asText(), clock.getAsLong()));
                 reasons.merge(kind + " " + reason.split(":")[0], 1, Integer::sum);
             }
             case "WINDOW_DEAD_LETTERED" -> {
-                for (JsonNode id : n.path("aggregations").path(SimPipelines.IDS).path("ids")) {
+                for (JsonNode id : n.path("aggregate").path("aggregations").path(SimPipelines.IDS).path("ids")) {
                     dead.add(new Identity(n.path("pipeline").asText(), n.path("key").asText(), id.asText()));
                 }
                 reasons.merge(kind, 1, Integer::sum);
@@ -75,10 +75,11 @@ public final class Outputs implements SideOutput, DeadLetters {
     }
 
     @Override
-    public void send(String messageId, String body, Map<String, String> attributes, String reason) {
+    public void send(String messageId, String body, Map<String, String> attributes, String code, String reason) {
         deadLetters++;
-        if (reason == null || reason.isBlank()) {
-            violations.add("message " + messageId + " dead-lettered without a reason");
+        if (reason == null || code == null || code.isBlank()
+                || !java.util.Arrays.stream(code.split(",")).allMatch(c -> reason.contains(c + ": "))) {
+            violations.add("message " + messageId + " dead-lettered without a reason code and reason: " + code + " / " + reason);
         }
         deadLettered(messageId, reason == null ? "" : reason);
     }

@@ -441,10 +441,10 @@ class ValueFuzzTest {
 
         private final class CheckedDeadLetters implements DeadLetters {
             @Override
-            public void send(String messageId, String body, Map<String, String> attributes, String reason) {
+            public void send(String messageId, String body, Map<String, String> attributes, String code, String reason) {
                 deadLetterReasons.put(messageId, reason);
                 String sent = SqsDeadLetters.body(body);
-                rules.sqsMessage("dead letter " + messageId, sent, SqsDeadLetters.attributes(messageId, SinkRules.utf8(sent), attributes, reason),
+                rules.sqsMessage("dead letter " + messageId, sent, SqsDeadLetters.attributes(messageId, SinkRules.utf8(sent), attributes, code, reason),
                         SinkRules.SQS_LARGEST_BYTES);
             }
         }

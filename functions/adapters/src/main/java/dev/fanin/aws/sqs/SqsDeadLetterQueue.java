@@ -34,12 +34,20 @@ public final class SqsDeadLetterQueue {
     /**
      * One dead letter.
      *
-     * @param reason            {@code fanin-reason}; empty when SQS's own redrive moved it (MaxReceiveCount reached)
+     * @param reasonCode        {@code fanin-reason-code}: the reason's codes, joined by {@code ,}; empty when SQS's own
+     *                          redrive moved it (MaxReceiveCount reached)
+     * @param reason            {@code fanin-reason}; empty when SQS's own redrive moved it
      * @param originalMessageId {@code fanin-original-message-id}, or the message's own id
      * @param attributes        the producer's message attributes (fanin's own removed)
      */
-    public record Letter(String messageId, String reason, String originalMessageId, Instant sentAt, int receiveCount, String body,
-                         Map<String, String> attributes) { }
+    public record Letter(String messageId, String reasonCode, String reason, String originalMessageId, Instant sentAt,
+                         int receiveCount, String body, Map<String, String> attributes) {
+
+        /** Whether the reason, or one of its codes, starts with {@code prefix}. */
+        public boolean hasReason(String prefix) {
+            return reason.startsWith(prefix) || java.util.Arrays.stream(reasonCode.split(",")).anyMatch(c -> !c.isEmpty() && c.startsWith(prefix));
+        }
+    }
 
     /** @param failed message ids not redriven (the send failed): they stay in the dead-letter queue */
     public record Redriven(List<Letter> moved, List<String> failed) { }
@@ -170,7 +178,8 @@ public final class SqsDeadLetterQueue {
         });
         String sent = m.attributes().get(MessageSystemAttributeName.SENT_TIMESTAMP);
         String received = m.attributes().get(MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT);
-        return new Letter(m.messageId(), attribute(m, SqsDeadLetters.REASON_ATTRIBUTE, ""),
+        return new Letter(m.messageId(), attribute(m, SqsDeadLetters.REASON_CODE_ATTRIBUTE, ""),
+                attribute(m, SqsDeadLetters.REASON_ATTRIBUTE, ""),
                 attribute(m, SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, m.messageId()),
                 sent == null ? null : Instant.ofEpochMilli(Long.parseLong(sent)), received == null ? 0 : Integer.parseInt(received),
                 m.body(), attributes);

@@ -15,10 +15,12 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
  * The input dead-letter queue: the original body unchanged, the original message attributes copied, and
- * {@code fanin-reason} and {@code fanin-original-message-id} added.
+ * {@code fanin-reason-code} (the machine-readable code), {@code fanin-reason} (the text) and
+ * {@code fanin-original-message-id} added.
  *
  * <p>What is added always fits the message: SQS allows 10 message attributes and
- * {@link SinkLimits#FANIN_QUEUE_MESSAGE_BYTES} for body and attributes together. The reason comes first: it is cut
+ * {@link SinkLimits#FANIN_QUEUE_MESSAGE_BYTES} for body and attributes together. The code (a few enum names) always
+ * goes whole. The reason comes first after it: it is cut
  * at {@value #MAX_REASON_BYTES} bytes, or shorter when the body leaves less room. Then the originals are kept in name
  * order while they fit, up to the limit less one, and {@code fanin-dropped-attributes} lists the names of those left
  * out. Originals with an empty value (which SQS refuses) are left out the same way. An original named like one of
@@ -27,6 +29,7 @@ import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 public final class SqsDeadLetters implements DeadLetters {
 
     public static final String REASON_ATTRIBUTE = "fanin-reason";
+    public static final String REASON_CODE_ATTRIBUTE = "fanin-reason-code";
     public static final String ORIGINAL_ID_ATTRIBUTE = "fanin-original-message-id";
     public static final String DROPPED_ATTRIBUTE = "fanin-dropped-attributes";
     public static final int MAX_ATTRIBUTES = 10;
@@ -44,16 +47,16 @@ public final class SqsDeadLetters implements DeadLetters {
     }
 
     @Override
-    public void send(String messageId, String body, Map<String, String> attributes, String reason) {
-        sqs.sendMessage(request(messageId, body, attributes, reason));
+    public void send(String messageId, String body, Map<String, String> attributes, String code, String reason) {
+        sqs.sendMessage(request(messageId, body, attributes, code, reason));
     }
 
-    SendMessageRequest request(String messageId, String body, Map<String, String> attributes, String reason) {
+    SendMessageRequest request(String messageId, String body, Map<String, String> attributes, String code, String reason) {
         String sent = body(body);
         return SendMessageRequest.builder()
                 .queueUrl(queueUrl)
                 .messageBody(sent)
-                .messageAttributes(attributes(messageId, SinkText.utf8Length(sent), attributes, reason))
+                .messageAttributes(attributes(messageId, SinkText.utf8Length(sent), attributes, code, reason))
                 .build();
     }
 
@@ -69,11 +72,14 @@ public final class SqsDeadLetters implements DeadLetters {
      * The attributes of the dead letter of a message with {@code bodyBytes} of body (public so that the simulation's
      * sink checks judge exactly what this adapter sends).
      */
-    public static Map<String, MessageAttributeValue> attributes(String messageId, long bodyBytes, Map<String, String> originals, String reason) {
+    public static Map<String, MessageAttributeValue> attributes(String messageId, long bodyBytes, Map<String, String> originals,
+                                                                String code, String reason) {
         Map<String, MessageAttributeValue> result = new LinkedHashMap<>();
         long room = SinkLimits.FANIN_QUEUE_MESSAGE_BYTES - bodyBytes;
         MessageAttributeValue id = SqsAttributes.string(messageId);
         room -= SqsAttributes.bytes(ORIGINAL_ID_ATTRIBUTE, id);
+        MessageAttributeValue codeValue = SqsAttributes.string(code == null || code.isEmpty() ? "UNSPECIFIED" : code);
+        room -= SqsAttributes.bytes(REASON_CODE_ATTRIBUTE, codeValue);
         // Room for a note of dropped originals is kept before the reason takes its share, so that the note fits.
         long noteRoom = DROPPED_ATTRIBUTE.length() + SqsAttributes.STRING.length() + MAX_NOTE_BYTES;
         String why = reason == null || reason.isEmpty() ? "unspecified" : reason;
@@ -83,7 +89,8 @@ public final class SqsDeadLetters implements DeadLetters {
         Map<String, String> candidates = new TreeMap<>();
         List<String> dropped = new ArrayList<>();
         originals.forEach((name, value) -> {
-            if (name.equals(REASON_ATTRIBUTE) || name.equals(ORIGINAL_ID_ATTRIBUTE) || name.equals(DROPPED_ATTRIBUTE)) {
+            if (name.equals(REASON_ATTRIBUTE) || name.equals(REASON_CODE_ATTRIBUTE) || name.equals(ORIGINAL_ID_ATTRIBUTE)
+                    || name.equals(DROPPED_ATTRIBUTE)) {
                 return;
             }
             if (value == null || value.isEmpty()) {
@@ -92,7 +99,7 @@ public final class SqsDeadLetters implements DeadLetters {
                 candidates.put(name, value);
             }
         });
-        int slots = MAX_ATTRIBUTES - 2;
+        int slots = MAX_ATTRIBUTES - 3;
         long fitting = candidates.entrySet().stream().mapToLong(e -> SqsAttributes.bytes(e.getKey(), SqsAttributes.string(e.getValue()))).sum();
         if (candidates.size() > slots || !dropped.isEmpty() || fitting > room) {
             slots--;
@@ -108,6 +115,7 @@ public final class SqsDeadLetters implements DeadLetters {
                 dropped.add(original.getKey());
             }
         }
+        result.put(REASON_CODE_ATTRIBUTE, codeValue);
         result.put(REASON_ATTRIBUTE, because);
         result.put(ORIGINAL_ID_ATTRIBUTE, id);
         if (!dropped.isEmpty()) {

@@ -19,12 +19,13 @@ import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 class SqsDeadLettersAndSideOutputTest {
 
     @Test
-    void aDeadLetterKeepsBodyAndAttributesAndAddsReasonAndOriginalId() {
+    void aDeadLetterKeepsBodyAndAttributesAndAddsReasonCodeReasonAndOriginalId() {
         Message message = roundTrip(sqs -> queue -> new SqsDeadLetters(sqs, queue)
-                .send("msg-1", "{\"broken\":", Map.of("source", "s3", "trace", "abc"), "MALFORMED_JSON: unexpected end"));
+                .send("msg-1", "{\"broken\":", Map.of("source", "s3", "trace", "abc"), "MALFORMED_JSON", "MALFORMED_JSON: unexpected end"));
         assertThat(message.body()).isEqualTo("{\"broken\":");
         assertThat(strings(message.messageAttributes())).isEqualTo(Map.of(
                 "source", "s3", "trace", "abc",
+                "fanin-reason-code", "MALFORMED_JSON",
                 "fanin-reason", "MALFORMED_JSON: unexpected end",
                 "fanin-original-message-id", "msg-1"));
     }
@@ -36,31 +37,33 @@ class SqsDeadLettersAndSideOutputTest {
             originals.put(String.format("attr%02d", i), "v" + i);
         }
         originals.put("fanin-reason", "forged");
-        Message message = roundTrip(sqs -> queue -> new SqsDeadLetters(sqs, queue).send("msg-2", "body", originals, "NO_PIPELINE"));
+        originals.put("fanin-reason-code", "FORGED");
+        Message message = roundTrip(sqs -> queue -> new SqsDeadLetters(sqs, queue).send("msg-2", "body", originals, "NO_PIPELINE", "NO_PIPELINE"));
         Map<String, String> attributes = strings(message.messageAttributes());
         assertThat(attributes).hasSize(10);
-        assertThat(attributes).containsEntry("fanin-reason", "NO_PIPELINE").containsEntry("fanin-original-message-id", "msg-2");
-        assertThat(attributes).containsKeys("attr00", "attr01", "attr02", "attr03", "attr04", "attr05", "attr06");
-        assertThat(attributes).containsEntry("fanin-dropped-attributes", "attr07,attr08,attr09,attr10,attr11");
+        assertThat(attributes).containsEntry("fanin-reason", "NO_PIPELINE").containsEntry("fanin-reason-code", "NO_PIPELINE")
+                .containsEntry("fanin-original-message-id", "msg-2");
+        assertThat(attributes).containsKeys("attr00", "attr01", "attr02", "attr03", "attr04", "attr05");
+        assertThat(attributes).containsEntry("fanin-dropped-attributes", "attr06,attr07,attr08,attr09,attr10,attr11");
     }
 
     @Test
-    void exactlyEightOriginalsStillFitWithoutANote() {
+    void exactlySevenOriginalsStillFitWithoutANote() {
         Map<String, String> originals = new LinkedHashMap<>();
-        for (int i = 0; i < 8; i++) {
+        for (int i = 0; i < 7; i++) {
             originals.put("a" + i, "v");
         }
-        assertThat(SqsDeadLetters.attributes("m", 4, originals, "r")).hasSize(10).doesNotContainKey("fanin-dropped-attributes");
-        originals.put("a8", "v");
-        assertThat(SqsDeadLetters.attributes("m", 4, originals, "r")).hasSize(10)
-                .containsEntry("fanin-dropped-attributes", MessageAttributeValue.builder().dataType("String").stringValue("a7,a8").build());
+        assertThat(SqsDeadLetters.attributes("m", 4, originals, "R", "r")).hasSize(10).doesNotContainKey("fanin-dropped-attributes");
+        originals.put("a7", "v");
+        assertThat(SqsDeadLetters.attributes("m", 4, originals, "R", "r")).hasSize(10)
+                .containsEntry("fanin-dropped-attributes", MessageAttributeValue.builder().dataType("String").stringValue("a6,a7").build());
     }
 
     @Test
     void aReasonQuotingCharactersSqsRefusesIsSentWithThemEscaped() {
         // A key part with an unpaired surrogate, or U+FFFF, quoted in the reason: the raw text made the send fail.
         String reason = "KEY_CONTROL_CHARACTERS: key part $.jobId has an unpaired UTF-16 surrogate: \"etl\ud800\" \uffff\u0001 \ud83d\ude80";
-        Message message = roundTrip(sqs -> queue -> new SqsDeadLetters(sqs, queue).send("msg-3", "{\"jobId\":\"etl\\ud800\"}", Map.of(), reason));
+        Message message = roundTrip(sqs -> queue -> new SqsDeadLetters(sqs, queue).send("msg-3", "{\"jobId\":\"etl\\ud800\"}", Map.of(), "KEY_CONTROL_CHARACTERS", reason));
 
         String sent = message.messageAttributes().get("fanin-reason").stringValue();
         assertThat(sent).isEqualTo("KEY_CONTROL_CHARACTERS: key part $.jobId has an unpaired UTF-16 surrogate: \"etl\\uD800\" \\uFFFF\\u0001 \ud83d\ude80");
@@ -71,19 +74,19 @@ class SqsDeadLettersAndSideOutputTest {
     void aLongReasonIsCutAndTheAttributesFitBesideALargeBody() {
         String body = "x".repeat(SinkLimits.FANIN_QUEUE_MESSAGE_BYTES - 12_000);
         Map<String, String> originals = Map.of("big", "y".repeat(5_000), "small", "z");
-        Map<String, MessageAttributeValue> attributes = SqsDeadLetters.attributes("msg-4", body.length(), originals, "NO_MATCHING_PIPELINE: " + "r".repeat(20_000));
+        Map<String, MessageAttributeValue> attributes = SqsDeadLetters.attributes("msg-4", body.length(), originals, "NO_MATCHING_PIPELINE", "NO_MATCHING_PIPELINE: " + "r".repeat(20_000));
 
         long total = body.length() + attributes.entrySet().stream().mapToLong(a -> SqsAttributes.bytes(a.getKey(), a.getValue())).sum();
         assertThat(total).isLessThanOrEqualTo(SinkLimits.FANIN_QUEUE_MESSAGE_BYTES);
         assertThat(attributes.get("fanin-reason").stringValue()).startsWith("NO_MATCHING_PIPELINE: rrr").endsWith("...(20022 bytes)");
         assertThat(strings(attributes)).containsEntry("fanin-dropped-attributes", "big").containsEntry("small", "z");
-        Map<String, MessageAttributeValue> small = SqsDeadLetters.attributes("msg-5", 10, Map.of(), "R: " + "r".repeat(20_000));
+        Map<String, MessageAttributeValue> small = SqsDeadLetters.attributes("msg-5", 10, Map.of(), "R", "R: " + "r".repeat(20_000));
         assertThat(SinkText.utf8Length(small.get("fanin-reason").stringValue())).isEqualTo(SqsDeadLetters.MAX_REASON_BYTES);
     }
 
     @Test
     void anEmptyBodyWhichSqsRefusesIsSentAsAMarker() {
-        Message message = roundTrip(sqs -> queue -> new SqsDeadLetters(sqs, queue).send("msg-6", "", Map.of(), "MALFORMED_JSON: body is empty"));
+        Message message = roundTrip(sqs -> queue -> new SqsDeadLetters(sqs, queue).send("msg-6", "", Map.of(), "MALFORMED_JSON", "MALFORMED_JSON: body is empty"));
         assertThat(message.body()).isEqualTo("(empty body)");
         assertThat(message.messageAttributes().get("fanin-reason").stringValue()).isEqualTo("MALFORMED_JSON: body is empty");
     }

@@ -31,14 +31,14 @@ public final class DeadLettersCommand extends FaninCommand {
         private StackOptions target;
         @Option(names = "--max", paramLabel = "N", description = "read at most N messages (default ${DEFAULT-VALUE})")
         private int max = 100;
-        @Option(names = "--reason", paramLabel = "PREFIX", description = "only messages whose fanin-reason starts with PREFIX")
+        @Option(names = "--reason", paramLabel = "PREFIX", description = "only messages whose fanin-reason, or one of its codes (fanin-reason-code), starts with PREFIX")
         private String reason;
 
         @Override
         protected int run(Console console) throws UsageException {
             try (Operated stack = Operated.connect(target, console, Clock.systemUTC())) {
                 List<SqsDeadLetterQueue.Letter> letters = queue(stack).read(max).stream()
-                        .filter(l -> reason == null || l.reason().startsWith(reason)).toList();
+                        .filter(l -> reason == null || l.hasReason(reason)).toList();
                 for (SqsDeadLetterQueue.Letter l : letters) {
                     console.out().println(l.messageId() + "  " + Times.iso(l.sentAt()) + "  received " + l.receiveCount() + "x  "
                             + (l.reason().isEmpty() ? "(no fanin-reason: SQS moved it after MaxReceiveCount deliveries)" : l.reason())
@@ -66,6 +66,7 @@ public final class DeadLettersCommand extends FaninCommand {
                     if (l.messageId().equals(messageId) || l.originalMessageId().equals(messageId)) {
                         console.out().println("message id      " + l.messageId());
                         console.out().println("original id     " + l.originalMessageId() + " (messageId in the functions' logs)");
+                        console.out().println("reason code     " + (l.reasonCode().isEmpty() ? "none" : l.reasonCode()));
                         console.out().println("reason          " + (l.reason().isEmpty() ? "none: SQS moved it after MaxReceiveCount deliveries"
                                 : l.reason()));
                         console.out().println("sent            " + Times.iso(l.sentAt()) + ", received " + l.receiveCount() + "x here");
@@ -90,7 +91,7 @@ public final class DeadLettersCommand extends FaninCommand {
         private StackOptions target;
         @Option(names = "--message-id", paramLabel = "ID", split = ",", description = "only these messages (ids as listed)")
         private List<String> ids;
-        @Option(names = "--reason", paramLabel = "PREFIX", description = "only messages whose fanin-reason starts with PREFIX")
+        @Option(names = "--reason", paramLabel = "PREFIX", description = "only messages whose fanin-reason, or one of its codes (fanin-reason-code), starts with PREFIX")
         private String reason;
         @Option(names = "--all", description = "every message (otherwise give --message-id or --reason)")
         private boolean all;
@@ -112,7 +113,7 @@ public final class DeadLettersCommand extends FaninCommand {
                 }
                 SqsDeadLetterQueue.Redriven result = queue(stack).redrive(stack.stack().inputQueueUrl(),
                         l -> (ids == null || ids.contains(l.messageId()) || ids.contains(l.originalMessageId()))
-                                && (reason == null || l.reason().startsWith(reason)), max);
+                                && (reason == null || l.hasReason(reason)), max);
                 result.moved().forEach(l -> console.out().println("REDRIVEN  " + l.messageId() + "  " + l.reason()));
                 result.failed().forEach(id -> console.out().println("KEPT      " + id + "  the input queue refused it; still a dead letter"));
                 console.out().println(result.moved().size() + " redriven to " + stack.stack().inputQueueUrl()

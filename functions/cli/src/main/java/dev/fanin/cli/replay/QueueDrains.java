@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.aws.sqs.SqsDeadLetters;
+import dev.fanin.aws.sqs.SqsSideOutput;
 import dev.fanin.aws.sqs.SqsWindowTimers;
 import dev.fanin.aws.sqs.TimerMessage;
 import dev.fanin.core.text.ExactJson;
@@ -123,18 +124,24 @@ final class QueueDrains {
     }
 
     private void late(Message m) {
-        JsonNode record = parse(m.body());
-        if (record == null) {
-            ObjectNode raw = JSON.createObjectNode();
-            raw.put("raw", m.body());
-            record = raw;
+        JsonNode parsed = parse(m.body());
+        ObjectNode record;
+        if (parsed == null) {
+            record = JSON.createObjectNode();
+            record.put("raw", m.body());
+        } else {
+            record = (ObjectNode) parsed;
         }
-        outputs.append(OutputFiles.LATE, record.toString());
+        if (!record.hasNonNull("kind")) {
+            record.put("kind", attribute(m, SqsSideOutput.KIND_ATTRIBUTE, "?"));
+        }
+        outputs.append(OutputFiles.LATE, ExactJson.write(record));
     }
 
     private void deadLetter(Message m) {
         ObjectNode line = JSON.createObjectNode();
         line.put("messageId", attribute(m, SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, m.messageId()));
+        line.put("reasonCode", attribute(m, SqsDeadLetters.REASON_CODE_ATTRIBUTE, "?"));
         line.put("reason", attribute(m, SqsDeadLetters.REASON_ATTRIBUTE, "no fanin-reason attribute"));
         line.put("body", m.body());
         outputs.append(OutputFiles.DEAD_LETTERS, line.toString());

@@ -396,7 +396,8 @@ final class Replay {
     private void redrive(Delivery d) {
         endpoint.sqs().sendMessage(r -> r.queueUrl(state.resources.queueUrl("InputDeadLetterQueue")).messageBody(d.body())
                 .messageAttributes(Map.of(
-                        SqsDeadLetters.REASON_ATTRIBUTE, string("sqs-redrive: not handled in " + template.maxReceiveCount()
+                        SqsDeadLetters.REASON_CODE_ATTRIBUTE, string("SQS_REDRIVE"),
+                        SqsDeadLetters.REASON_ATTRIBUTE, string("SQS_REDRIVE: not handled in " + template.maxReceiveCount()
                                 + " receives (the input queue's redrive policy)"),
                         SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, string(d.messageId()))));
         state.count("messagesRedriven", 1);

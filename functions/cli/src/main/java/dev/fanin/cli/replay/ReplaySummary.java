@@ -62,9 +62,10 @@ final class ReplaySummary {
         ObjectNode lateJson = json.putObject("late");
         lateJson.put("total", late.size());
         lateJson.set("byKind", JSON.valueToTree(countBy(late, "kind")));
+        lateJson.set("byReasonCode", JSON.valueToTree(countBy(late, "reasonCode")));
         ObjectNode dead = json.putObject("deadLetters");
         dead.put("total", deadLetters.size());
-        dead.set("byReason", JSON.valueToTree(countByCode(deadLetters)));
+        dead.set("byReasonCode", JSON.valueToTree(countBy(deadLetters, "reasonCode")));
         json.set("run", JSON.valueToTree(new TreeMap<>(state.counters)));
         json.put("invocations", state.invocations);
         json.put("resourcesPrefix", state.prefix);
@@ -158,17 +159,6 @@ final class ReplaySummary {
         Map<String, Long> counts = new TreeMap<>();
         for (JsonNode r : records) {
             counts.merge(r.path(field).asText("?"), 1L, Long::sum);
-        }
-        return counts;
-    }
-
-    /** Dead letters by reason code: the reason up to its first colon ({@code MALFORMED_JSON: ...}). */
-    private static Map<String, Long> countByCode(List<JsonNode> records) {
-        Map<String, Long> counts = new TreeMap<>();
-        for (JsonNode r : records) {
-            String reason = r.path("reason").asText("?");
-            int colon = reason.indexOf(':');
-            counts.merge(colon < 0 ? reason : reason.substring(0, colon), 1L, Long::sum);
         }
         return counts;
     }

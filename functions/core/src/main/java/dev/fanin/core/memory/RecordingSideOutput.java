@@ -11,7 +11,7 @@ public final class RecordingSideOutput implements SideOutput, DeadLetters {
 
     public record SideRecord(String kind, String pipeline, String json) { }
 
-    public record DeadLetter(String messageId, String body, Map<String, String> attributes, String reason) { }
+    public record DeadLetter(String messageId, String body, Map<String, String> attributes, String code, String reason) { }
 
     private final List<SideRecord> side = new ArrayList<>();
     private final List<DeadLetter> dead = new ArrayList<>();
@@ -22,8 +22,8 @@ public final class RecordingSideOutput implements SideOutput, DeadLetters {
     }
 
     @Override
-    public synchronized void send(String messageId, String body, Map<String, String> attributes, String reason) {
-        dead.add(new DeadLetter(messageId, body, Map.copyOf(attributes), reason));
+    public synchronized void send(String messageId, String body, Map<String, String> attributes, String code, String reason) {
+        dead.add(new DeadLetter(messageId, body, Map.copyOf(attributes), code, reason));
     }
 
     public synchronized List<SideRecord> sideRecords() {

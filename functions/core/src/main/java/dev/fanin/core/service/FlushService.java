@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.emit.IsoMillis;
 import dev.fanin.core.machine.Claim;
@@ -30,6 +31,9 @@ import org.slf4j.LoggerFactory;
 public final class FlushService {
 
     private static final Logger LOG = LoggerFactory.getLogger(FlushService.class);
+    /** The side-output kind and reason code of a window dead-lettered by the HOLD policy at its deadline. */
+    static final String DEAD_LETTERED_KIND = "WINDOW_DEAD_LETTERED";
+    static final String DEAD_LETTERED_CODE = "INCOMPLETE_AT_DEADLINE";
 
     private final FaninEngine engine;
     private final WindowWrites writes;
@@ -69,7 +73,7 @@ public final class FlushService {
             String json = emission(claim, now);
             if (claim.deadLetter()) {
                 try {
-                    engine.ports().sideOutput().send("WINDOW_DEAD_LETTERED", s.ref().pipeline(), json);
+                    engine.ports().sideOutput().send(DEAD_LETTERED_KIND, s.ref().pipeline(), deadLetteredRecord(s, claim, now));
                     metrics.count(MetricNames.DEAD_LETTERED, s.ref().pipeline());
                     sent.add(s);
                 } catch (RuntimeException e) {
@@ -112,8 +116,30 @@ public final class FlushService {
 
     /** The frozen emission with this emission's time; every other field is as claimed. */
     private static String emission(Claim claim, Instant now) {
+        return ExactJson.write(emissionJson(claim, now));
+    }
+
+    private static ObjectNode emissionJson(Claim claim, Instant now) {
         ObjectNode json = claim.emission();
         json.put("emittedAt", IsoMillis.format(now));
+        return json;
+    }
+
+    /**
+     * The side-output record of a window the HOLD policy dead-letters at its hard deadline: kind, reason code and text
+     * beside every other side-output record's identity fields, and the aggregate it would have fired, as it would have.
+     */
+    private static String deadLetteredRecord(WindowState s, Claim claim, Instant now) {
+        ObjectNode json = JsonNodeFactory.instance.objectNode();
+        json.put("kind", DEAD_LETTERED_KIND);
+        json.put("reasonCode", DEAD_LETTERED_CODE);
+        json.put("reason", DEAD_LETTERED_CODE + ": still incomplete at its hard deadline "
+                + IsoMillis.format(s.hardDeadline()) + " (incomplete.policy hold, atDeadline dead-letter)");
+        json.put("pipeline", s.ref().pipeline());
+        json.put("key", s.ref().key());
+        json.put("windowId", s.ref().windowId());
+        json.put("aggregateId", claim.aggregateId());
+        json.set("aggregate", emissionJson(claim, now));
         return ExactJson.write(json);
     }
 

@@ -51,6 +51,7 @@ import org.slf4j.LoggerFactory;
 public final class IngestService {
 
     private static final Logger LOG = LoggerFactory.getLogger(IngestService.class);
+    private static final String RETRIES_EXHAUSTED = "RETRIES_EXHAUSTED";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final FaninEngine engine;
@@ -79,7 +80,7 @@ public final class IngestService {
             }
             IntakeResult r = engine.intake().parse(m);
             if (!r.rejected().isEmpty()) {
-                deadLetter(m, reason(r.rejected()), r.rejected().get(0).pipeline(), failed, counts);
+                deadLetter(m, code(r.rejected()), reason(r.rejected()), r.rejected().get(0).pipeline(), failed, counts);
             }
             if (!r.ignored().isEmpty()) {
                 counts.ignored++;
@@ -102,8 +103,8 @@ public final class IngestService {
             InboundMessage m = byId.get(id);
             if (m != null && receiveCount(m) >= engine.settings().maxReceiveCount() && !counts.deadLetteredIds.contains(id)) {
                 Set<String> ignore = new HashSet<>();
-                deadLetter(m, "RETRIES_EXHAUSTED: " + counts.failureReasons.getOrDefault(id, "could not be applied") + " (on delivery "
-                        + receiveCount(m) + ", MaxReceiveCount " + engine.settings().maxReceiveCount() + ")", null, ignore, counts);
+                deadLetter(m, RETRIES_EXHAUSTED, RETRIES_EXHAUSTED + ": " + counts.failureReasons.getOrDefault(id, "could not be applied")
+                        + " (on delivery " + receiveCount(m) + ", MaxReceiveCount " + engine.settings().maxReceiveCount() + ")", null, ignore, counts);
                 if (ignore.isEmpty()) {
                     continue;
                 }
@@ -395,10 +396,10 @@ public final class IngestService {
                                 "messageId", e.sourceMessageId(), "eventTime", e.eventTime()));
                     } else {
                         lateMetric(metrics, pipeline, "side-output");
-                        sideOutput("LATE_EVENT", "TOO_LATE: beyond allowed lateness " + config.allowedLateness(), e, ref, watermark, failed, counts);
+                        sideOutput("LATE_EVENT", "TOO_LATE", "beyond allowed lateness " + config.allowedLateness(), e, ref, watermark, failed, counts);
                     }
                 }
-                case WINDOW_FULL -> sideOutput("WINDOW_FULL", "WINDOW_FULL: window " + ref.windowId() + " already holds bounds.maxEventsPerWindow="
+                case WINDOW_FULL -> sideOutput("WINDOW_FULL", "WINDOW_FULL", "window " + ref.windowId() + " already holds bounds.maxEventsPerWindow="
                         + config.bounds().maxEventsPerWindow() + " events (bounds.onOverflow: side-output)", e, ref, watermark, failed, counts);
                 case RETRY -> fail(List.of(e), failed, counts, "SIZE_LIMIT_SPLIT: window " + ref.windowId() + " reached bounds.maxEventsPerWindow="
                         + config.bounds().maxEventsPerWindow() + " events and its next revision has not started yet");
@@ -417,9 +418,12 @@ public final class IngestService {
         metrics.record(MetricNames.LATE_EVENTS, 1, Metrics.Unit.COUNT, Map.of("pipeline", pipeline, "disposition", disposition));
     }
 
-    private void sideOutput(String kind, String reason, Event e, WindowRef ref, long watermark, Set<String> failed, Counts counts) {
+    private void sideOutput(String kind, String code, String detail, Event e, WindowRef ref, long watermark, Set<String> failed,
+                            Counts counts) {
+        String reason = code + ": " + detail;
         ObjectNode json = JSON.createObjectNode();
         json.put("kind", kind);
+        json.put("reasonCode", code);
         json.put("reason", reason);
         json.put("pipeline", ref.pipeline());
         json.put("key", ref.key());
@@ -454,9 +458,9 @@ public final class IngestService {
         }
     }
 
-    private void deadLetter(InboundMessage m, String reason, String pipeline, Set<String> failed, Counts counts) {
+    private void deadLetter(InboundMessage m, String code, String reason, String pipeline, Set<String> failed, Counts counts) {
         try {
-            engine.ports().deadLetters().send(m.messageId(), m.body(), m.attributes(), reason);
+            engine.ports().deadLetters().send(m.messageId(), m.body(), m.attributes(), code, reason);
             counts.deadLettered++;
             counts.deadLetteredIds.add(m.messageId());
             engine.ports().metrics().count(MetricNames.DEAD_LETTERED, pipeline == null ? "none" : pipeline);
@@ -468,6 +472,11 @@ public final class IngestService {
             failed.add(m.messageId());
             LOG.warn("dead-lettering message {} failed, it will be redelivered: {}", m.messageId(), e.getMessage());
         }
+    }
+
+    /** The rejections' codes, distinct, sorted, joined by {@code ,}. */
+    private static String code(List<Rejected> rejected) {
+        return rejected.stream().map(r -> r.reason().name()).distinct().sorted().collect(Collectors.joining(","));
     }
 
     private static String reason(List<Rejected> rejected) {

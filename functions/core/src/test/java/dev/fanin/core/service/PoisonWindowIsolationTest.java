@@ -59,7 +59,10 @@ class PoisonWindowIsolationTest {
         assertThat(r.eventsAccepted()).isEqualTo(1);
         assertThat(r.deadLettered()).isEqualTo(1);
         assertThat(((RecordingSideOutput) engine.ports().deadLetters()).deadLetters()).singleElement()
-                .satisfies(d -> assertThat(d.reason()).startsWith("RETRIES_EXHAUSTED: INTERNAL_ERROR: IllegalStateException: window ")
-                        .endsWith(" (on delivery " + last + ", MaxReceiveCount " + last + ")"));
+                .satisfies(d -> {
+                    assertThat(d.code()).isEqualTo("RETRIES_EXHAUSTED");
+                    assertThat(d.reason()).startsWith("RETRIES_EXHAUSTED: INTERNAL_ERROR: IllegalStateException: window ")
+                            .endsWith(" (on delivery " + last + ", MaxReceiveCount " + last + ")");
+                });
     }
 }

@@ -93,7 +93,10 @@ class ServiceFlowTest {
         BatchResult r = ingest.handle(List.of(raw("{not json"), raw(shard(0))));
         assertThat(r.failedMessageIds()).isEmpty();
         assertThat(r.deadLettered()).isEqualTo(1);
-        assertThat(side.deadLetters()).singleElement().satisfies(d -> assertThat(d.reason()).startsWith("MALFORMED_JSON"));
+        assertThat(side.deadLetters()).singleElement().satisfies(d -> {
+            assertThat(d.code()).isEqualTo("MALFORMED_JSON");
+            assertThat(d.reason()).startsWith("MALFORMED_JSON: ");
+        });
         assertThat(r.eventsAccepted()).isEqualTo(1);
     }
 }
