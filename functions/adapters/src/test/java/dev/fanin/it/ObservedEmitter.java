@@ -1,5 +1,6 @@
 package dev.fanin.it;
 
+import dev.fanin.testkit.AggregateSchema;
 import dev.fanin.core.port.AggregateEmitter;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -7,8 +8,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Predicate;
 
 /**
- * An {@link AggregateEmitter} decorator for one simulated process: records every emission the real emitter
- * reported sent (into a history shared by the test's processes), and can kill the process once right after the
+ * An {@link AggregateEmitter} decorator for one simulated process: checks every emission the real emitter
+ * reported sent against the shipped schema and records it (into a history shared by the test's processes), and can kill the process once right after the
  * real emitter sent a matching aggregate, so that the aggregate is out but nothing after it ran.
  */
 final class ObservedEmitter implements AggregateEmitter {
@@ -51,6 +52,7 @@ final class ObservedEmitter implements AggregateEmitter {
         for (int i = 0; i < requests.size(); i++) {
             if (results.get(i).sent()) {
                 Request r = requests.get(i);
+                AggregateSchema.assertValid(r.detailJson());
                 sent.add(r);
                 crash |= crashAfterSend.stream().anyMatch(p -> p.test(r));
             }

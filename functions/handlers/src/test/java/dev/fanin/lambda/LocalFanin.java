@@ -1,5 +1,6 @@
 package dev.fanin.lambda;
 
+import dev.fanin.testkit.AggregateSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fanin.core.machine.WindowState;
@@ -125,10 +126,11 @@ final class LocalFanin {
                 .attributes().get(QueueAttributeName.APPROXIMATE_NUMBER_OF_MESSAGES_DELAYED));
     }
 
-    /** The aggregate events (EventBridge {@code detail}) that reached the bus, through the local tap queue. */
+    /** The aggregate events (EventBridge {@code detail}) that reached the bus, through the local tap queue; each schema-valid. */
     List<JsonNode> aggregates(int expected, Duration timeout, Duration settle) {
         return receive(resources.tapQueueUrl(), expected, timeout, settle).stream()
                 .map(m -> json(m.body()).path("detail"))
+                .peek(AggregateSchema::assertValid)
                 .toList();
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.port.AggregateEmitter;
 import dev.fanin.core.text.ExactJson;
+import dev.fanin.testkit.AggregateSchema;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -11,7 +12,8 @@ import java.util.Map;
 
 /**
  * The downstream target as the simulation sees it: every emission, by aggregate id, as a count and the fingerprint
- * of its content without {@code emittedAt}. Records a violation when two emissions of one id differ.
+ * of its content without {@code emittedAt}. Records a violation when two emissions of one id differ, or when an
+ * aggregate breaks the shipped schema.
  */
 public final class EmissionLog implements AggregateEmitter {
 
@@ -47,6 +49,13 @@ public final class EmissionLog implements AggregateEmitter {
             }
             String fp = Fingerprint.of(json);
             Emitted e = byId.computeIfAbsent(r.aggregateId(), id -> new Emitted());
+            if (e.fingerprint == null) {
+                // Each distinct aggregate is checked against the shipped schema; a re-emission must equal it (below).
+                List<String> problems = AggregateSchema.problems(json);
+                if (!problems.isEmpty()) {
+                    violations.add("emission of " + r.aggregateId() + " breaks schemas/aggregate-v1.json: " + problems);
+                }
+            }
             if (e.fingerprint != null && !e.fingerprint.equals(fp)) {
                 violations.add("re-emission of " + r.aggregateId() + " differs from its first emission in more than emittedAt");
             }

@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -161,7 +162,7 @@ class DifferentialTest {
 
     private Outcome run(List<Arrival> trace, WindowStore store, WatermarkStore watermarks) {
         SimClock clock = new SimClock(START);
-        RecordingEmitter emitter = new RecordingEmitter();
+        RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
         RecordingSideOutput side = new RecordingSideOutput();
         RecordingTimers timers = new RecordingTimers();
         FaninEngine engine = new FaninEngine(config, new FaninPorts(store, watermarks, emitter, timers, side, side, Metrics.NONE),

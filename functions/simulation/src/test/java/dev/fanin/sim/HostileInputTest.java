@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.config.ConfigLoader;
@@ -207,7 +208,7 @@ class HostileInputTest {
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final RecordingSideOutput side = new RecordingSideOutput();
     private final IngestService ingest = new IngestService(new FaninEngine(config,
-            new FaninPorts(store, new InMemoryWatermarkStore(), new RecordingEmitter(), new RecordingTimers(), side, side, Metrics.NONE),
+            new FaninPorts(store, new InMemoryWatermarkStore(), new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), side, side, Metrics.NONE),
             FaninSettings.defaults(), new SimClock(NOW).skewed(0)));
     private int seq;
 

@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.config.ConfigLoader;
@@ -82,7 +83,7 @@ class IntakeFuzzProperties {
                                          @ForAll("mutatedBodies") String c) {
         RecordingSideOutput side = new RecordingSideOutput();
         IngestService ingest = new IngestService(new FaninEngine(CONFIG, new FaninPorts(new InMemoryWindowStore(4), new InMemoryWatermarkStore(),
-                new RecordingEmitter(), new RecordingTimers(), side, side, Metrics.NONE), FaninSettings.defaults(), new SimClock(NOW).skewed(0)));
+                new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), side, side, Metrics.NONE), FaninSettings.defaults(), new SimClock(NOW).skewed(0)));
         List<InboundMessage> batch = List.of(message("m1", a), message("m2", b), message("m3", c));
 
         BatchResult r = ingest.handle(batch);

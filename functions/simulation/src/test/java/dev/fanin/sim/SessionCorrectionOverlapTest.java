@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -35,7 +36,7 @@ class SessionCorrectionOverlapTest {
     private final SimClock clock = new SimClock(Instant.parse("2026-11-29T10:00:00Z"));
     private final FaninConfig config = SimPipelines.load(1_000);
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
-    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final RecordingSideOutput side = new RecordingSideOutput();
     private final FaninEngine engine = new FaninEngine(config,
             new FaninPorts(store, new InMemoryWatermarkStore(), emitter, new RecordingTimers(), side, side, Metrics.NONE),

@@ -1,5 +1,6 @@
 package dev.fanin.cli.replay;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -58,7 +59,7 @@ public record ReplayRun(ReplayState state, OutputFiles outputs) {
     }
 
     public List<JsonNode> emissions() {
-        return outputs.lines(OutputFiles.AGGREGATES).stream().map(ReplayRun::parse).toList();
+        return outputs.lines(OutputFiles.AGGREGATES).stream().map(ReplayRun::parse).peek(AggregateSchema::assertValid).toList();
     }
 
     /**

@@ -195,10 +195,10 @@ public final class WindowMachine {
         if (countsAsEvent) {
             s.aggregates = s.aggregates.add(event);
             s.revisionEvents++;
+            s.firstEventTime = min(s.firstEventTime, event.eventTime());
+            s.lastEventTime = max(s.lastEventTime, event.eventTime());
         }
         s.completeness = s.completeness.observe(config, event);
-        s.firstEventTime = min(s.firstEventTime, event.eventTime());
-        s.lastEventTime = max(s.lastEventTime, event.eventTime());
         s.lastArrival = max(s.lastArrival, now);
         if (afterClose) {
             s.lateEvents++;
@@ -474,6 +474,8 @@ public final class WindowMachine {
             s.aggregates = Aggregates.empty(config.aggregations());
             s.completeness = Completeness.initial(config);
             s.revisionEvents = 0;
+            s.firstEventTime = null;
+            s.lastEventTime = null;
         } else {
             s.status = WindowStatus.CLOSED;
         }

@@ -37,8 +37,9 @@ import java.util.Set;
  * @param revisionEvents    distinct events counted in the accumulating revision (COUNT trigger and size bound)
  * @param openedAt          creation time
  * @param hardDeadline      openedAt + maxLifetime: the window is claimed by then at the latest
- * @param firstEventTime    earliest event time accepted, null when none
- * @param lastEventTime     latest event time accepted, null when none
+ * @param firstEventTime    earliest event time among the events the accumulators hold (a sentinel that does not
+ *                          count as an event is not one; a SIZE_LIMIT split starts afresh), null when none
+ * @param lastEventTime     latest such event time, null when none
  * @param lastArrival       processing time of the latest accepted event
  * @param claim             the frozen revision while CLAIMED, else null
  * @param pendingSince      when the first event not yet in an emitted revision arrived after a claim (a correction

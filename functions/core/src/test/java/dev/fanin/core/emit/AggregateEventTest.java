@@ -1,5 +1,6 @@
 package dev.fanin.core.emit;
 
+import dev.fanin.testkit.AggregateSchema;
 import static dev.fanin.core.trigger.EventFixture.event;
 import static dev.fanin.core.trigger.PipelineFixture.path;
 import static dev.fanin.core.trigger.PipelineFixture.pipeline;
@@ -7,11 +8,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.networknt.schema.Error;
-import com.networknt.schema.Schema;
-import com.networknt.schema.SchemaLocation;
-import com.networknt.schema.SchemaRegistry;
-import com.networknt.schema.SpecificationVersion;
 import dev.fanin.core.aggregate.Aggregates;
 import dev.fanin.core.config.AggregationSpec;
 import dev.fanin.core.config.ExpectedSpec;
@@ -28,8 +24,6 @@ import org.junit.jupiter.api.Test;
 
 class AggregateEventTest {
 
-    private static final Schema SCHEMA = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
-            .getSchema(SchemaLocation.of("classpath:schemas/aggregate-v1.json"));
 
     private static final PipelineConfig SHARDS = pipeline()
             .expected(new ExpectedSpec(4, null, path("$.shard"), 0))
@@ -58,8 +52,8 @@ class AggregateEventTest {
                 .build();
     }
 
-    private static List<Error> validate(ObjectNode json) {
-        return SCHEMA.validate(json);
+    private static List<String> validate(ObjectNode json) {
+        return AggregateSchema.problems(json);
     }
 
     @Test

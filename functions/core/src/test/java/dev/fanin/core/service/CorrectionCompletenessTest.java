@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -39,7 +40,7 @@ class CorrectionCompletenessTest {
     void aCorrectionIsAsCompleteAsTheCloseItCorrects(String name, String window, int everySeconds, int forSeconds,
                                                       String firstReason, boolean complete) throws Exception {
         MutableClock clock = new MutableClock(T0);
-        RecordingEmitter emitter = new RecordingEmitter();
+        RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
         FaninEngine engine = InMemoryEngines.of(pipeline(window), new InMemoryWindowStore(4), emitter, new RecordingTimers(), clock);
         IngestService ingest = new IngestService(engine);
         SweepService sweep = new SweepService(engine);

@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -37,7 +38,7 @@ class DueBucketsTest {
     private final MutableClock clock = new MutableClock(T0);
     private final InMemoryWindowStore memory = new InMemoryWindowStore(4);
     private final FlakyStore store = new FlakyStore(memory);
-    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 60s}"), store.memory, emitter,
             new LostTimers(), clock);
     private final FaninEngine flaky = new FaninEngine(engine.config(), new FaninPorts(store, engine.ports().watermarks(), emitter,

@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.intake.InboundMessage;
@@ -31,7 +32,7 @@ class LostTimerRedeliveryTest {
         MutableClock clock = new MutableClock(T0);
         InMemoryWindowStore store = new InMemoryWindowStore(4);
         OutageTimers timers = new OutageTimers();
-        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline(window), store, new RecordingEmitter(), timers, clock);
+        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline(window), store, new RecordingEmitter(AggregateSchema::assertValid), timers, clock);
         IngestService ingest = new IngestService(engine);
 
         // The first delivery writes the window; its timer is lost (the function "died" before the send went out).

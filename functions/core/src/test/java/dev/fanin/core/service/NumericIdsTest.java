@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -24,7 +25,7 @@ import org.junit.jupiter.api.Test;
 class NumericIdsTest {
 
     private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
-    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final RecordingSideOutput side = new RecordingSideOutput();
     private final IngestService ingest = new IngestService(new FaninEngine(ConfigLoader.loadBundled(),
             new FaninPorts(new InMemoryWindowStore(4), new InMemoryWatermarkStore(), emitter, new RecordingTimers(), side, side,

@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.config.ConfigLoader;
@@ -54,7 +55,7 @@ class OpenWindowSlotsTest {
     private final AtomicInteger reservations = new AtomicInteger();
     private final AtomicInteger releases = new AtomicInteger();
     private final WindowStore store = counting(memory);
-    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final RecordingSideOutput side = new RecordingSideOutput();
     private final FaninEngine engine = new FaninEngine(config,
             new FaninPorts(store, new InMemoryWatermarkStore(), emitter, new RecordingTimers(), side, side, Metrics.NONE),

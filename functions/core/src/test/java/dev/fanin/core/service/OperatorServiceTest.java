@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -34,7 +35,7 @@ class OperatorServiceTest {
 
     private final MutableClock clock = new MutableClock(T0);
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
-    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final FaninEngine engine = InMemoryEngines.of(HOLD, store, emitter, new RecordingTimers(), clock);
 
     private WindowState heldWithShards(int... shards) {

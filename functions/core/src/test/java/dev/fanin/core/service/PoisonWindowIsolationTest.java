@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.memory.InMemoryWindowStore;
@@ -25,7 +26,7 @@ class PoisonWindowIsolationTest {
 
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}"), store,
-            new RecordingEmitter(), new RecordingTimers(), new MutableClock(NOW));
+            new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), new MutableClock(NOW));
     private final IngestService ingest = new IngestService(engine);
 
     @Test

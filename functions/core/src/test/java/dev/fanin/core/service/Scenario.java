@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.config.ConfigLoader;
@@ -32,7 +33,7 @@ record Scenario(String yaml, List<long[]> events) {
 
     /** An engine for this scenario's pipeline on in-memory ports, with {@code timers} as its timer transport. */
     FaninEngine engine(InMemoryWindowStore store, WindowTimers timers, Clock clock) {
-        return InMemoryEngines.of(yaml, store, new RecordingEmitter(), timers, clock);
+        return InMemoryEngines.of(yaml, store, new RecordingEmitter(AggregateSchema::assertValid), timers, clock);
     }
 
     /** When event {@code index} arrives. */

@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -26,7 +27,7 @@ class ServiceFlowTest {
     private final FaninConfig config = ConfigLoader.loadBundled();
     private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
-    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final RecordingSideOutput side = new RecordingSideOutput();
     private final RecordingTimers timers = new RecordingTimers();
     private final FaninEngine engine = new FaninEngine(config,

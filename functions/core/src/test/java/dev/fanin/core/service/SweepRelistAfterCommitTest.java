@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.intake.InboundMessage;
@@ -31,7 +32,7 @@ class SweepRelistAfterCommitTest {
 
     private final MutableClock clock = new MutableClock(T0);
     private final InMemoryWindowStore memory = new InMemoryWindowStore(SHARDS);
-    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final String yaml = InMemoryEngines.rawPipeline("{type: tumbling, size: 60s}") + "    late: {correctionDelay: 5m}\n";
     private final FaninEngine base = InMemoryEngines.of(yaml, memory, emitter, (wakeup, now) -> {
         throw new IllegalStateException("timer queue unavailable");

@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.memory.InMemoryWindowStore;
@@ -18,7 +19,7 @@ class TimerServiceTest {
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
     private final MutableClock clock = new MutableClock(T0);
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
-    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final OutageTimers timers = new OutageTimers();
     private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: session, gap: 30s}"), store, emitter,
             timers, clock);
