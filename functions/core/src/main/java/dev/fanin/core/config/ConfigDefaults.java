@@ -11,7 +11,12 @@ public final class ConfigDefaults {
 
     public static final Envelope ENVELOPE = Envelope.RAW;
 
-    /** S3 notifications put several records in one SQS message, so the message id cannot tell records apart. */
+    /**
+     * The default event id of an S3 record. S3 notifications put several records in one SQS message, so the message
+     * id cannot tell records apart; the object key counts an object once per window however often it is uploaded (a
+     * re-upload replaces the object) or S3 notifies it. To count every upload, key the window by object and set
+     * {@code eventId: $.s3.object.sequencer}.
+     */
     public static final String S3_EVENT_ID = "$.s3.object.key";
 
     /** Default event-time paths by envelope: each envelope's own timestamp; a raw body has none (SQS sent time). */

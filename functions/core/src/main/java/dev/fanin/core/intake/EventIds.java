@@ -7,12 +7,13 @@ import dev.fanin.core.config.FieldPath;
 
 /**
  * Reads an event's dedupe identity: the configured path's scalar text, or else the SQS message id, or for an S3
- * record {@code <bucket>/<object key>@<sequencer>} (one message carries several records, and S3's sequencer orders
- * the events of one object key, so a re-upload of the same key is a new event).
+ * record its object key ({@link ConfigDefaults#S3_EVENT_ID}, the loader's default too: one message carries several
+ * records, and a window counts an object once however often it is uploaded or notified).
  */
 final class EventIds {
 
     static final int MAX_EVENT_ID_BYTES = ConfigDefaults.LONGEST_EVENT_ID_BYTES;
+    private static final FieldPath S3_OBJECT_KEY = FieldPath.parse(ConfigDefaults.S3_EVENT_ID);
 
     private EventIds() {
     }
@@ -29,9 +30,7 @@ final class EventIds {
         if (path != null) {
             id = text(path.read(unit.payload(), unit.envelope()), path.toString());
         } else if (unit.kind() == Envelope.S3) {
-            JsonNode s3 = unit.payload().path("s3");
-            id = text(s3.path("bucket").path("name"), "$.s3.bucket.name") + "/" + text(s3.path("object").path("key"), "$.s3.object.key")
-                    + "@" + text(s3.path("object").path("sequencer"), "$.s3.object.sequencer");
+            id = text(S3_OBJECT_KEY.read(unit.payload(), unit.envelope()), ConfigDefaults.S3_EVENT_ID);
         } else {
             id = messageId;
         }

@@ -94,7 +94,7 @@ class EnvelopeSelectionTest {
                 s3Record("acme-ingest", "uploads/b/2.csv", "02"))));
 
         assertThat(result.accepted()).extracting(Event::eventId)
-                .containsExactly("acme-ingest/uploads/b/1.csv@01", "acme-ingest/uploads/b/2.csv@02");
+                .containsExactly("uploads/b/1.csv", "uploads/b/2.csv");
         assertThat(result.accepted().get(1).envelope()).isSameAs(result.accepted().get(1).payload());
     }
 

@@ -5,7 +5,9 @@ import static dev.fanin.core.intake.Messages.message;
 import static dev.fanin.core.intake.PipelineFixture.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.config.Envelope;
+import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,18 +31,23 @@ class EventIdTest {
     }
 
     @Test
-    void s3RecordsWithoutAPathUseBucketKeyAndSequencer() {
+    void s3RecordsWithoutAPathUseTheObjectKeyAsTheLoaderDefaultDoes() {
         MessageIntake s3 = new MessageIntake(PipelineFixture.config(pipeline("u").envelope(Envelope.S3).key("$.s3.bucket.name")));
-        String noSequencer = EnvelopeSelectionTest.s3Record("b", "k", "01").replace("\"sequencer\":\"01\"", "\"etag\":\"x\"");
+        MessageIntake loaded = new MessageIntake(ConfigLoader.load("version: 1\npipelines:\n  - name: u\n    envelope: s3\n"
+                + "    key: [$.s3.bucket.name]\n    triggers: {maxLifetime: 1h}\n", "test"));
+        String noKey = EnvelopeSelectionTest.s3Record("b", "k", "01").replace("\"key\":\"k\"", "\"etag\":\"x\"");
+        String body = EnvelopeSelectionTest.s3(EnvelopeSelectionTest.s3Record("b", "k", "01"), EnvelopeSelectionTest.s3Record("b", "k", "02"), noKey);
 
-        IntakeResult result = s3.parse(message(EnvelopeSelectionTest.s3(EnvelopeSelectionTest.s3Record("b", "k", "01"), noSequencer)));
-
-        assertThat(result.accepted()).singleElement().extracting(e -> e.eventId()).isEqualTo("b/k@01");
-        assertThat(result.rejected()).singleElement().satisfies(r -> {
-            assertThat(r.reason()).isEqualTo(RejectionReason.MISSING_EVENT_ID);
-            assertThat(r.detail()).isEqualTo("event id $.s3.object.sequencer is absent");
-            assertThat(r.recordIndex()).isEqualTo(1);
-        });
+        for (MessageIntake intake : List.of(s3, loaded)) {
+            IntakeResult result = intake.parse(message(body));
+            // A re-upload of the same key (another sequencer) is the same event: one object, counted once.
+            assertThat(result.accepted()).extracting(e -> e.eventId()).containsExactly("k", "k");
+            assertThat(result.rejected()).singleElement().satisfies(r -> {
+                assertThat(r.reason()).isEqualTo(RejectionReason.MISSING_EVENT_ID);
+                assertThat(r.detail()).isEqualTo("event id $.s3.object.key is absent");
+                assertThat(r.recordIndex()).isEqualTo(2);
+            });
+        }
     }
 
     static Stream<Arguments> badIds() {

@@ -130,7 +130,7 @@ class IntakeSampleEventsTest {
         assertThat(accepted(results)).extracting(e -> e.payload().path("s3").path("object").path("key").asText()).containsExactly(
                 "uploads/batch-7/part-001.csv", "uploads/batch-7/part-002.csv", "uploads/batch-7/part-003.csv",
                 "uploads/batch-7/_manifest-3.json");
-        assertThat(accepted(results)).extracting(Event::eventId).doesNotHaveDuplicates().allMatch(id -> id.startsWith("acme-ingest/uploads/batch-7/"));
+        assertThat(accepted(results)).extracting(Event::eventId).doesNotHaveDuplicates().allMatch(id -> id.startsWith("uploads/batch-7/"));
     }
 
     @Test
