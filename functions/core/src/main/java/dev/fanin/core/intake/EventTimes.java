@@ -9,15 +9,19 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
+import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
+import java.util.List;
+import java.util.regex.Pattern;
 
 /**
  * Reads an event's event time. Pure: the reference clock is the message's SQS sent time (or its receipt time when
  * the attribute is missing), passed in.
  *
- * <p>Formats: ISO_8601 is a string with a {@code Z} or {@code ±hh:mm} offset (a time without offset is ambiguous and
- * refused); EPOCH_MILLIS and EPOCH_SECONDS are numbers (or strings of digits), seconds may be fractional; AUTO reads
- * a number as milliseconds when it is greater than 1e11 (that is, after 1973-03-03 in milliseconds, or after year
+ * <p>Formats: ISO_8601 is a string with a {@code Z}, {@code ±hh:mm}, {@code ±hhmm} or {@code ±hh} offset and any
+ * fraction of a second, or an RFC 1123 date ({@code Sat, 05 Jun 2016 15:10:09 GMT}): the forms AWS services write
+ * (docs/INTAKE.md lists them; a time without offset is ambiguous and refused); EPOCH_MILLIS and EPOCH_SECONDS are numbers (or strings of digits), seconds may be fractional; AUTO reads
+ * a number (or a string of digits) as milliseconds when it is greater than 1e11 (that is, after 1973-03-03 in milliseconds, or after year
  * 5138 in seconds) and as seconds otherwise, and a string as ISO-8601. Accepted times lie in
  * [1970-01-01T00:00:00Z, 10000-01-01T00:00:00Z) and in [sent - maxPast, sent + maxFuture], both bounds inclusive.
  */
@@ -31,6 +35,16 @@ final class EventTimes {
     static final Instant END_OF_YEAR_9999 = Instant.parse("+10000-01-01T00:00:00Z");
     private static final BigDecimal AUTO_MILLIS_ABOVE = new BigDecimal("1e11");
     private static final BigDecimal END_SECONDS = BigDecimal.valueOf(END_OF_YEAR_9999.getEpochSecond());
+    /**
+     * ISO-8601 with the offset as CloudWatch writes it ({@code 2019-10-02T17:04:40.985+0000}) or as the others do
+     * ({@code Z}, {@code +00:00}); then RFC 1123, as AWS Health writes {@code startTime}.
+     */
+    /** An epoch number written as a string, as SQS writes SentTimestamp. */
+    private static final Pattern EPOCH_TEXT = Pattern.compile("-?\\d{1,20}(\\.\\d{1,9})?");
+    private static final List<DateTimeFormatter> ISO_FORMS = List.of(
+            new DateTimeFormatterBuilder().parseCaseInsensitive().append(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+                    .appendPattern("[XXX][XX][X]").toFormatter(),
+            DateTimeFormatter.RFC_1123_DATE_TIME);
 
     private EventTimes() {
     }
@@ -61,8 +75,8 @@ final class EventTimes {
             case EPOCH_MILLIS -> epoch(number(value, path, "epoch milliseconds"), true, path, value);
             case EPOCH_SECONDS -> epoch(number(value, path, "epoch seconds"), false, path, value);
             case AUTO -> {
-                if (value.isNumber()) {
-                    BigDecimal n = value.decimalValue();
+                if (value.isNumber() || value.isTextual() && EPOCH_TEXT.matcher(value.textValue()).matches()) {
+                    BigDecimal n = number(value, path, "a number");
                     yield epoch(n, n.compareTo(AUTO_MILLIS_ABOVE) > 0, path, value);
                 }
                 yield iso(value, path);
@@ -74,18 +88,21 @@ final class EventTimes {
         if (!value.isTextual()) {
             throw unparsable(path, value, "expected an ISO-8601 string such as \"2026-11-29T10:15:30Z\"");
         }
-        try {
-            return OffsetDateTime.parse(value.textValue(), DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
-        } catch (DateTimeParseException e) {
-            throw unparsable(path, value, "expected ISO-8601 with a Z or +hh:mm offset, such as \"2026-11-29T10:15:30Z\"");
+        for (DateTimeFormatter form : ISO_FORMS) {
+            try {
+                return OffsetDateTime.parse(value.textValue(), form).toInstant();
+            } catch (DateTimeParseException e) {
+                // the next form
+            }
         }
+        throw unparsable(path, value, "expected ISO-8601 with a Z, +hh:mm or +hhmm offset, such as \"2026-11-29T10:15:30Z\"");
     }
 
     private static BigDecimal number(JsonNode value, String path, String format) {
         if (value.isNumber()) {
             return value.decimalValue();
         }
-        if (value.isTextual() && value.textValue().matches("-?\\d{1,20}(\\.\\d{1,9})?")) {
+        if (value.isTextual() && EPOCH_TEXT.matcher(value.textValue()).matches()) {
             return new BigDecimal(value.textValue());
         }
         throw unparsable(path, value, "expected " + format + " (a number)");

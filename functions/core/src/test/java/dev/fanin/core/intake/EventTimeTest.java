@@ -49,7 +49,9 @@ class EventTimeTest {
                 Arguments.of(TimeFormat.AUTO, "1795946370123", "2026-11-29T09:59:30.123Z"),
                 Arguments.of(TimeFormat.AUTO, "1795946370", "2026-11-29T09:59:30Z"),
                 Arguments.of(TimeFormat.AUTO, "1795946370.25", "2026-11-29T09:59:30.250Z"),
-                Arguments.of(TimeFormat.AUTO, "\"2026-11-29T09:59:30Z\"", "2026-11-29T09:59:30Z"));
+                Arguments.of(TimeFormat.AUTO, "\"2026-11-29T09:59:30Z\"", "2026-11-29T09:59:30Z"),
+                Arguments.of(TimeFormat.AUTO, "\"1795946370\"", "2026-11-29T09:59:30Z"),
+                Arguments.of(TimeFormat.AUTO, "\"1795946370123\"", "2026-11-29T09:59:30.123Z"));
     }
 
     @ParameterizedTest(name = "{0} {1}")
@@ -72,12 +74,12 @@ class EventTimeTest {
 
     static Stream<Arguments> unparsable() {
         return Stream.of(
-                Arguments.of(TimeFormat.ISO_8601, "\"2026-11-29T09:59:30\"", "is a string \"2026-11-29T09:59:30\"; expected ISO-8601 with a Z or +hh:mm offset"),
+                Arguments.of(TimeFormat.ISO_8601, "\"2026-11-29T09:59:30\"", "is a string \"2026-11-29T09:59:30\"; expected ISO-8601 with a Z, +hh:mm or +hhmm offset"),
                 Arguments.of(TimeFormat.ISO_8601, "\"yesterday\"", "\"yesterday\""),
                 Arguments.of(TimeFormat.ISO_8601, "1795946370", "is a number 1795946370; expected an ISO-8601 string"),
                 Arguments.of(TimeFormat.EPOCH_MILLIS, "\"soon\"", "is a string \"soon\"; expected epoch milliseconds"),
                 Arguments.of(TimeFormat.EPOCH_SECONDS, "true", "is a boolean true; expected epoch seconds"),
-                Arguments.of(TimeFormat.AUTO, "\"1795946370\"", "is a string \"1795946370\"; expected ISO-8601"),
+                Arguments.of(TimeFormat.AUTO, "\"soon\"", "is a string \"soon\"; expected ISO-8601"),
                 Arguments.of(TimeFormat.AUTO, "{\"at\":1}", "is an object {\"at\":1}"));
     }
 
