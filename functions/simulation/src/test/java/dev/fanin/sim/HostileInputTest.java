@@ -189,7 +189,7 @@ class HostileInputTest {
         c.add(dead("SNS Message not JSON", sns("\"hello\""), "MALFORMED_JSON"));
         c.add(dead("SNS Message a JSON array", sns("\"[1,2]\""), "NOT_A_JSON_OBJECT"));
         c.add(dead("SNS Message truncated JSON", sns("\"{\\\"source\\\":\""), "MALFORMED_JSON"));
-        c.add(dead("EventBridge detail a string", alertDetail("\"service: api\""), "ENVELOPE_MISMATCH"));
+        c.add(dead("EventBridge detail a string", alertDetail("\"service: api\""), "NOT_A_JSON_OBJECT"));
         c.add(dead("EventBridge alert without its key field", alertDetail("{\"resource\":\"i-1\"}"), "MISSING_KEY"));
         c.add(dead("S3 record with a key outside any prefix", s3(s3Record("\"README\"")), "record 0: MISSING_KEY"));
         c.add(dead("S3 record with a numeric key", s3(s3Record("7")), "record 0: MISSING_KEY"));

@@ -30,7 +30,7 @@ final class EnvelopeReader {
     Unwrapping unwrap(JsonNode body, Envelope kind) {
         return switch (kind) {
             case RAW -> single(Envelope.RAW, body, body);
-            case EVENTBRIDGE -> isEventBridgeEvent(body) ? single(Envelope.EVENTBRIDGE, body.get("detail"), body) : new Unwrapping.NotThisEnvelope();
+            case EVENTBRIDGE -> unwrapEventBridge(body);
             case SNS -> unwrapSns(body);
             case S3 -> unwrapS3(body);
         };
@@ -60,6 +60,25 @@ final class EnvelopeReader {
             return "an SNS notification (topic " + Details.value(body.path("TopicArn")) + ") carrying " + inner;
         }
         return "plain JSON with no recognised envelope (RAW), fields " + fieldNames(body);
+    }
+
+    /**
+     * An EventBridge event whose {@code detail} is null, absent or not an object has the envelope's shape but no
+     * payload: that is the problem to report (a PutEvents without Detail), not that the body would read as RAW.
+     */
+    private static Unwrapping unwrapEventBridge(JsonNode body) {
+        if (isEventBridgeEvent(body)) {
+            return single(Envelope.EVENTBRIDGE, body.get("detail"), body);
+        }
+        if (!hasEventBridgeHeader(body)) {
+            return new Unwrapping.NotThisEnvelope();
+        }
+        JsonNode detail = body.path("detail");
+        String what = detail.isMissingNode() ? "absent" : Details.kind(detail) + " " + Details.value(detail);
+        return new Unwrapping.Broken(RejectionReason.NOT_A_JSON_OBJECT, "$envelope.detail of this EventBridge event (source "
+                + Details.value(body.get("source")) + ", detail-type " + Details.value(body.get("detail-type")) + ") is " + what
+                + ", but the payload of envelope eventbridge is the detail object: have the producer send a JSON object as"
+                + " Detail (PutEvents), or read the event with envelope raw and $.<field> paths");
     }
 
     private Unwrapping unwrapSns(JsonNode body) {
@@ -110,8 +129,12 @@ final class EnvelopeReader {
     }
 
     static boolean isEventBridgeEvent(JsonNode body) {
+        return hasEventBridgeHeader(body) && body.path("detail").isObject();
+    }
+
+    private static boolean hasEventBridgeHeader(JsonNode body) {
         return body.path("version").isTextual() && body.path("id").isTextual() && body.path("detail-type").isTextual()
-                && body.path("source").isTextual() && body.path("time").isTextual() && body.path("detail").isObject();
+                && body.path("source").isTextual() && body.path("time").isTextual();
     }
 
     static boolean isSnsNotification(JsonNode body) {

@@ -16,6 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 class EnvelopeSelectionTest {
 
@@ -202,6 +203,23 @@ class EnvelopeSelectionTest {
 
         assertThat(r.reason()).isEqualTo(RejectionReason.ENVELOPE_MISMATCH);
         assertThat(r.detail()).contains("configured with envelope RAW").contains("holds when the body is read as EVENTBRIDGE").contains("an EventBridge event");
+    }
+
+    @ParameterizedTest(name = "detail {0}")
+    @ValueSource(strings = {"null", "\"a string\"", "[1]", "absent"})
+    void anEventBridgeEventWithoutADetailObjectSaysSoInsteadOfSuggestingRaw(String detail) {
+        // A pipeline reading $envelope fields only would hold when read as RAW: that is not the fix.
+        MessageIntake byEnvelope = new MessageIntake(PipelineFixture.config(pipeline("eb").envelope(Envelope.EVENTBRIDGE)
+                .when(equalTo("$envelope.source", "custom.alerts")).key("$envelope.account")));
+        String body = detail.equals("absent") ? eventBridge("custom.alerts", "null").replace(",\"detail\":null", "")
+                : eventBridge("custom.alerts", detail);
+
+        Rejected r = byEnvelope.parse(message(body)).rejected().get(0);
+
+        assertThat(r.reason()).isEqualTo(RejectionReason.NOT_A_JSON_OBJECT);
+        assertThat(r.detail()).startsWith("$envelope.detail of this EventBridge event (source \"custom.alerts\"")
+                .contains(detail.equals("absent") ? "is absent" : "is ").contains("send a JSON object as Detail")
+                .doesNotContain("read as RAW");
     }
 
     @Test
