@@ -3,7 +3,7 @@ package dev.fanin.cli.local;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fanin.core.config.Durations;
+import dev.fanin.cli.ArrivalOffset;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -13,7 +13,7 @@ import java.util.List;
 /**
  * The user's own traffic for {@code fanin local --events FILE}: JSON Lines, one message per line,
  * {@code {"at": ..., "body": ...}}. {@code at} is optional: an ISO-8601 instant (taken relative to the first line
- * that has one), or an offset from the start such as {@code "1.5s"}, {@code "250ms"} or {@code "PT2S"}; a line
+ * that has one), or an offset from the start such as {@code "+1.5s"}, {@code "250ms"} or {@code "PT2S"} ({@link ArrivalOffset}); a line
  * without it is sent with the previous line. {@code body} is any JSON value (sent as its JSON text) or a string
  * (sent verbatim). Blank lines and lines starting with {@code #} are skipped.
  */
@@ -83,17 +83,8 @@ final class UserTraffic {
     }
 
     private static Duration offset(String text, String where) {
-        try {
-            if (text.startsWith("P") || text.startsWith("p")) {
-                return Duration.parse(text);
-            }
-            if (text.matches("\\d+\\.\\d+s")) {
-                return Duration.ofMillis(Math.round(Double.parseDouble(text.substring(0, text.length() - 1)) * 1000));
-            }
-            return Durations.parse(text);
-        } catch (RuntimeException e) {
-            throw new IllegalArgumentException(where + ": \"at\" \"" + text + "\" is neither an ISO-8601 time nor an offset such as \"1.5s\", \"250ms\" or \"PT2S\"");
-        }
+        return ArrivalOffset.parse(text).orElseThrow(() -> new IllegalArgumentException(where + ": \"at\" \"" + text
+                + "\" is neither an ISO-8601 time nor an offset such as \"+1.5s\", \"250ms\" or \"PT2S\""));
     }
 
     static String abbreviate(String text) {

@@ -5,11 +5,17 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.cli.ArrivalOffset;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.CharBuffer;
+import java.nio.charset.CoderResult;
+import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
@@ -22,52 +28,99 @@ import java.util.Set;
 import java.util.UUID;
 
 /**
- * Reads a trace: JSON Lines, one SQS message per line,
- * {@code {"at": ISO-8601, "body": JSON value or string, "messageId": optional, "attributes": optional}}. Blank lines
- * and lines starting with {@code #} are skipped. Every problem is collected with its line number, so one run names
- * them all. Messages are returned in arrival order (stable for equal times: file order).
+ * Reads a trace: JSON Lines in UTF-8, one SQS message per line,
+ * {@code {"at": ISO-8601 or offset, "body": JSON value or string, "messageId": optional, "attributes": optional}}.
+ * An offset ({@code "+2s"}, {@link ArrivalOffset}) counts from the first line with an instant, or from
+ * {@link #START_WITHOUT_INSTANT} when none has one. Blank lines and lines starting with {@code #} are skipped. Every
+ * problem is collected with its line number, so one run names them all. Messages are returned in arrival order
+ * (stable for equal times: file order).
  */
 final class TraceReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> FIELDS = Set.of("at", "body", "messageId", "attributes");
+    /** Where a trace whose every {@code at} is an offset starts: fixed, so a replay of it is reproducible. */
+    static final Instant START_WITHOUT_INSTANT = Instant.parse("2026-01-01T00:00:00Z");
+
+    /** A line read: its arrival is an instant, or an offset resolved once the whole file is read. */
+    private record Line(TraceMessage message, Duration offset) { }
 
     private TraceReader() {
     }
 
     /** @throws IllegalArgumentException listing every malformed line */
     static List<TraceMessage> read(Path trace) {
-        List<String> lines;
+        byte[] bytes;
         try {
-            lines = Files.readAllLines(trace, StandardCharsets.UTF_8);
+            bytes = Files.readAllBytes(trace);
         } catch (IOException e) {
             throw new UncheckedIOException("cannot read the trace " + trace, e);
         }
-        return parse(lines, trace.toString());
+        List<String> lines = new ArrayList<>();
+        List<String> problems = new ArrayList<>();
+        int start = 0;
+        for (int i = 0; i <= bytes.length; i++) {
+            if (i < bytes.length && bytes[i] != '\n') {
+                continue;
+            }
+            if (i == bytes.length && start == i) {
+                break;
+            }
+            ByteBuffer in = ByteBuffer.wrap(bytes, start, i - start);
+            CharBuffer out = CharBuffer.allocate(i - start);
+            CoderResult result = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(in, out, true);
+            if (result.isError()) {
+                problems.add(trace + ":" + (lines.size() + 1) + ": not valid UTF-8 at byte " + (in.position() - start + 1)
+                        + " of the line; write the trace in UTF-8 (a body that is not text belongs base64-encoded in a string)");
+                lines.add("");
+            } else {
+                lines.add(out.flip().toString());
+            }
+            start = i + 1;
+        }
+        return parse(lines, trace.toString(), problems);
     }
 
     static List<TraceMessage> parse(List<String> lines, String origin) {
-        List<TraceMessage> messages = new ArrayList<>();
-        List<String> problems = new ArrayList<>();
+        return parse(lines, origin, List.of());
+    }
+
+    private static List<TraceMessage> parse(List<String> lines, String origin, List<String> earlierProblems) {
+        List<Line> read = new ArrayList<>();
+        List<String> problems = new ArrayList<>(earlierProblems);
         for (int i = 0; i < lines.size(); i++) {
             String text = lines.get(i).strip();
             if (text.isEmpty() || text.startsWith("#")) {
                 continue;
             }
             try {
-                messages.add(message(i + 1, text));
+                read.add(message(i + 1, text));
             } catch (IllegalArgumentException e) {
                 problems.add(origin + ":" + (i + 1) + ": " + e.getMessage());
             }
         }
         if (!problems.isEmpty()) {
+            problems.sort(Comparator.comparingInt(TraceReader::lineNumber));
             throw new IllegalArgumentException(String.join("\n", problems));
+        }
+        Instant base = read.stream().filter(l -> l.offset() == null).map(l -> l.message().at()).findFirst().orElse(START_WITHOUT_INSTANT);
+        List<TraceMessage> messages = new ArrayList<>();
+        for (Line l : read) {
+            TraceMessage m = l.message();
+            messages.add(l.offset() == null ? m : new TraceMessage(m.line(), base.plus(l.offset()), m.body(), m.messageId(), m.attributes()));
         }
         messages.sort(Comparator.comparing(TraceMessage::at));
         return List.copyOf(messages);
     }
 
-    private static TraceMessage message(int line, String text) {
+    /** The line number of a problem {@code origin:N: ...}, for listing problems in file order. */
+    private static int lineNumber(String problem) {
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile(":(\\d+): ").matcher(problem);
+        return m.find() ? Integer.parseInt(m.group(1)) : 0;
+    }
+
+    private static Line message(int line, String text) {
         JsonNode json;
         try {
             json = JSON.readTree(text);
@@ -85,13 +138,16 @@ final class TraceReader {
         }
         JsonNode at = json.get("at");
         if (at == null || !at.isTextual()) {
-            throw new IllegalArgumentException("\"at\" must be an ISO-8601 instant such as \"2026-11-29T09:40:02Z\"");
+            throw new IllegalArgumentException("\"at\" must be an ISO-8601 instant such as \"2026-11-29T09:40:02Z\" or an offset such as \"+2s\"");
         }
-        Instant arrival;
-        try {
-            arrival = Instant.parse(at.asText());
-        } catch (DateTimeParseException e) {
-            throw new IllegalArgumentException("\"at\" is not an ISO-8601 instant: \"" + at.asText() + "\"");
+        Instant arrival = START_WITHOUT_INSTANT;
+        Duration offset = ArrivalOffset.parse(at.asText()).orElse(null);
+        if (offset == null) {
+            try {
+                arrival = Instant.parse(at.asText());
+            } catch (DateTimeParseException e) {
+                throw new IllegalArgumentException("\"at\" is neither an ISO-8601 instant nor an offset such as \"+2s\": \"" + at.asText() + "\"");
+            }
         }
         JsonNode body = json.get("body");
         if (body == null || body.isNull()) {
@@ -112,7 +168,7 @@ final class TraceReader {
             given.fields().forEachRemaining(e -> attributes.put(e.getKey(),
                     e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString()));
         }
-        return new TraceMessage(line, arrival, bodyText, messageId, attributes);
+        return new Line(new TraceMessage(line, arrival, bodyText, messageId, attributes), offset);
     }
 
     /**

@@ -19,10 +19,11 @@ class UserTrafficTest {
                 "",
                 "{\"at\": \"1.5s\", \"body\": {}}",
                 "{\"at\": \"PT3S\", \"body\": {}}",
-                "{\"at\": \"250ms\", \"body\": {}}"), "f.jsonl");
+                "{\"at\": \"250ms\", \"body\": {}}",
+                "{\"at\": \"+2s\", \"body\": {}}"), "f.jsonl");
 
         assertThat(t.timed()).extracting(Send::at).containsExactly(Duration.ZERO, Duration.ofMillis(250),
-                Duration.ofMillis(1500), Duration.ofMillis(2500), Duration.ofMillis(2500), Duration.ofSeconds(3));
+                Duration.ofMillis(1500), Duration.ofSeconds(2), Duration.ofMillis(2500), Duration.ofMillis(2500), Duration.ofSeconds(3));
         assertThat(t.timed()).extracting(Send::body).contains("{\"type\":\"shard.done\"}", "raw text", "[1,2]");
         assertThat(t.timed().get(0).what()).isEqualTo("line 2: {\"type\":\"shard.done\"}");
         assertThat(t.expectations()).singleElement().extracting(Traffic.Expectation::description).isEqualTo("at least one aggregate");

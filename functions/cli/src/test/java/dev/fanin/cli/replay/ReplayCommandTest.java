@@ -55,7 +55,7 @@ class ReplayCommandTest {
         Path trace = Files.writeString(dir.resolve("t.jsonl"), "{\"at\":\"soon\",\"body\":1}\n");
         Run r = run("replay", "--config", ReplayRun.CONFIG.toString(), "--trace", trace.toString(), "--out", dir.resolve("o").toString());
         assertThat(r.exit()).isEqualTo(FaninCli.INVALID_INPUT);
-        assertThat(r.out()).contains("t.jsonl:1: \"at\" is not an ISO-8601 instant");
+        assertThat(r.out()).contains("t.jsonl:1: \"at\" is neither an ISO-8601 instant nor an offset");
     }
 
     @Test

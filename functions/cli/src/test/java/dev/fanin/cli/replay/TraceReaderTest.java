@@ -3,9 +3,13 @@ package dev.fanin.cli.replay;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 class TraceReaderTest {
 
@@ -31,13 +35,52 @@ class TraceReaderTest {
     }
 
     @Test
+    void relativeArrivalsCountFromTheFirstInstantAsLocalEventsReadsThem() {
+        List<TraceMessage> trace = TraceReader.parse(List.of(
+                "{\"at\":\"+2s\",\"body\":\"b\"}",
+                "{\"at\":\"2026-11-29T09:40:00Z\",\"body\":\"a\"}",
+                "{\"at\":\"1.5s\",\"body\":\"c\"}",
+                "{\"at\":\"PT1M\",\"body\":\"d\"}"), "t");
+        assertThat(trace).extracting(TraceMessage::body).containsExactly("a", "c", "b", "d");
+        assertThat(trace).extracting(TraceMessage::at).containsExactly(Instant.parse("2026-11-29T09:40:00Z"),
+                Instant.parse("2026-11-29T09:40:01.500Z"), Instant.parse("2026-11-29T09:40:02Z"), Instant.parse("2026-11-29T09:41:00Z"));
+
+        List<TraceMessage> onlyOffsets = TraceReader.parse(List.of("{\"at\":\"+250ms\",\"body\":\"x\"}"), "t");
+        assertThat(onlyOffsets.get(0).at()).isEqualTo(TraceReader.START_WITHOUT_INSTANT.plusMillis(250));
+    }
+
+    @Test
+    void invalidUtf8IsALineNumberedProblemBesideTheOthers(@TempDir Path dir) throws Exception {
+        Path file = dir.resolve("t.jsonl");
+        byte[] good = "{\"at\":\"2026-01-01T00:00:01Z\",\"body\":\"caf\u00e9\"}\n".getBytes(StandardCharsets.UTF_8);
+        byte[] bad = "{\"at\":\"2026-01-01T00:00:02Z\",\"body\":\"caf\u00e9\"}\n".getBytes(StandardCharsets.ISO_8859_1);
+        byte[] worse = "{\"at\":\"later\",\"body\":1}\n".getBytes(StandardCharsets.UTF_8);
+        Files.write(file, concat(good, bad, worse));
+
+        assertThatThrownBy(() -> TraceReader.read(file))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining(file + ":2: not valid UTF-8 at byte 41 of the line")
+                .hasMessageContaining(file + ":3: \"at\" is neither");
+        Files.write(file, good);
+        assertThat(TraceReader.read(file)).singleElement().extracting(TraceMessage::body).isEqualTo("caf\u00e9");
+    }
+
+    private static byte[] concat(byte[]... parts) {
+        java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+        for (byte[] p : parts) {
+            out.writeBytes(p);
+        }
+        return out.toByteArray();
+    }
+
+    @Test
     void namesEveryBadLineWithItsNumber() {
         assertThatThrownBy(() -> TraceReader.parse(List.of(
                 "{\"at\":\"yesterday\",\"body\":1}",
                 "{\"at\":\"2026-01-01T00:00:01Z\"}",
                 "{\"at\":\"2026-01-01T00:00:01Z\",\"body\":1,\"colour\":2}",
                 "[1]"), "t.jsonl"))
-                .hasMessageContaining("t.jsonl:1: \"at\" is not an ISO-8601 instant")
+                .hasMessageContaining("t.jsonl:1: \"at\" is neither an ISO-8601 instant nor an offset such as \"+2s\": \"yesterday\"")
                 .hasMessageContaining("t.jsonl:2: \"body\" is missing")
                 .hasMessageContaining("t.jsonl:3: unknown field \"colour\"")
                 .hasMessageContaining("t.jsonl:4: a trace line must be a JSON object");
