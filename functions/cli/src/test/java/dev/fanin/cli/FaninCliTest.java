@@ -29,6 +29,15 @@ class FaninCliTest {
     }
 
     @Test
+    void aMistypedBenchProfileIsAUsageErrorBeforeAnyReportLine() {
+        CliRun run = CliRun.run("bench", "--profiles", "alert-storm,sparce", "--reps", "0");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("unknown profile \"sparce\"; profiles: alert-storm, sparse").doesNotContain("\tat ");
+        assertThat(run.out()).as("no half report").isEmpty();
+    }
+
+    @Test
     void noArgumentsPrintsTheOverviewToStderrAndExits2() {
         CliRun run = CliRun.run();
 

@@ -38,6 +38,8 @@ public final class ConfigLoader {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,40}");
     private static final Pattern DUPLICATE_FIELD = Pattern.compile("Duplicate field '(.*)'");
+    /** SnakeYAML's words for a [ met inside a flow collection: an unquoted path index, most likely. */
+    private static final Pattern FLOW_INDEX = Pattern.compile("while parsing a flow (sequence|mapping): expected ',' or '[]}]', but got \\[");
 
     /**
      * Duplicate keys are errors (the second would silently win otherwise). An empty plain value ({@code size:}) is
@@ -120,7 +122,10 @@ public final class ConfigLoader {
                     + "\" appears twice in the same mapping; keep one";
         }
         String where = line.isEmpty() ? "" : " at " + line + ", column " + location.getColumnNr();
-        return "the file is not valid YAML" + where + ": " + original;
+        String hint = FLOW_INDEX.matcher(original).find()
+                ? "; a path with [ ] inside [...] or {...} must be quoted, e.g. '$.items[0].id' (in flow style [ and ] are YAML's own)"
+                : "";
+        return "the file is not valid YAML" + where + ": " + original + hint;
     }
 
     /**
