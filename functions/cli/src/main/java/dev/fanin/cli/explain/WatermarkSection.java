@@ -24,8 +24,8 @@ final class WatermarkSection {
         md.append("`maxEventTime` is the newest event time the pipeline has seen and `lastArrival` the processing time of its latest "
                 + "arrival. The first term is bounded out-of-orderness: an event up to ").append(Human.config(ooo))
                 .append(" behind the newest one is still on time. The second is the idle advance: once no event has arrived for ")
-                .append(Human.config(idle)).append(", the watermark moves with processing time, so an idle key or an idle "
-                        + "pipeline still closes its windows.\n\n");
+                .append(Human.config(idle)).append(", the watermark moves with processing time, so an idle pipeline still closes its windows (the watermark "
+                        + "is the pipeline's: a key gone quiet in a busy pipeline closes as the other keys' events move it).\n\n");
         md.append("While the input queue is behind, the watermark holds: a message delivered more than ").append(Human.config(ooo))
                 .append(" after it was sent (its SQS send time) caps the watermark at its send time - ").append(Human.config(ooo))
                 .append(" until no such message has come for ").append(Human.config(idle))
@@ -75,7 +75,7 @@ final class WatermarkSection {
             md.append("| `end <= watermark < end + ").append(plain).append("` | late | a correction, as above |\n");
         }
         md.append("| `watermark >= end").append(lateness.isZero() ? "" : " + " + plain).append("` | too late | ").append(tooLate).append(" |\n");
-        md.append("| processing time past the window's hard deadline").append(lateness.isZero() ? "" : " + " + plain)
+        md.append("| processing time at or after the window's hard deadline").append(lateness.isZero() ? "" : " + " + plain)
                 .append(" | too late, whatever the watermark | ").append(tooLate).append(" |\n\n");
         md.append("Corrections are batched: events arriving within ").append(Human.config(p.late().correctionDelay()))
                 .append(" (`late.correctionDelay`) of the first pending one make one correction revision. ");
