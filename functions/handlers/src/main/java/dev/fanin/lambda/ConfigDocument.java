@@ -5,18 +5,38 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import software.amazon.awssdk.services.appconfigdata.AppConfigDataClient;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.ssm.SsmClient;
 
 /**
  * The pipeline configuration document at a {@link ConfigLocation}, read afresh on every {@link #read()}: the text as
- * stored, not yet validated ({@link LiveConfig} does that).
+ * stored, not yet validated ({@link LiveConfig} does that). The functions and {@code fanin config} read a published
+ * document through the same readers.
  */
-interface ConfigDocument {
+public interface ConfigDocument {
 
     /**
      * @throws ConfigUnavailableException when the document cannot be read now (missing, denied, the service down);
-     *                                    the message says which and where
+     *                                    the message says which and where ({@link DocumentMissingException} when
+     *                                    nothing is published there)
      */
     String read();
+
+    /** The object at an {@code s3://} location. */
+    static ConfigDocument s3(S3Client s3, ConfigLocation location) {
+        return new S3ConfigDocument(s3, location);
+    }
+
+    /** The parameter at an {@code ssm:} location, decrypted. */
+    static ConfigDocument ssm(SsmClient ssm, ConfigLocation location) {
+        return ParameterConfigDocument.ssm(ssm, location);
+    }
+
+    /** The configuration deployed to an {@code appconfig:} profile, through the AppConfig data API. */
+    static ConfigDocument appConfig(AppConfigDataClient appConfig, ConfigLocation location) {
+        return ParameterConfigDocument.appConfig(appConfig, location);
+    }
 
     /** A document in the function's jar or in a file (a layer): fixed for the life of the function. */
     static ConfigDocument local(ConfigLocation location) {
@@ -41,7 +61,7 @@ interface ConfigDocument {
     }
 
     /** The document cannot be read now; the last good configuration stays in force. */
-    final class ConfigUnavailableException extends RuntimeException {
+    class ConfigUnavailableException extends RuntimeException {
         private static final long serialVersionUID = 1L;
 
         ConfigUnavailableException(String message) {
@@ -49,6 +69,15 @@ interface ConfigDocument {
         }
 
         ConfigUnavailableException(String message, Throwable cause) {
+            super(message, cause);
+        }
+    }
+
+    /** Nothing is published at the location (no such object, parameter or profile). */
+    final class DocumentMissingException extends ConfigUnavailableException {
+        private static final long serialVersionUID = 1L;
+
+        DocumentMissingException(String message, Throwable cause) {
             super(message, cause);
         }
     }

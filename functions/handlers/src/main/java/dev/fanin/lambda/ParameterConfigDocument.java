@@ -5,7 +5,9 @@ import java.util.Objects;
 import java.util.function.Supplier;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.appconfigdata.AppConfigDataClient;
+import software.amazon.awssdk.services.appconfigdata.model.ResourceNotFoundException;
 import software.amazon.awssdk.services.ssm.SsmClient;
+import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
 import software.amazon.lambda.powertools.parameters.appconfig.AppConfigProvider;
 import software.amazon.lambda.powertools.parameters.cache.CacheManager;
 import software.amazon.lambda.powertools.parameters.ssm.SSMProvider;
@@ -49,15 +51,31 @@ final class ParameterConfigDocument implements ConfigDocument {
         String text;
         try {
             text = get.get();
-        } catch (SdkException | IllegalStateException e) {
-            throw new ConfigUnavailableException(location + ": " + e.getMessage(), e);
         } catch (RuntimeException e) {
-            // Powertools wraps the SDK's failures (ParameterNotFound and the like) in its own exceptions.
-            throw new ConfigUnavailableException(location + ": " + e, e);
+            if (nothingPublished(e)) {
+                throw new DocumentMissingException(location + ": nothing published there (" + e.getMessage() + ")", e);
+            }
+            throw unavailable(e);
         }
         if (text == null) {
             throw new ConfigUnavailableException(location + ": no value");
         }
         return text;
+    }
+
+    private ConfigUnavailableException unavailable(RuntimeException e) {
+        // Powertools wraps the SDK's failures in its own exceptions, whose message alone does not name the kind.
+        boolean plain = e instanceof SdkException || e instanceof IllegalStateException;
+        return new ConfigUnavailableException(location + ": " + (plain ? e.getMessage() : e.toString()), e);
+    }
+
+    /** Whether the store said the parameter or profile does not exist (Powertools may wrap the SDK's exception). */
+    private static boolean nothingPublished(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof ParameterNotFoundException || t instanceof ResourceNotFoundException) {
+                return true;
+            }
+        }
+        return false;
     }
 }

@@ -40,8 +40,11 @@ final class S3ConfigDocument implements ConfigDocument {
             if (e.statusCode() == 304 && text != null) {
                 return text;
             }
-            throw new ConfigUnavailableException(location + ": " + (e.statusCode() == 404 ? "no such object" : "GetObject failed")
-                    + " (" + e.statusCode() + " " + e.awsErrorDetails().errorCode() + ")", e);
+            String status = " (" + e.statusCode() + " " + e.awsErrorDetails().errorCode() + ")";
+            if (e.statusCode() == 404) {
+                throw new DocumentMissingException(location + ": no such object" + status, e);
+            }
+            throw new ConfigUnavailableException(location + ": GetObject failed" + status, e);
         } catch (SdkException e) {
             throw new ConfigUnavailableException(location + ": GetObject failed: " + e.getMessage(), e);
         }

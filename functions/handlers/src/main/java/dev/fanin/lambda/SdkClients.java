@@ -68,17 +68,17 @@ final class SdkClients implements AutoCloseable {
                 // Local endpoints serve buckets by path, not by host name.
                 S3Client s3 = configure(S3Client.builder()).forcePathStyle(settings.endpoint().isPresent()).build();
                 configClient = s3;
-                return new S3ConfigDocument(s3, location);
+                return ConfigDocument.s3(s3, location);
             }
             case SSM -> {
                 SsmClient ssm = configure(SsmClient.builder()).build();
                 configClient = ssm;
-                return ParameterConfigDocument.ssm(ssm, location);
+                return ConfigDocument.ssm(ssm, location);
             }
             case APPCONFIG -> {
                 AppConfigDataClient appConfig = configure(AppConfigDataClient.builder()).build();
                 configClient = appConfig;
-                return ParameterConfigDocument.appConfig(appConfig, location);
+                return ConfigDocument.appConfig(appConfig, location);
             }
             default -> {
                 return ConfigDocument.local(location);

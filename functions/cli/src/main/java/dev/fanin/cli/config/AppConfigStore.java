@@ -1,11 +1,9 @@
 package dev.fanin.cli.config;
 
+import dev.fanin.lambda.ConfigDocument;
 import dev.fanin.lambda.ConfigLocation;
-import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.appconfigdata.AppConfigDataClient;
-import software.amazon.awssdk.services.appconfigdata.model.ResourceNotFoundException;
 
 /**
  * A configuration in an AppConfig configuration profile ({@code appconfig:application/environment/profile}), read as
@@ -16,24 +14,17 @@ import software.amazon.awssdk.services.appconfigdata.model.ResourceNotFoundExcep
  */
 final class AppConfigStore implements ConfigStore {
 
-    private final AppConfigDataClient data;
     private final ConfigLocation location;
+    private final ConfigDocument reader;
 
     AppConfigStore(AppConfigDataClient data, ConfigLocation location) {
-        this.data = data;
         this.location = location;
+        this.reader = ConfigDocument.appConfig(data, location);
     }
 
     @Override
     public Optional<String> read() {
-        try {
-            String token = data.startConfigurationSession(r -> r.applicationIdentifier(location.path())
-                    .environmentIdentifier(location.key()).configurationProfileIdentifier(location.profile())).initialConfigurationToken();
-            SdkBytes latest = data.getLatestConfiguration(r -> r.configurationToken(token)).configuration();
-            return latest == null || latest.asByteArray().length == 0 ? Optional.empty() : Optional.of(latest.asString(StandardCharsets.UTF_8));
-        } catch (ResourceNotFoundException e) {
-            return Optional.empty();
-        }
+        return ConfigStore.published(reader);
     }
 
     @Override

@@ -1,6 +1,7 @@
 package dev.fanin.cli.config;
 
 import dev.fanin.cli.ops.OperatorClients;
+import dev.fanin.lambda.ConfigDocument;
 import dev.fanin.lambda.ConfigLocation;
 import java.io.IOException;
 import java.io.InputStream;
@@ -32,6 +33,21 @@ interface ConfigStore {
     /** Why fanin cannot publish here and what to do instead, or null when it can. */
     default String refusal() {
         return null;
+    }
+
+    /**
+     * The document {@code reader} reads, as the functions read it, or empty when nothing is published there (an empty
+     * AppConfig configuration included).
+     */
+    static Optional<String> published(ConfigDocument reader) {
+        try {
+            String text = reader.read();
+            return text.isEmpty() ? Optional.empty() : Optional.of(text);
+        } catch (ConfigDocument.DocumentMissingException e) {
+            return Optional.empty();
+        } catch (ConfigDocument.ConfigUnavailableException e) {
+            throw new IllegalStateException(e.getMessage(), e);
+        }
     }
 
     static ConfigStore at(ConfigLocation location, OperatorClients clients) {

@@ -1,9 +1,9 @@
 package dev.fanin.cli.config;
 
+import dev.fanin.lambda.ConfigDocument;
 import dev.fanin.lambda.ConfigLocation;
 import java.util.Optional;
 import software.amazon.awssdk.services.ssm.SsmClient;
-import software.amazon.awssdk.services.ssm.model.ParameterNotFoundException;
 import software.amazon.awssdk.services.ssm.model.ParameterTier;
 import software.amazon.awssdk.services.ssm.model.ParameterType;
 
@@ -16,19 +16,17 @@ final class SsmConfigStore implements ConfigStore {
 
     private final SsmClient ssm;
     private final ConfigLocation location;
+    private final ConfigDocument reader;
 
     SsmConfigStore(SsmClient ssm, ConfigLocation location) {
         this.ssm = ssm;
         this.location = location;
+        this.reader = ConfigDocument.ssm(ssm, location);
     }
 
     @Override
     public Optional<String> read() {
-        try {
-            return Optional.of(ssm.getParameter(r -> r.name(location.path()).withDecryption(true)).parameter().value());
-        } catch (ParameterNotFoundException e) {
-            return Optional.empty();
-        }
+        return ConfigStore.published(reader);
     }
 
     @Override
