@@ -61,6 +61,30 @@ class ValidateCommandTest {
         assertThat(run.out()).contains("pipeline \"p\": windw is not a known field; did you mean \"window\"?");
     }
 
+    /** A broken field hides no other problem: the cross-section rules and the size budget run on what was read. */
+    @Test
+    void problemsInDifferentSectionsAreAllReportedInOnePass() throws IOException {
+        Path file = write("version: 1\npipelines:\n  - name: uploads\n    key: [$.a]\n    window: {type: session, gap: 30m}\n"
+                + "    triggers: {cuont: 5, maxLifetime: 15m}\n    incomplete: {policy: hold}\n"
+                + "    aggregations: [{name: samples, type: last, n: 100}]\n    bounds: {maxOpenWindows: none}\n");
+
+        CliRun run = CliRun.run("validate", "--config", file.toString());
+
+        assertThat(run.exit()).isEqualTo(1);
+        assertThat(run.out().lines()).containsExactly(
+                "pipeline \"uploads\": triggers.cuont is not a known field; did you mean \"count\"?",
+                "pipeline \"uploads\": bounds.maxOpenWindows must be a whole number, not \"none\"",
+                "pipeline \"uploads\": triggers.maxLifetime \"15m\" is not longer than window.gap \"30m\" and no count, expected or"
+                        + " sentinel trigger can close a window sooner, so windows would close by maxLifetime before their own end;"
+                        + " make it longer than \"30m\" or add a trigger",
+                "pipeline \"uploads\": incomplete.policy is hold, but this pipeline has no way to know a window is complete; add"
+                        + " triggers.expected or triggers.sentinel, or use policy: fire-partial",
+                "pipeline \"uploads\": aggregations can make an aggregate of up to 1038341 bytes, more than the 262124 bytes an"
+                        + " EventBridge entry takes here; the largest is aggregations[0] \"samples\" with up to 1033935 bytes:"
+                        + " lower its n or maxValueBytes",
+                "5 problems");
+    }
+
     @Test
     void oneProblemIsCountedInTheSingular() throws IOException {
         Path file = write("version: 2\npipelines:\n  - name: orders\n    key: [$.customerId]\n    triggers: {maxLifetime: 15m}\n");

@@ -160,6 +160,8 @@ class ExternalConfigTest {
                 Arguments.of("a key that is not a path", BUNDLED.replace("key: [$.jobId, $.runId]", "key: [jobId, $.runId]"), "key"),
                 Arguments.of("an unknown envelope", BUNDLED.replace("envelope: raw", "envelope: kafka"), "envelope"),
                 Arguments.of("an unknown incomplete policy", BUNDLED.replace("policy: hold", "policy: wait"), "incomplete.policy"),
+                Arguments.of("problems in two sections, found in one pass", BUNDLED.replace("countsAsEvent: false", "countsAsEvent: nope")
+                        .replace("cap: 1000, maxValueBytes: 128", "cap: 1000, maxValueBytes: 200"), ": 2 problems"),
                 Arguments.of("binary", "\u0000\u0001\u0002fanin\u0003", "pipeline configuration"));
     }
 

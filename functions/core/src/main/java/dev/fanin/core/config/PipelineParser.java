@@ -15,7 +15,8 @@ final class PipelineParser {
     }
 
     /**
-     * The pipeline, or null after reporting its problems.
+     * The pipeline, or null after reporting its problems. Every section is read, and every rule across sections runs
+     * on the fields it reads that were read ({@link PipelineRules}), so one pass reports all of them.
      *
      * @param pipeline the pipeline's mapping, whose spot names the pipeline (or {@code pipelines[i]} when it has no
      *                 usable name); the name itself is checked by the loader, which sees all pipelines
@@ -29,30 +30,38 @@ final class PipelineParser {
         FieldPath defaultEventId = envelope == Envelope.S3 ? FieldPath.parse(ConfigDefaults.S3_EVENT_ID) : null;
         FieldPath eventId = pipeline.path("eventId", defaultEventId);
         EventTimeSpec eventTime = EventTimeParser.parse(pipeline, envelope);
-        WindowSpec window = window(pipeline);
-        TriggerSpec triggers = TriggerParser.parse(pipeline);
+        WindowParser.Read window = window(pipeline);
+        TriggerParser.Read triggers = TriggerParser.parse(pipeline);
         WatermarkSpec watermark = PolicyParser.watermark(pipeline);
         Duration allowedLateness = pipeline.duration("allowedLateness", ConfigDefaults.ALLOWED_LATENESS, Values.Sign.NOT_NEGATIVE);
         LatePolicy late = PolicyParser.late(pipeline);
-        IncompletePolicy incomplete = PolicyParser.incomplete(pipeline);
+        PolicyParser.IncompleteRead incomplete = PolicyParser.incomplete(pipeline);
         List<AggregationSpec> aggregations = AggregationParser.parse(pipeline);
-        Bounds bounds = PolicyParser.bounds(pipeline);
+        PolicyParser.BoundsRead bounds = PolicyParser.bounds(pipeline);
         EmitTarget emit = EmitParser.parse(pipeline);
         Duration retention = pipeline.duration("retention", ConfigDefaults.RETENTION, Values.Sign.POSITIVE);
 
         Spot spot = pipeline.spot();
         PipelineRules.lifetimeOutlastsWindow(spot, window, triggers);
-        PipelineRules.countsFitBounds(spot, triggers, bounds);
-        PipelineRules.incompletePolicyKnowsCompleteness(spot, incomplete, triggers);
+        PipelineRules.countsFitBounds(spot, triggers, bounds.maxEventsPerWindow());
+        PipelineRules.incompletePolicyKnowsCompleteness(spot, incomplete.mode(), triggers);
         PipelineRules.retentionOutlastsLateness(spot, retention, allowedLateness);
+        PipelineRules.windowFitsItsSinks(spot, shape(triggers, bounds, aggregations, emit));
 
         if (spot.problems().count() != before || name == null) {
             return null;
         }
-        PipelineConfig config = new PipelineConfig(name, match, envelope, key, eventId, eventTime, window, triggers, watermark,
-                allowedLateness, late, incomplete, aggregations, bounds, emit, retention);
-        PipelineRules.windowFitsItsSinks(spot, config);
-        return spot.problems().count() == before ? config : null;
+        return new PipelineConfig(name, match, envelope, key, eventId, eventTime, window.spec(), triggers.spec(), watermark,
+                allowedLateness, late, incomplete.spec(), aggregations, bounds.spec(), emit, retention);
+    }
+
+    /** What the size budget reads, or null when any of it is missing or broken. */
+    private static SizeBudget.Shape shape(TriggerParser.Read triggers, PolicyParser.BoundsRead bounds,
+                                          List<AggregationSpec> aggregations, EmitTarget emit) {
+        if (triggers == null || triggers.firstMember() == null || bounds.maxKeyLength() == null || aggregations == null || emit == null) {
+            return null;
+        }
+        return new SizeBudget.Shape(bounds.maxKeyLength(), triggers.tracksMembers(), triggers.firstMember(), aggregations, emit);
     }
 
     private static MatchRule match(Section pipeline) {
@@ -89,9 +98,9 @@ final class PipelineParser {
         return parts.contains(null) ? null : parts;
     }
 
-    private static WindowSpec window(Section pipeline) {
+    private static WindowParser.Read window(Section pipeline) {
         if (!pipeline.has("window")) {
-            return ConfigDefaults.WINDOW;
+            return WindowParser.Read.of(ConfigDefaults.WINDOW);
         }
         Section section = pipeline.section("window");
         return section == null ? null : WindowParser.parse(section);

@@ -3,8 +3,9 @@ package dev.fanin.core.config;
 import java.time.Duration;
 
 /**
- * Rules across sections of one pipeline, checked once each section has been read without problems (a null
- * argument means that section was broken and has been reported already, so its rules are skipped).
+ * Rules across sections of one pipeline. Each runs whenever the fields it reads were read, whatever else in the
+ * pipeline is broken, so that one pass reports every problem; a null argument means that field is missing or broken
+ * and has been reported already, so the rule is skipped (it would only repeat the problem, or guess).
  */
 final class PipelineRules {
 
@@ -17,54 +18,42 @@ final class PipelineRules {
      * partial result would be an accident of timing. For a session the length is the gap; for tumbling and sliding
      * windows the size (a window opened at its start needs at least that long to end).
      */
-    static void lifetimeOutlastsWindow(Spot pipeline, WindowSpec window, TriggerSpec triggers) {
-        if (window == null || triggers == null) {
+    static void lifetimeOutlastsWindow(Spot pipeline, WindowParser.Read window, TriggerParser.Read triggers) {
+        if (window == null || window.length() == null || triggers == null || triggers.maxLifetime() == null) {
             return;
         }
-        boolean earlierTrigger = triggers.count() != null || triggers.expected() != null || triggers.sentinel() != null;
-        Duration length;
-        String lengthField;
-        if (window instanceof WindowSpec.Session session) {
-            length = session.gap();
-            lengthField = "window.gap";
-        } else if (window instanceof WindowSpec.Tumbling tumbling) {
-            length = tumbling.size();
-            lengthField = "window.size";
-        } else {
-            length = ((WindowSpec.Sliding) window).size();
-            lengthField = "window.size";
-        }
-        if (!earlierTrigger && triggers.maxLifetime().compareTo(length) <= 0) {
+        Duration length = window.length();
+        if (!triggers.closesEarly() && triggers.maxLifetime().compareTo(length) <= 0) {
             pipeline.child("triggers").child("maxLifetime").problem("\"" + Durations.format(triggers.maxLifetime())
-                    + "\" is not longer than " + lengthField + " \"" + Durations.format(length)
+                    + "\" is not longer than " + window.lengthField() + " \"" + Durations.format(length)
                     + "\" and no count, expected or sentinel trigger can close a window sooner, so windows would close by maxLifetime before their own end; make it longer than \""
                     + Durations.format(length) + "\" or add a trigger");
         }
     }
 
     /** A count the window can never hold can never fire. */
-    static void countsFitBounds(Spot pipeline, TriggerSpec triggers, Bounds bounds) {
-        if (triggers == null || bounds == null) {
+    static void countsFitBounds(Spot pipeline, TriggerParser.Read triggers, Integer maxEventsPerWindow) {
+        if (triggers == null || maxEventsPerWindow == null) {
             return;
         }
-        int most = bounds.maxEventsPerWindow();
+        int most = maxEventsPerWindow;
         if (triggers.count() != null && triggers.count() > most) {
             pipeline.child("triggers").child("count").problem("is " + triggers.count()
                     + ", more than bounds.maxEventsPerWindow " + most + ", so it could never fire; lower it or raise the bound");
         }
-        if (triggers.expected() != null && triggers.expected().count() != null && triggers.expected().count() > most) {
-            pipeline.child("triggers").child("expected").child("count").problem("is " + triggers.expected().count()
+        if (triggers.expectedCount() != null && triggers.expectedCount() > most) {
+            pipeline.child("triggers").child("expected").child("count").problem("is " + triggers.expectedCount()
                     + ", more than bounds.maxEventsPerWindow " + most + ", so a window could never be complete; lower it or raise the bound");
         }
     }
 
     /** Holding or reconciling needs to know what complete means. */
-    static void incompletePolicyKnowsCompleteness(Spot pipeline, IncompletePolicy incomplete, TriggerSpec triggers) {
-        if (incomplete == null || triggers == null || incomplete.mode() == IncompletePolicy.Mode.FIRE_PARTIAL) {
+    static void incompletePolicyKnowsCompleteness(Spot pipeline, IncompletePolicy.Mode mode, TriggerParser.Read triggers) {
+        if (mode == null || triggers == null || mode == IncompletePolicy.Mode.FIRE_PARTIAL) {
             return;
         }
-        if (triggers.expected() == null && triggers.sentinel() == null) {
-            pipeline.child("incomplete").child("policy").problem("is " + Values.yamlName(incomplete.mode())
+        if (!triggers.knowsCompleteness()) {
+            pipeline.child("incomplete").child("policy").problem("is " + Values.yamlName(mode)
                     + ", but this pipeline has no way to know a window is complete; add triggers.expected or triggers.sentinel, or use policy: fire-partial");
         }
     }
@@ -74,7 +63,10 @@ final class PipelineRules {
      * close: its claim or its emission would fail every time. The bounds of the configuration fix both sizes
      * ({@link SizeBudget}); they must fit.
      */
-    static void windowFitsItsSinks(Spot pipeline, PipelineConfig p) {
+    static void windowFitsItsSinks(Spot pipeline, SizeBudget.Shape p) {
+        if (p == null) {
+            return;
+        }
         long aggregate = SizeBudget.aggregateBytes(p);
         long emitLimit = SizeBudget.emitLimit(p.emit());
         String target = p.emit() instanceof EmitTarget.Sqs ? "an SQS message" : "an EventBridge entry";
@@ -91,7 +83,7 @@ final class PipelineRules {
     }
 
     /** The fix: the aggregation that can take the most, and the fields that bound it. */
-    private static String largest(PipelineConfig p) {
+    private static String largest(SizeBudget.Shape p) {
         int at = -1;
         long most = -1;
         for (int i = 0; i < p.aggregations().size(); i++) {

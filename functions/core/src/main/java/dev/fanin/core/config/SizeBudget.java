@@ -1,6 +1,7 @@
 package dev.fanin.core.config;
 
 import dev.fanin.core.text.ExactJson;
+import java.util.List;
 
 /**
  * The most bytes a window of a pipeline can take, worked out from its configuration alone, and the load-time rule
@@ -35,10 +36,36 @@ public final class SizeBudget {
     private SizeBudget() {
     }
 
+    /**
+     * The fields of a pipeline the sizes depend on, and only those, so that the loader can check them while other
+     * fields of the pipeline are broken.
+     *
+     * @param tracksMembers whether {@code triggers.expected.memberPath} is set
+     * @param firstMember   {@code triggers.expected.firstMember} (read only when members are tracked)
+     */
+    record Shape(int maxKeyLength, boolean tracksMembers, int firstMember, List<AggregationSpec> aggregations, EmitTarget emit) {
+
+        static Shape of(PipelineConfig p) {
+            ExpectedSpec expected = p.triggers().expected();
+            boolean tracksMembers = expected != null && expected.memberPath() != null;
+            return new Shape(p.bounds().maxKeyLength(), tracksMembers, tracksMembers ? expected.firstMember() : 0,
+                    p.aggregations(), p.emit());
+        }
+    }
+
     /** The largest emitted aggregate of the pipeline (the same JSON is frozen into the state at a claim). */
     public static long aggregateBytes(PipelineConfig p) {
-        long key = 2L * p.bounds().maxKeyLength() + 2;
-        long missing = tracksMembers(p) ? (long) ConfigDefaults.MOST_MISSING_LISTED * 12 : 4;
+        return aggregateBytes(Shape.of(p));
+    }
+
+    /** The largest state of a window of the pipeline: accumulators, completeness, and a claim's frozen aggregate. */
+    public static long stateBytes(PipelineConfig p) {
+        return stateBytes(Shape.of(p));
+    }
+
+    static long aggregateBytes(Shape p) {
+        long key = 2L * p.maxKeyLength() + 2;
+        long missing = p.tracksMembers() ? (long) ConfigDefaults.MOST_MISSING_LISTED * 12 : 4;
         // The key appears as key and inside aggregateId and corrects, each beside the pipeline's name.
         long bytes = FIXED_AGGREGATE_BYTES + 3 * (key + 100) + missing;
         for (AggregationSpec spec : p.aggregations()) {
@@ -47,8 +74,7 @@ public final class SizeBudget {
         return bytes;
     }
 
-    /** The largest state of a window of the pipeline: accumulators, completeness, and a claim's frozen aggregate. */
-    public static long stateBytes(PipelineConfig p) {
+    static long stateBytes(Shape p) {
         long bytes = FIXED_STATE_BYTES + completenessBytes(p) + aggregateBytes(p);
         for (AggregationSpec spec : p.aggregations()) {
             // The stored form lists the same ids, values and samples as the output, under shorter names.
@@ -84,17 +110,13 @@ public final class SizeBudget {
      * Members are stored as ranges {@code [a,b]}; members lie in {@code [first, first + expected)} with at most
      * {@link ConfigDefaults#MOST_MEMBERS_TRACKED} expected, so there are at most half that many ranges.
      */
-    private static long completenessBytes(PipelineConfig p) {
-        if (!tracksMembers(p)) {
+    private static long completenessBytes(Shape p) {
+        if (!p.tracksMembers()) {
             return 128;
         }
-        long highest = (long) p.triggers().expected().firstMember() + ConfigDefaults.MOST_MEMBERS_TRACKED;
+        long highest = (long) p.firstMember() + ConfigDefaults.MOST_MEMBERS_TRACKED;
         int digits = Long.toString(highest).length();
         return 128 + (ConfigDefaults.MOST_MEMBERS_TRACKED / 2L) * (2L * digits + 4);
-    }
-
-    private static boolean tracksMembers(PipelineConfig p) {
-        return p.triggers().expected() != null && p.triggers().expected().memberPath() != null;
     }
 
     /**

@@ -16,11 +16,26 @@ final class TriggerParser {
     private TriggerParser() {
     }
 
-    /** The pipeline's triggers, or null after reporting their problems (a missing section is a problem). */
-    static TriggerSpec parse(Section pipeline) {
+    /**
+     * The triggers as read. {@code spec} is null after their problems were reported (a missing section is one); the
+     * fields the rules across sections read are given apart, each null only when it is itself missing or broken,
+     * so that one broken field skips only the rules that read it.
+     *
+     * @param closesEarly       a count, expected or sentinel trigger is written: broken or not, it has been reported
+     *                          if broken, and once fixed it closes windows before their end
+     * @param knowsCompleteness an expected or sentinel trigger is written (broken or not)
+     * @param tracksMembers     {@code expected.memberPath} is written (broken or not)
+     * @param firstMember       {@code expected.firstMember}, its default when absent
+     */
+    record Read(TriggerSpec spec, Integer count, Integer expectedCount, Duration maxLifetime, boolean closesEarly,
+                boolean knowsCompleteness, boolean tracksMembers, Integer firstMember) {
+    }
+
+    /** @return null when {@code triggers} is there but not a mapping: nothing in it can be read */
+    static Read parse(Section pipeline) {
         if (!pipeline.has("triggers")) {
             pipeline.at("triggers").child("maxLifetime").problem("is missing; " + MAX_LIFETIME_HINT);
-            return null;
+            return new Read(null, null, null, null, false, false, false, ConfigDefaults.FIRST_MEMBER);
         }
         Section triggers = pipeline.section("triggers");
         if (triggers == null) {
@@ -30,22 +45,27 @@ final class TriggerParser {
         triggers.allowOnly(FIELDS);
         Integer count = triggers.integer("count", null, 1, MOST_EVENTS);
         Section expectedSection = triggers.section("expected");
-        ExpectedSpec expected = expectedSection == null ? null : expected(expectedSection);
+        Expected expected = expectedSection == null ? new Expected(null, null, ConfigDefaults.FIRST_MEMBER) : expected(expectedSection);
         Section sentinelSection = triggers.section("sentinel");
         SentinelSpec sentinel = sentinelSection == null ? null : sentinel(sentinelSection);
-        if (sentinel != null && sentinel.expectedCount() != null && expected != null) {
+        if (sentinelSection != null && sentinelSection.has("expectedCount") && triggers.has("expected")) {
             triggers.at("sentinel").child("expectedCount").problem(
                     "and triggers.expected both give the expected count; keep one of them");
         }
         Duration maxLifetime = triggers.require("maxLifetime", MAX_LIFETIME_HINT)
                 ? triggers.duration("maxLifetime", null, Values.Sign.POSITIVE) : null;
-        if (triggers.spot().problems().count() != before) {
-            return null;
-        }
-        return new TriggerSpec(count, expected, sentinel, maxLifetime);
+        TriggerSpec spec = triggers.spot().problems().count() == before
+                ? new TriggerSpec(count, expected.spec(), sentinel, maxLifetime) : null;
+        boolean knowsCompleteness = triggers.has("expected") || triggers.has("sentinel");
+        return new Read(spec, count, expected.count(), maxLifetime, knowsCompleteness || triggers.has("count"), knowsCompleteness,
+                expectedSection != null && expectedSection.has("memberPath"), expected.firstMember());
     }
 
-    private static ExpectedSpec expected(Section expected) {
+    /** {@code triggers.expected} as read: the spec, or null after a report; its count and firstMember apart. */
+    private record Expected(ExpectedSpec spec, Integer count, Integer firstMember) {
+    }
+
+    private static Expected expected(Section expected) {
         int before = expected.spot().problems().count();
         expected.allowOnly(EXPECTED_FIELDS);
         boolean hasCount = expected.has("count");
@@ -62,10 +82,8 @@ final class TriggerParser {
         if (expected.has("firstMember") && !expected.has("memberPath")) {
             expected.at("firstMember").problem("is set but memberPath is not; firstMember numbers the members that memberPath reads, so set both or neither");
         }
-        if (expected.spot().problems().count() != before) {
-            return null;
-        }
-        return new ExpectedSpec(count, countPath, memberPath, firstMember);
+        ExpectedSpec spec = expected.spot().problems().count() == before ? new ExpectedSpec(count, countPath, memberPath, firstMember) : null;
+        return new Expected(spec, count, firstMember);
     }
 
     private static SentinelSpec sentinel(Section sentinel) {

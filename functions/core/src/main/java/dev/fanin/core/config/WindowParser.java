@@ -17,27 +17,41 @@ final class WindowParser {
     private WindowParser() {
     }
 
-    /** The window, or null after reporting its problems. */
-    static WindowSpec parse(Section window) {
+    /**
+     * The window as read. {@code spec} is null after its problems were reported; {@code length}, the field the
+     * lifetime rule reads (the session gap or the window size, named by {@code lengthField}), is null only when
+     * that field itself is missing or broken, so a broken offset or slide does not hide the rule.
+     */
+    record Read(WindowSpec spec, Duration length, String lengthField) {
+
+        static Read of(WindowSpec spec) {
+            if (spec instanceof WindowSpec.Session session) {
+                return new Read(spec, session.gap(), "window.gap");
+            }
+            return new Read(spec, spec instanceof WindowSpec.Tumbling tumbling ? tumbling.size() : ((WindowSpec.Sliding) spec).size(), "window.size");
+        }
+    }
+
+    static Read parse(Section window) {
         int before = window.spot().problems().count();
         if (!window.require("type", "use one of tumbling, sliding, session")) {
             window.allowOnly(allFields());
-            return null;
+            return new Read(null, null, null);
         }
         Type type = window.choice("type", Type.class, null);
         if (type == null) {
             window.allowOnly(allFields());
-            return null;
+            return new Read(null, null, null);
         }
-        WindowSpec spec = switch (type) {
+        Read read = switch (type) {
             case TUMBLING -> tumbling(window);
             case SLIDING -> sliding(window);
             case SESSION -> session(window);
         };
-        return window.spot().problems().count() == before ? spec : null;
+        return window.spot().problems().count() == before ? read : new Read(null, read.length(), read.lengthField());
     }
 
-    private static WindowSpec tumbling(Section window) {
+    private static Read tumbling(Section window) {
         checkFields(window, "tumbling", TUMBLING_FIELDS);
         Duration size = window.require("size", "a tumbling window needs its length, e.g. \"5m\"")
                 ? window.duration("size", null, Values.Sign.POSITIVE) : null;
@@ -46,46 +60,46 @@ final class WindowParser {
             window.at("offset").problem("\"" + Durations.format(offset) + "\" must be shorter than the window size \""
                     + Durations.format(size) + "\"");
         }
-        return size == null || offset == null ? null : new WindowSpec.Tumbling(size, offset);
+        return new Read(size == null || offset == null ? null : new WindowSpec.Tumbling(size, offset), size, "window.size");
     }
 
-    private static WindowSpec sliding(Section window) {
+    private static Read sliding(Section window) {
         checkFields(window, "sliding", SLIDING_FIELDS);
         Duration size = window.require("size", "a sliding window needs its length, e.g. \"10m\"")
                 ? window.duration("size", null, Values.Sign.POSITIVE) : null;
         Duration slide = window.require("slide", "a sliding window needs the time between window starts, e.g. \"1m\"")
                 ? window.duration("slide", null, Values.Sign.POSITIVE) : null;
         if (size == null || slide == null) {
-            return null;
+            return new Read(null, size, "window.size");
         }
         long sizeMillis = size.toMillis();
         long slideMillis = slide.toMillis();
         if (slideMillis > sizeMillis) {
             window.at("slide").problem("\"" + Durations.format(slide) + "\" is longer than the window size \""
                     + Durations.format(size) + "\", so events between windows would belong to none; use a slide of at most the size");
-            return null;
+            return new Read(null, size, "window.size");
         }
         if (sizeMillis % slideMillis != 0) {
             window.at("slide").problem("\"" + Durations.format(slide) + "\" does not divide the window size \""
                     + Durations.format(size) + "\"; choose a slide that divides it exactly, e.g. \""
                     + Durations.format(Duration.ofMillis(gcd(sizeMillis, slideMillis))) + "\"");
-            return null;
+            return new Read(null, size, "window.size");
         }
         long windowsPerEvent = sizeMillis / slideMillis;
         if (windowsPerEvent > ConfigDefaults.MOST_SLIDING_WINDOWS_PER_EVENT) {
             window.at("slide").problem("\"" + Durations.format(slide) + "\" would put every event in " + windowsPerEvent
                     + " windows of size \"" + Durations.format(size) + "\"; at most "
                     + ConfigDefaults.MOST_SLIDING_WINDOWS_PER_EVENT + " are allowed, so use a longer slide");
-            return null;
+            return new Read(null, size, "window.size");
         }
-        return new WindowSpec.Sliding(size, slide);
+        return Read.of(new WindowSpec.Sliding(size, slide));
     }
 
-    private static WindowSpec session(Section window) {
+    private static Read session(Section window) {
         checkFields(window, "session", SESSION_FIELDS);
         Duration gap = window.require("gap", "a session window closes after this much quiet, e.g. \"30s\"")
                 ? window.duration("gap", null, Values.Sign.POSITIVE) : null;
-        return gap == null ? null : new WindowSpec.Session(gap);
+        return new Read(gap == null ? null : new WindowSpec.Session(gap), gap, "window.gap");
     }
 
     /** A field of another window type gets its own message: it is a known word in the wrong place. */
