@@ -7,7 +7,7 @@ import dev.fanin.cli.UsageException;
 import dev.fanin.core.config.ConfigException;
 import dev.fanin.testkit.LocalAwsEndpoint;
 import dev.fanin.testkit.NoLocalAwsEndpointException;
-import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -41,8 +41,8 @@ public final class LocalCommand extends FaninCommand {
         boolean owned();
     }
 
-    @Option(names = "--events", paramLabel = "FILE", description = "play your own messages instead of the sample traffic: "
-            + "JSON Lines {\"at\": ISO time or offset like \"2s\", \"body\": JSON or string}")
+    @Option(names = "--events", paramLabel = "FILE", description = "play your own messages instead of the sample traffic: a trace as fanin replay reads it, "
+            + "JSON Lines {\"at\": ISO time or offset like \"+2s\", \"body\": JSON (sent as the file writes it) or string}")
     private Path events;
     @Option(names = "--config", paramLabel = "FILE", description = "the pipelines YAML file (default: the bundled one the sample traffic is for)")
     private Path config;
@@ -85,9 +85,9 @@ public final class LocalCommand extends FaninCommand {
         try {
             repository = RepositoryFiles.locate();
             traffic = eventsFile.isPresent()
-                    ? UserTraffic.parse(Files.readAllLines(eventsFile.get()), eventsFile.get().toString())
+                    ? UserTraffic.read(eventsFile.get(), note -> console.err().println("fanin local: " + note))
                     : SampleTraffic.build(repository.events(), Clock.systemUTC().instant().plusSeconds(1), runId);
-        } catch (IOException | IllegalArgumentException | IllegalStateException e) {
+        } catch (UncheckedIOException | IllegalArgumentException | IllegalStateException e) {
             console.err().println("fanin local: " + e.getMessage());
             return FaninCli.INVALID_INPUT;
         }

@@ -1,90 +1,65 @@
 package dev.fanin.cli.local;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fanin.cli.ArrivalOffset;
+import dev.fanin.cli.replay.TraceMessage;
+import dev.fanin.cli.replay.TraceReader;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
- * The user's own traffic for {@code fanin local --events FILE}: JSON Lines, one message per line,
- * {@code {"at": ..., "body": ...}}. {@code at} is optional: an ISO-8601 instant (taken relative to the first line
- * that has one), or an offset from the start such as {@code "+1.5s"}, {@code "250ms"} or {@code "PT2S"} ({@link ArrivalOffset}); a line
- * without it is sent with the previous line. {@code body} is any JSON value (sent as its JSON text) or a string
- * (sent verbatim). Blank lines and lines starting with {@code #} are skipped.
+ * The user's own traffic for {@code fanin local --events FILE}: a trace, read by {@link TraceReader} exactly as
+ * {@code fanin replay} reads it (docs/REPLAY.md, "Trace format"), so one file plays in both and each body is sent
+ * as the file writes it. The run starts with the earliest line; each message is sent that long after the start.
  */
 final class UserTraffic {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
 
     private UserTraffic() {
     }
 
-    /** @throws IllegalArgumentException naming the line and what is wrong with it */
+    /**
+     * @param note told what the file asks for that the local run cannot do
+     * @throws IllegalArgumentException naming every bad line with its number
+     */
+    static Traffic read(Path file, Consumer<String> note) {
+        List<TraceMessage> messages = TraceReader.read(file);
+        queueSetsItself(messages, file.toString()).ifPresent(note);
+        return of(messages, file.toString());
+    }
+
+    /** {@link #read} for lines already in memory. */
     static Traffic parse(List<String> lines, String source) {
-        List<Send> sends = new ArrayList<>();
-        Instant firstInstant = null;
-        Duration previous = Duration.ZERO;
-        for (int i = 0; i < lines.size(); i++) {
-            String line = lines.get(i).strip();
-            if (line.isEmpty() || line.startsWith("#")) {
-                continue;
-            }
-            String where = source + ":" + (i + 1);
-            JsonNode node;
-            try {
-                node = JSON.readTree(line);
-            } catch (JsonProcessingException e) {
-                throw new IllegalArgumentException(where + ": not JSON (" + e.getOriginalMessage() + "); each line is {\"at\": ..., \"body\": ...}");
-            }
-            if (!node.isObject() || !node.has("body")) {
-                throw new IllegalArgumentException(where + ": each line is an object with a \"body\" (and optionally \"at\")");
-            }
-            JsonNode body = node.get("body");
-            Duration at = previous;
-            JsonNode atNode = node.get("at");
-            if (atNode != null && !atNode.isNull()) {
-                if (!atNode.isTextual()) {
-                    throw new IllegalArgumentException(where + ": \"at\" must be a string: an ISO-8601 time or an offset such as \"1.5s\"");
-                }
-                Instant instant = instant(atNode.textValue());
-                if (instant != null) {
-                    if (firstInstant == null) {
-                        firstInstant = instant;
-                    }
-                    at = Duration.between(firstInstant, instant);
-                } else {
-                    at = offset(atNode.textValue(), where);
-                }
-                if (at.isNegative()) {
-                    throw new IllegalArgumentException(where + ": \"at\" " + atNode.textValue() + " is before the first line's time");
-                }
-            }
-            previous = at;
-            String text = body.isTextual() ? body.textValue() : body.toString();
-            sends.add(new Send(at, text, "line " + (i + 1) + ": " + abbreviate(text)));
+        return of(TraceReader.parse(lines, source), source);
+    }
+
+    static Traffic of(List<TraceMessage> messages, String source) {
+        if (messages.isEmpty()) {
+            throw new IllegalArgumentException(source + ": no messages (one JSON object per line: {\"at\": \"+0s\", \"body\": {...}})");
         }
-        if (sends.isEmpty()) {
-            throw new IllegalArgumentException(source + ": no messages (one JSON object per line: {\"at\": \"0s\", \"body\": {...}})");
+        Instant start = messages.get(0).at();
+        List<Send> sends = new ArrayList<>();
+        for (TraceMessage m : messages) {
+            sends.add(new Send(Duration.between(start, m.at()), m.body(), "line " + m.line() + ": " + abbreviate(m.body())));
         }
         return new Traffic(sends, List.of(), List.of(new Traffic.Expectation("at least one aggregate", null, null, false)));
     }
 
-    private static Instant instant(String text) {
-        try {
-            return Instant.parse(text);
-        } catch (DateTimeParseException e) {
-            return null;
+    /**
+     * What the file asks for that a real queue does not take from its sender: a {@code messageId} or
+     * {@code attributes} on a line (honoured by {@code fanin replay}); the local queue sets its own.
+     */
+    static Optional<String> queueSetsItself(List<TraceMessage> messages, String source) {
+        List<String> lines = new ArrayList<>();
+        for (TraceMessage m : messages) {
+            if (!m.attributes().isEmpty() || !m.messageId().equals(TraceReader.generatedId(m.line()))) {
+                lines.add(Integer.toString(m.line()));
+            }
         }
-    }
-
-    private static Duration offset(String text, String where) {
-        return ArrivalOffset.parse(text).orElseThrow(() -> new IllegalArgumentException(where + ": \"at\" \"" + text
-                + "\" is neither an ISO-8601 time nor an offset such as \"+1.5s\", \"250ms\" or \"PT2S\""));
+        return lines.isEmpty() ? Optional.empty() : Optional.of(source + ": messageId and attributes (line" + (lines.size() == 1 ? " " : "s ")
+                + String.join(", ", lines) + ") are for fanin replay; the local queue gives every message its own id and SentTimestamp");
     }
 
     static String abbreviate(String text) {

@@ -13,9 +13,9 @@ import java.util.Objects;
  * @param messageId  the SQS message id (generated from the line number when the trace gives none)
  * @param attributes SQS system attributes given by the trace; they override the replay's defaults
  */
-record TraceMessage(int line, Instant at, String body, String messageId, Map<String, String> attributes) {
+public record TraceMessage(int line, Instant at, String body, String messageId, Map<String, String> attributes) {
 
-    TraceMessage {
+    public TraceMessage {
         Objects.requireNonNull(at, "at");
         Objects.requireNonNull(body, "body");
         Objects.requireNonNull(messageId, "messageId");

@@ -31,25 +31,32 @@ import java.util.UUID;
  * Reads a trace: JSON Lines in UTF-8, one SQS message per line,
  * {@code {"at": ISO-8601 or offset, "body": JSON value or string, "messageId": optional, "attributes": optional}}.
  * An offset ({@code "+2s"}, {@link ArrivalOffset}) counts from the first line with an instant, or from
- * {@link #START_WITHOUT_INSTANT} when none has one. Blank lines and lines starting with {@code #} are skipped. Every
- * problem is collected with its line number, so one run names them all. Messages are returned in arrival order
- * (stable for equal times: file order).
+ * {@link #START_WITHOUT_INSTANT} when none has one; a line without {@code at} arrives with the line before it in the
+ * file (the first one at offset 0). Blank lines and lines starting with {@code #} are skipped. Every problem is
+ * collected with its line number, so one run names them all. Messages are returned in arrival order (stable for
+ * equal times: file order). {@code fanin replay} and {@code fanin local --events} both read their files here.
  */
-final class TraceReader {
+public final class TraceReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> FIELDS = Set.of("at", "body", "messageId", "attributes");
     /** Where a trace whose every {@code at} is an offset starts: fixed, so a replay of it is reproducible. */
     static final Instant START_WITHOUT_INSTANT = Instant.parse("2026-01-01T00:00:00Z");
 
-    /** A line read: its arrival is an instant, or an offset resolved once the whole file is read. */
-    private record Line(TraceMessage message, Duration offset) { }
+    /**
+     * A line read: its arrival is an instant, or an offset resolved once the whole file is read, or (neither, when
+     * the line has no {@code at}) the arrival of the line before it.
+     */
+    private record Line(TraceMessage message, Duration offset, boolean withPrevious) { }
 
     private TraceReader() {
     }
 
-    /** @throws IllegalArgumentException listing every malformed line */
-    static List<TraceMessage> read(Path trace) {
+    /**
+     * @throws IllegalArgumentException listing every malformed line
+     * @throws UncheckedIOException     when the file cannot be read
+     */
+    public static List<TraceMessage> read(Path trace) {
         byte[] bytes;
         try {
             bytes = Files.readAllBytes(trace);
@@ -82,7 +89,7 @@ final class TraceReader {
         return parse(lines, trace.toString(), problems);
     }
 
-    static List<TraceMessage> parse(List<String> lines, String origin) {
+    public static List<TraceMessage> parse(List<String> lines, String origin) {
         return parse(lines, origin, List.of());
     }
 
@@ -104,11 +111,15 @@ final class TraceReader {
             problems.sort(Comparator.comparingInt(TraceReader::lineNumber));
             throw new IllegalArgumentException(String.join("\n", problems));
         }
-        Instant base = read.stream().filter(l -> l.offset() == null).map(l -> l.message().at()).findFirst().orElse(START_WITHOUT_INSTANT);
+        Instant base = read.stream().filter(l -> l.offset() == null && !l.withPrevious()).map(l -> l.message().at())
+                .findFirst().orElse(START_WITHOUT_INSTANT);
         List<TraceMessage> messages = new ArrayList<>();
+        Instant previous = base;
         for (Line l : read) {
             TraceMessage m = l.message();
-            messages.add(l.offset() == null ? m : new TraceMessage(m.line(), base.plus(l.offset()), m.body(), m.messageId(), m.attributes()));
+            Instant at = l.withPrevious() ? previous : l.offset() == null ? m.at() : base.plus(l.offset());
+            messages.add(new TraceMessage(m.line(), at, m.body(), m.messageId(), m.attributes()));
+            previous = at;
         }
         messages.sort(Comparator.comparing(TraceMessage::at));
         return List.copyOf(messages);
@@ -137,12 +148,13 @@ final class TraceReader {
             }
         }
         JsonNode at = json.get("at");
-        if (at == null || !at.isTextual()) {
+        boolean withPrevious = at == null || at.isNull();
+        if (!withPrevious && !at.isTextual()) {
             throw new IllegalArgumentException("\"at\" must be an ISO-8601 instant such as \"2026-11-29T09:40:02Z\" or an offset such as \"+2s\"");
         }
         Instant arrival = START_WITHOUT_INSTANT;
-        Duration offset = ArrivalOffset.parse(at.asText()).orElse(null);
-        if (offset == null) {
+        Duration offset = withPrevious ? null : ArrivalOffset.parse(at.asText()).orElse(null);
+        if (!withPrevious && offset == null) {
             try {
                 arrival = Instant.parse(at.asText());
             } catch (DateTimeParseException e) {
@@ -168,7 +180,7 @@ final class TraceReader {
             given.fields().forEachRemaining(e -> attributes.put(e.getKey(),
                     e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString()));
         }
-        return new Line(new TraceMessage(line, arrival, bodyText, messageId, attributes), offset);
+        return new Line(new TraceMessage(line, arrival, bodyText, messageId, attributes), offset, withPrevious);
     }
 
     /**
@@ -194,8 +206,11 @@ final class TraceReader {
         throw new IllegalArgumentException("\"" + name + "\" is missing");
     }
 
-    /** Stable across replays of the same file, so redelivered and replayed messages keep their ids. */
-    static String generatedId(int line) {
+    /**
+     * The id of a line that gives none: stable across replays of the same file, so redelivered and replayed messages
+     * keep their ids.
+     */
+    public static String generatedId(int line) {
         return UUID.nameUUIDFromBytes(("fanin-replay trace line " + line).getBytes(StandardCharsets.UTF_8)).toString();
     }
 }

@@ -88,6 +88,21 @@ class LocalCommandTest {
         assertThat(run.exit()).isEqualTo(FaninCli.INVALID_INPUT);
     }
 
+    /**
+     * The body fanin ingests is the file's bytes: it comes back from the dead-letter queue (it matches no pipeline)
+     * exactly as written, its big number, exponent, escape and key order untouched.
+     */
+    @Test
+    void aUserEventReachesTheQueueAsTheFileWritesIt(@TempDir Path dir) throws Exception {
+        String body = "{\"z\": 12345678901234567890.5, \"a\": 1E+2, \"s\": \"caf\\u00e9\", \"b\": [0.10]}";
+        Path events = dir.resolve("events.jsonl");
+        Files.writeString(events, "{\"at\": \"+0s\", \"body\": " + body + "}\n");
+
+        Run run = run(LocalAwsEndpoint.shared(), "--events", events.toString(), "--sweep-every", "2s", "--max-wait", "4s");
+
+        assertThat(run.out()).containsPattern("DEAD-LETTER +\\S.*  body: " + java.util.regex.Pattern.quote(body) + "\n");
+    }
+
     @Test
     void aBadDurationIsAUsageError() {
         Run run = run(LocalAwsEndpoint.shared(), "--max-wait", "soon");

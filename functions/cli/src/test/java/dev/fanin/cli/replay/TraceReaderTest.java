@@ -50,6 +50,21 @@ class TraceReaderTest {
     }
 
     @Test
+    void aLineWithoutAtArrivesWithTheLineBeforeItInTheFile() {
+        List<TraceMessage> trace = TraceReader.parse(List.of(
+                "{\"body\":\"first\"}",
+                "{\"at\":\"2026-11-29T09:40:05Z\",\"body\":\"b\"}",
+                "{\"at\":null,\"body\":\"with b\"}",
+                "{\"at\":\"+1s\",\"body\":\"c\"}",
+                "{\"body\":\"with c\"}"), "t");
+
+        assertThat(trace).extracting(TraceMessage::body).containsExactly("first", "b", "with b", "c", "with c");
+        assertThat(trace).extracting(TraceMessage::at).containsExactly(Instant.parse("2026-11-29T09:40:05Z"),
+                Instant.parse("2026-11-29T09:40:05Z"), Instant.parse("2026-11-29T09:40:05Z"),
+                Instant.parse("2026-11-29T09:40:06Z"), Instant.parse("2026-11-29T09:40:06Z"));
+    }
+
+    @Test
     void invalidUtf8IsALineNumberedProblemBesideTheOthers(@TempDir Path dir) throws Exception {
         Path file = dir.resolve("t.jsonl");
         byte[] good = "{\"at\":\"2026-01-01T00:00:01Z\",\"body\":\"caf\u00e9\"}\n".getBytes(StandardCharsets.UTF_8);
