@@ -177,6 +177,12 @@ final class FaninStack {
         return new WindowRef(e.pipeline(), e.key(), WindowRef.timeWindowId(w.startMillis()));
     }
 
+    /** Every window of a key as stored (a session pipeline's live sessions from the key's live item). */
+    List<WindowState> windowsOfKey(String key) {
+        return new DynamoDbWindowStore(endpoint.dynamoDb(), resources.tableName(), DynamoDbWindowStore.Settings.defaults())
+                .windowsOfKey(pipeline().name(), key).stream().map(this::decode).toList();
+    }
+
     Optional<WindowState> window(WindowRef ref) {
         return process().engine().ports().store().load(ref).map(this::decode);
     }

@@ -261,7 +261,7 @@ class IngestFaultsAndBoundsTest {
                 }
                 seen.add("update " + update.updateExpression() + " if " + update.conditionExpression());
             } else {
-                throw new AssertionError("no transaction outside a session merge, got " + request);
+                throw new AssertionError("no transaction, and nothing but puts, queries and updates: got " + request);
             }
         }
         assertThat(seen).contains("due bucket", "put attribute_not_exists(#pk)", "put #ver = :expected", "update DELETE #ids :spilled if #ver = :written",

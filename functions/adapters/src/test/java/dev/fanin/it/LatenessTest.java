@@ -4,6 +4,7 @@ import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fanin.core.emit.IsoMillis;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.service.BatchResult;
 import dev.fanin.core.service.MetricNames;
@@ -95,7 +96,8 @@ class LatenessTest {
         } else {
             assertThat(side).singleElement().satisfies(m -> {
                 assertThat(m.messageAttributes().get("fanin-kind").stringValue()).isEqualTo("LATE_EVENT");
-                assertThat(m.body()).contains("\"eventId\":\"late2\"", "\"reasonCode\":\"TOO_LATE\"", "\"reason\":\"TOO_LATE: beyond allowed lateness PT30S\"");
+                assertThat(m.body()).contains("\"eventId\":\"late2\"", "\"reasonCode\":\"TOO_LATE\"", "\"reason\":\"TOO_LATE: watermark "
+                        + IsoMillis.format(END.plus(LATENESS)) + " passed window end " + IsoMillis.format(END) + " + allowed lateness PT30S\"");
             });
         }
         stack.assertFlushInvariants();

@@ -2,12 +2,14 @@ package dev.fanin.it;
 
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.ForwardingWindowStore;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -82,9 +84,13 @@ final class ObservedStore extends ForwardingWindowStore {
 
 
 
+    /**
+     * A create after earlier writes of the same window is a session's committer writing its own item: it pairs with
+     * the session's last live copy, so that its commit is seen as one.
+     */
     @Override
     public WriteOutcome create(StoredWindow window) {
-        Write write = write(null, window);
+        Write write = write(lastWritten(window.ref()), window);
         check(Phase.BEFORE, write);
         WriteOutcome outcome = super.create(window);
         return applied(write, outcome);
@@ -98,21 +104,32 @@ final class ObservedStore extends ForwardingWindowStore {
         return applied(write, outcome);
     }
 
+    /** A key's live write is one write of each session it changes (a session that leaves is written elsewhere or merged). */
     @Override
-    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-        for (int i = 0; i < previous.size(); i++) {
-            check(Phase.BEFORE, write(previous.get(i), next.get(i)));
+    public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+        List<Write> changed = new ArrayList<>();
+        for (StoredWindow session : next.sessions()) {
+            StoredWindow before = previous.session(session.ref().windowId()).orElse(null);
+            if (!session.equals(before)) {
+                changed.add(write(before, session));
+            }
         }
-        WriteOutcome outcome = super.replaceAll(previous, next);
+        changed.forEach(w -> check(Phase.BEFORE, w));
+        WriteOutcome outcome = super.replaceLive(previous, next);
         if (outcome.applied()) {
-            for (int i = 0; i < previous.size(); i++) {
-                history.add(write(previous.get(i), next.get(i)));
-            }
-            for (int i = 0; i < previous.size(); i++) {
-                check(Phase.AFTER, write(previous.get(i), next.get(i)));
-            }
+            history.addAll(changed);
+            changed.forEach(w -> check(Phase.AFTER, w));
         }
         return outcome;
+    }
+
+    private StoredWindow lastWritten(WindowRef ref) {
+        for (int i = history.size() - 1; i >= 0; i--) {
+            if (history.get(i).ref().equals(ref)) {
+                return history.get(i).next();
+            }
+        }
+        return null;
     }
 
     private Write write(StoredWindow previous, StoredWindow next) {

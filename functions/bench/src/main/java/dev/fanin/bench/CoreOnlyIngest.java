@@ -15,7 +15,6 @@ import dev.fanin.core.window.SessionPlanner;
 import dev.fanin.core.window.SessionView;
 import dev.fanin.core.window.WindowAssigner;
 import dev.fanin.core.window.WindowRef;
-import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -95,8 +94,7 @@ final class CoreOnlyIngest {
     private int sessions(WindowMachine machine, WindowSpec.Session spec, String key, List<Event> events, Map<String, WindowState> windows,
                          long watermark, Instant now) {
         List<SessionView> views = windows.values().stream()
-                .filter(s -> s.status() != WindowStatus.MERGED)
-                .map(s -> new SessionView(s.ref().windowId(), s.bounds(), s.status()))
+                .map(s -> new SessionView(s.ref().windowId(), s.bounds(), s.status(), s.cutUntil(spec.gap())))
                 .toList();
         SessionPlan plan = SessionPlanner.plan(spec.gap(), views, events.stream().map(e -> e.eventTime().toEpochMilli()).toList());
         for (SessionPlan.Target target : plan.sessions()) {
@@ -104,10 +102,10 @@ final class CoreOnlyIngest {
                     ? machine.open(new WindowRef(machine.config().name(), key, target.windowId()), target.bounds(), now)
                     : windows.get(target.windowId());
             for (String absorbed : target.absorbed()) {
-                state = machine.absorb(state, windows.get(absorbed));
-                windows.put(absorbed, machine.merged(windows.get(absorbed), now));
+                state = machine.absorb(state, windows.remove(absorbed));
             }
-            windows.put(target.windowId(), machine.ingest(state, target.eventIndexes().stream().map(events::get).toList(), watermark, now).next());
+            windows.put(target.windowId(),
+                    machine.ingest(state, target.eventIndexes().stream().map(events::get).toList(), watermark, now, target.bounds()).next());
         }
         for (SessionPlan.FlushedTarget target : plan.flushed()) {
             WindowState state = windows.get(target.windowId());

@@ -4,9 +4,11 @@ import dev.fanin.aws.dynamodb.DueBucketItems;
 import dev.fanin.aws.dynamodb.DynamoDbItemSize;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.dynamodb.IdLayout;
+import dev.fanin.aws.dynamodb.LiveItemCodec;
 import dev.fanin.aws.dynamodb.WindowItemCodec;
 import dev.fanin.aws.dynamodb.WindowKeys;
 import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
@@ -44,7 +46,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class MeteredWindowStore implements WindowStore {
 
-    private static final String TRANSACT = "TransactWriteItems";
     private static final String PUT = "PutItem";
     private static final String UPDATE = "UpdateItem";
     private static final String QUERY = "Query";
@@ -54,9 +55,10 @@ public final class MeteredWindowStore implements WindowStore {
     private final InMemoryWindowStore delegate;
     private final DynamoDbWindowStore.Settings settings;
     private final DynamoDbBill bill;
+    /** What each slice item seals, by window (a live session's slices stay its own once it is committed). */
     private final Map<WindowRef, TreeMap<Integer, Set<String>>> slices = new HashMap<>();
-    private final Map<WindowRef, Long> sliceBytes = new HashMap<>();
-    private final Map<WindowRef, Long> headBytes = new HashMap<>();
+    /** The size of every window-partition item DynamoDB would hold, by partition and sort key. */
+    private final Map<String, TreeMap<String, Long>> items = new HashMap<>();
     private final RandomGenerator random = new SplittableRandom(1);
     private long headWrites;
     private long headBytesWritten;
@@ -73,16 +75,57 @@ public final class MeteredWindowStore implements WindowStore {
     @Override
     public Optional<StoredWindow> load(WindowRef ref) {
         bill.call(QUERY);
-        bill.read(CapacityRules.strongReadUnits(storedBytes(ref)));
+        read(prefixBytes(ref, ref.windowId() + "#"));
         return delegate.load(ref);
     }
 
+    /** As the adapter: a consistent {@code GetItem} of the live item, and one {@code Query} per session with slices. */
     @Override
-    public List<StoredWindow> loadKey(String pipeline, String key) {
-        List<StoredWindow> windows = delegate.loadKey(pipeline, key);
-        bill.call(QUERY);
-        bill.read(CapacityRules.strongReadUnits(windows.stream().mapToLong(w -> storedBytes(w.ref())).sum()));
-        return windows;
+    public LiveSessions loadLive(String pipeline, String key) {
+        String pk = WindowKeys.windowPk(pipeline, key);
+        bill.call(GET);
+        read(partition(pk).getOrDefault(LiveItemCodec.LIVE_SK, 0L));
+        LiveSessions live = delegate.loadLive(pipeline, key);
+        for (StoredWindow session : live.sessions()) {
+            if (!slices.getOrDefault(session.ref(), new TreeMap<>()).isEmpty()) {
+                bill.call(QUERY);
+                read(prefixBytes(session.ref(), session.ref().windowId() + "#S#"));
+            }
+        }
+        return live;
+    }
+
+    /**
+     * As the adapter: the pages of a descending consistent {@code Query} of the partition below {@code S<to>}, the
+     * first of {@code FIRST_PAGE_ITEMS}, the next of {@code NEXT_PAGE_ITEMS}, until a page holds the head of a session
+     * starting at or before {@code from} or the items end (a page ending exactly at its limit is followed by another
+     * only if items remain, as the local endpoint pages; DynamoDB may return one more, empty, page there).
+     */
+    @Override
+    public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
+        List<Map.Entry<String, Long>> below = new ArrayList<>(partition(WindowKeys.windowPk(pipeline, key))
+                .headMap(WindowRef.sessionId(toMillis), false).descendingMap().entrySet());
+        int at = 0;
+        int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
+        boolean reached = false;
+        do {
+            List<Map.Entry<String, Long>> page = below.subList(at, Math.min(below.size(), at + limit));
+            bill.call(QUERY);
+            read(page.stream().mapToLong(Map.Entry::getValue).sum());
+            reached = page.stream().anyMatch(item -> item.getKey().endsWith("#H") && sessionStart(item.getKey()) <= fromMillis);
+            at += page.size();
+            limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
+        } while (!reached && at < below.size());
+        return delegate.closedSessions(pipeline, key, fromMillis, toMillis);
+    }
+
+    /** A strongly consistent read returning {@code bytes}. */
+    private void read(long bytes) {
+        bill.read(CapacityRules.strongReadUnits(bytes), bytes);
+    }
+
+    private static long sessionStart(String sk) {
+        return Long.parseLong(sk.substring(1, sk.indexOf('#')));
     }
 
     @Override
@@ -106,7 +149,7 @@ public final class MeteredWindowStore implements WindowStore {
         for (DueBucket bucket : page.buckets()) {
             bytes += DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket));
         }
-        bill.read(CapacityRules.strongReadUnits(bytes));
+        read(bytes);
         return page;
     }
 
@@ -194,7 +237,8 @@ public final class MeteredWindowStore implements WindowStore {
     public WriteOutcome create(StoredWindow window) {
         IdLayout layout = layoutOf(window.layout());
         Set<String> headIds = headIds(window, layout);
-        Map<String, AttributeValue> head = WindowItemCodec.head(window, 1, headIds);
+        long version = window.version() + 1;
+        Map<String, AttributeValue> head = WindowItemCodec.head(window, version, headIds);
         double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
         bill.call(PUT);
         bill.write(units);
@@ -202,7 +246,7 @@ public final class MeteredWindowStore implements WindowStore {
         if (!outcome.applied()) {
             return outcome;
         }
-        return WriteOutcome.applied(units + written(window, 1, head, headIds, layout));
+        return WriteOutcome.applied(units + written(window, version, head, headIds, layout));
     }
 
     @Override
@@ -221,34 +265,84 @@ public final class MeteredWindowStore implements WindowStore {
         return WriteOutcome.applied(units + written(next, version, head, headIds, layout));
     }
 
+    /**
+     * As the adapter: one {@code PutItem} of the live item, conditional on its version (billed even when refused),
+     * then the spill of every session holding more than the threshold: a {@code PutItem} per slice and one
+     * {@code UpdateItem} of the live item.
+     */
     @Override
-    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-        List<Map<String, AttributeValue>> heads = new ArrayList<>();
-        List<Set<String>> ids = new ArrayList<>();
-        List<StoredWindow> laidOut = new ArrayList<>();
-        double units = 0;
-        for (int i = 0; i < previous.size(); i++) {
-            StoredWindow before = previous.get(i);
-            StoredWindow after = next.get(i);
-            IdLayout layout = layoutOf(before.layout());
-            Set<String> headIds = headIds(after, layout);
-            Map<String, AttributeValue> head = WindowItemCodec.head(after, before.version() + 1, headIds);
-            heads.add(head);
-            ids.add(headIds);
-            laidOut.add(withLayout(after, layoutAfter(after.ref(), headIds, layout)));
-            units += CapacityRules.transactionalWriteUnits(previousHeadBytes(before, layout), DynamoDbItemSize.bytes(head));
-        }
-        bill.call(TRANSACT);
+    public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+        long written = previous.version() + 1;
+        Map<String, Set<String>> tails = LiveItemCodec.tails(next);
+        Map<String, AttributeValue> item = LiveItemCodec.item(next, written, tails, LiveItemCodec.sliced(next));
+        long previousBytes = previous.version() == 0 ? 0
+                : DynamoDbItemSize.bytes(LiveItemCodec.item(previous, previous.version(), LiveItemCodec.tails(previous), LiveItemCodec.sliced(previous)));
+        double units = CapacityRules.writeUnits(previousBytes, DynamoDbItemSize.bytes(item));
+        bill.call(PUT);
         bill.write(units);
-        WriteOutcome outcome = delegate.replaceAll(previous, laidOut);
+        Set<String> spilled = new HashSet<>();
+        for (StoredWindow w : next.sessions()) {
+            if (tails.get(w.ref().windowId()).size() > settings.spillThreshold()) {
+                spilled.add(w.ref().windowId());
+            }
+        }
+        List<StoredWindow> laidOut = next.sessions().stream().map(w -> withLayout(w, liveLayoutAfter(w, spilled.contains(w.ref().windowId()),
+                tails.get(w.ref().windowId()), (int) written))).toList();
+        WriteOutcome outcome = delegate.replaceLive(previous, new LiveSessions(next.pipeline(), next.key(), next.version(), laidOut,
+                next.lastClosed(), next.expiresAt()));
         if (!outcome.applied()) {
             return outcome;
         }
-        double spillUnits = 0;
-        for (int i = 0; i < next.size(); i++) {
-            spillUnits += written(next.get(i), previous.get(i).version() + 1, heads.get(i), ids.get(i), layoutOf(previous.get(i).layout()));
+        return WriteOutcome.applied(units + spillLive(next, written, item, tails, spilled));
+    }
+
+    /** The adapter's live spill: a slice {@code S<id>#S#<written>} per spilled session, then one update of the item. */
+    private double spillLive(LiveSessions next, long written, Map<String, AttributeValue> item, Map<String, Set<String>> tails,
+                             Set<String> spilled) {
+        String pk = WindowKeys.windowPk(next.pipeline(), next.key());
+        double units = 0;
+        Map<String, Set<String>> after = new HashMap<>(tails);
+        for (StoredWindow w : next.sessions()) {
+            if (spilled.contains(w.ref().windowId())) {
+                Set<String> tail = tails.get(w.ref().windowId());
+                Map<String, AttributeValue> slice = WindowItemCodec.slice(w.ref(), (int) written, tail, w.expiresAt());
+                double sliceUnits = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(slice));
+                bill.call(PUT);
+                bill.write(sliceUnits);
+                units += sliceUnits;
+                slices.computeIfAbsent(w.ref(), r -> new TreeMap<>()).put((int) written, Set.copyOf(tail));
+                partition(pk).put(WindowKeys.sliceSk(w.ref().windowId(), (int) written), DynamoDbItemSize.bytes(slice));
+                after.put(w.ref().windowId(), Set.of());
+            }
         }
-        return WriteOutcome.applied(units + spillUnits);
+        Map<String, AttributeValue> stored = item;
+        if (!spilled.isEmpty()) {
+            double updateUnits = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(item));
+            bill.call(UPDATE);
+            bill.write(updateUnits);
+            units += updateUnits;
+            Set<String> sliced = new HashSet<>(LiveItemCodec.sliced(next));
+            sliced.addAll(spilled);
+            stored = LiveItemCodec.item(next, written, after, sliced);
+        }
+        partition(pk).put(LiveItemCodec.LIVE_SK, DynamoDbItemSize.bytes(stored));
+        return units;
+    }
+
+    /** The layout a live load after this write (and its spill) would rebuild for a session. */
+    private IdLayout liveLayoutAfter(StoredWindow w, boolean spills, Set<String> tail, int written) {
+        Set<String> sealed = new HashSet<>();
+        int nextSlice = 0;
+        TreeMap<Integer, Set<String>> existing = slices.getOrDefault(w.ref(), new TreeMap<>());
+        for (Map.Entry<Integer, Set<String>> slice : existing.entrySet()) {
+            sealed.addAll(slice.getValue());
+            nextSlice = slice.getKey() + 1;
+        }
+        if (spills) {
+            sealed.addAll(tail);
+            nextSlice = Math.max(nextSlice, written + 1);
+        }
+        return new IdLayout(sealed, nextSlice);
     }
 
     // ---------------------------------------------------------------- what DynamoDB would hold
@@ -260,7 +354,8 @@ public final class MeteredWindowStore implements WindowStore {
      */
     private double written(StoredWindow window, long version, Map<String, AttributeValue> head, Set<String> headIds, IdLayout layout) {
         WindowRef ref = window.ref();
-        headBytes.put(ref, DynamoDbItemSize.bytes(head));
+        String pk = WindowKeys.windowPk(ref.pipeline(), ref.key());
+        partition(pk).put(WindowKeys.headSk(ref.windowId()), DynamoDbItemSize.bytes(head));
         headWrites++;
         headBytesWritten += DynamoDbItemSize.bytes(head);
         if (headIds.size() <= settings.spillThreshold()) {
@@ -276,11 +371,11 @@ public final class MeteredWindowStore implements WindowStore {
             return sliceUnits; // attribute_not_exists fails: a stale layout; the adapter stops the spill here
         }
         existing.put(layout.nextSlice(), Set.copyOf(headIds));
-        sliceBytes.merge(ref, bytes, Long::sum);
+        partition(pk).put(WindowKeys.sliceSk(ref.windowId(), layout.nextSlice()), bytes);
         double headUnits = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
         bill.call(UPDATE);
         bill.write(headUnits);
-        headBytes.put(ref, DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, Set.of())));
+        partition(pk).put(WindowKeys.headSk(ref.windowId()), DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, Set.of())));
         return sliceUnits + headUnits;
     }
 
@@ -310,8 +405,14 @@ public final class MeteredWindowStore implements WindowStore {
         return new IdLayout(sealed, nextSlice);
     }
 
-    private long storedBytes(WindowRef ref) {
-        return headBytes.getOrDefault(ref, 0L) + sliceBytes.getOrDefault(ref, 0L);
+    private TreeMap<String, Long> partition(String pk) {
+        return items.computeIfAbsent(pk, p -> new TreeMap<>());
+    }
+
+    /** Bytes of the items of {@code ref}'s partition whose sort key starts with {@code skPrefix}. */
+    private long prefixBytes(WindowRef ref, String skPrefix) {
+        return partition(WindowKeys.windowPk(ref.pipeline(), ref.key())).subMap(skPrefix, skPrefix + Character.MAX_VALUE).values().stream()
+                .mapToLong(Long::longValue).sum();
     }
 
     private long previousHeadBytes(StoredWindow previous, IdLayout layout) {

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fanin.aws.dynamodb.DynamoDbItemSize;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.dynamodb.IdLayout;
+import dev.fanin.aws.dynamodb.LiveItemCodec;
 import dev.fanin.aws.dynamodb.WindowItemCodec;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
@@ -159,6 +161,57 @@ class MeteredWindowStoreTest {
         assertThat(bill.calls("PutItem")).isEqualTo(2);
         assertThat(bill.calls("TransactWriteItems")).isZero();
         assertThat(bill.dueBucketWriteUnits()).isZero();
+    }
+
+    @Test
+    void aKeysLiveSessionsAreOneGetOnLoadAndOnePutPerChangeBilledByTheLargerItem() {
+        LiveSessions none = store.loadLive("p", "k");
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("GetItem", 1L));
+        StoredWindow session = new StoredWindow(new WindowRef("p", "k", "S000000000001000"), 0, WindowStatus.OPEN, DUE, EXPIRES, 0, null,
+                ids(3), noise(1600), null);
+        LiveSessions next = new LiveSessions("p", "k", 0, List.of(session), null, EXPIRES);
+
+        WriteOutcome outcome = store.replaceLive(none, next);
+
+        long bytes = DynamoDbItemSize.bytes(LiveItemCodec.item(next, 1, LiveItemCodec.tails(next), Set.of()));
+        assertThat(bytes).isBetween(1025L, 2048L);
+        assertThat(outcome.writeUnits()).isEqualTo(2);
+        LiveSessions loaded = store.loadLive("p", "k");
+        assertThat(loaded.version()).isEqualTo(1);
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("GetItem", 2L, "PutItem", 1L));
+        assertThat(store.replaceLive(none, next).applied()).as("a stale version").isFalse();
+        assertThat(bill.calls("PutItem")).as("a refused write is billed too").isEqualTo(2);
+    }
+
+    @Test
+    void aLiveSessionPastTheThresholdSpillsAndItsLoadQueriesItsSlices() {
+        StoredWindow session = new StoredWindow(new WindowRef("p", "k", "S000000000001000"), 0, WindowStatus.OPEN, DUE, EXPIRES, 0, null,
+                ids(33), "{}", null);
+        WriteOutcome outcome = store.replaceLive(store.loadLive("p", "k"), new LiveSessions("p", "k", 0, List.of(session), null, EXPIRES));
+
+        // the live item 1, the slice 1, the item's update 1
+        assertThat(outcome.writeUnits()).isEqualTo(3);
+        LiveSessions loaded = store.loadLive("p", "k");
+        assertThat(loaded.sessions().get(0).layout()).isEqualTo(new IdLayout(ids(33), 2));
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("GetItem", 2L, "PutItem", 2L,
+                "UpdateItem", 1L, "Query", 1L));
+    }
+
+    @Test
+    void committedSessionsAreReadAPageAtATimeDownToTheOneAtOrBeforeTheTime() {
+        for (long start = 1_000; start <= 30_000; start += 1_000) {
+            store.create(new StoredWindow(new WindowRef("p", "k", WindowRef.sessionId(start)), 0, WindowStatus.CLOSED, null, EXPIRES, 0, null,
+                    ids(1), "{}", null));
+        }
+        long before = bill.calls("Query");
+
+        List<StoredWindow> near = store.closedSessions("p", "k", 20_500, 21_000);
+        List<StoredWindow> far = store.closedSessions("p", "k", 500, 21_000);
+
+        assertThat(near).extracting(w -> w.ref().windowId()).containsExactly(WindowRef.sessionId(20_000));
+        assertThat(far).hasSize(20);
+        // 8 items on the first page, 64 on the next: the near one needs one page, the far one three
+        assertThat(bill.calls("Query") - before).isEqualTo(1 + 2);
     }
 
     private static StoredWindow window(long version, WindowStatus status, Instant due, Set<String> ids, String state, Object layout) {

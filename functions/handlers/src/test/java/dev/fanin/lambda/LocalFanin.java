@@ -3,6 +3,7 @@ package dev.fanin.lambda;
 import dev.fanin.testkit.AggregateSchema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.testkit.LocalAwsEndpoint;
 import dev.fanin.testkit.LocalResources;
@@ -81,9 +82,10 @@ final class LocalFanin {
         return endpoint.sqs();
     }
 
-    /** Every window of a key, as the core reads it from the table. */
+    /** Every window of a key, as the core reads it from the table (live sessions from the key's live item). */
     List<WindowState> windows(String pipeline, String key) {
-        return runtime.engine().ports().store().loadKey(pipeline, key).stream().map(runtime.engine()::decode).toList();
+        return ((DynamoDbWindowStore) runtime.engine().ports().store()).windowsOfKey(pipeline, key).stream()
+                .map(runtime.engine()::decode).toList();
     }
 
     /**

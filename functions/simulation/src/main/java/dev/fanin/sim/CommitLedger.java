@@ -27,7 +27,7 @@ import java.util.Set;
 public final class CommitLedger {
 
     private static final Set<String> EVENT_TIME_OR_COUNT = Set.of("COUNT", "WATERMARK", "SESSION_GAP");
-    private static final Set<String> CUT_SHORT = Set.of("HARD_LIFETIME", "SIZE_LIMIT");
+    private static final Set<String> CUT_SHORT = Set.of("HARD_LIFETIME", "SIZE_LIMIT", "SESSION_LIMIT");
 
     /** One window's life as committed. */
     public static final class Life {
@@ -106,6 +106,16 @@ public final class CommitLedger {
         }
     }
 
+    /** A session absorbed by a merge: it leaves its key's live item, its events now counted by the survivor. */
+    void merged(WindowRef ref) {
+        Life life = windows.get(ref);
+        if (life == null) {
+            violations.add("merge of window " + ref + " that was never created");
+            return;
+        }
+        life.merged = true;
+    }
+
     private void committed(Life life, PipelineConfig pipeline, WindowState claimed) {
         Claim claim = claimed.claim();
         CommittedRevision c = CommittedRevision.of(claim.emission(), claim.deadLetter());
@@ -136,7 +146,10 @@ public final class CommitLedger {
         if (!c.complete()) {
             partialFires++;
         }
-        if (life.segments.isEmpty() || "SIZE_LIMIT".equals(life.lastReason)) {
+        // A time window's SIZE_LIMIT commit reopens it for a new segment; a session's closes it (its continuation is
+        // another window), so its corrections stay cumulative.
+        boolean reopened = "SIZE_LIMIT".equals(life.lastReason) && life.ref.windowId().startsWith("T");
+        if (life.segments.isEmpty() || reopened) {
             life.segments.add(c);
         } else {
             life.segments.set(life.segments.size() - 1, c);

@@ -1,12 +1,15 @@
 package dev.fanin.sim;
 
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 
 /** A {@link WindowStore} decorator that injects crashes, throttling and interleavings around every call. */
 public final class FaultyWindowStore implements WindowStore {
@@ -28,10 +31,30 @@ public final class FaultyWindowStore implements WindowStore {
     }
 
     @Override
-    public List<StoredWindow> loadKey(String pipeline, String key) {
-        faults.beforeCall("loadKey", List.of(), true);
-        List<StoredWindow> r = inner.loadKey(pipeline, key);
-        faults.afterCall("loadKey", List.of());
+    public LiveSessions loadLive(String pipeline, String key) {
+        // Every session of the key is concerned: counted as pipeline-wide, as a whole-key read was before.
+        faults.beforeCall("loadLive", List.of(), true);
+        LiveSessions r = inner.loadLive(pipeline, key);
+        faults.afterCall("loadLive", List.of());
+        return r;
+    }
+
+    @Override
+    public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+        Set<WindowRef> refs = new LinkedHashSet<>();
+        previous.sessions().forEach(w -> refs.add(w.ref()));
+        next.sessions().forEach(w -> refs.add(w.ref()));
+        faults.beforeCall("replaceLive", refs, true);
+        WriteOutcome r = inner.replaceLive(previous, next);
+        faults.afterCall("replaceLive", refs);
+        return r;
+    }
+
+    @Override
+    public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
+        faults.beforeCall("closedSessions", List.of(), true);
+        List<StoredWindow> r = inner.closedSessions(pipeline, key, fromMillis, toMillis);
+        faults.afterCall("closedSessions", List.of());
         return r;
     }
 
@@ -48,15 +71,6 @@ public final class FaultyWindowStore implements WindowStore {
         faults.beforeCall("replace", List.of(next.ref()), true);
         WriteOutcome r = inner.replace(previous, next);
         faults.afterCall("replace", List.of(next.ref()));
-        return r;
-    }
-
-    @Override
-    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-        List<WindowRef> refs = next.stream().map(StoredWindow::ref).toList();
-        faults.beforeCall("replaceAll", refs, true);
-        WriteOutcome r = inner.replaceAll(previous, next);
-        faults.afterCall("replaceAll", refs);
         return r;
     }
 

@@ -21,7 +21,8 @@ import java.util.Map;
  *   <li><b>nothing lost</b>: every produced event identity is counted in the last committed revision of exactly one
  *   window (of each SIZE_LIMIT segment; revisions are cumulative otherwise), or is in the late side output, or was
  *   dead-lettered with a reason;</li>
- *   <li><b>never double counted</b>: no identity is counted in two windows, none is counted that was never produced;</li>
+ *   <li><b>never double counted</b>: no identity is counted in two windows, none is counted that was never produced;
+ *   and the sessions of a key never overlap;</li>
  *   <li><b>one commit per revision</b>, and every emitted aggregate id committed exactly once;</li>
  *   <li><b>every window closes</b> by its hard deadline plus clock skew and one sweep period, plus a lease and a sweep
  *   period for each fault that hit it (or hit the sweeper meanwhile), plus a sweep period per sweep that ran out of
@@ -33,7 +34,7 @@ import java.util.Map;
 final class Invariants {
 
     record Result(long counted, long lost, long doubleCounted, long duplicateCommits, long leftOpen, long closedLate,
-                  long itemsAfterTtl, long simulatedMillis) { }
+                  long itemsAfterTtl, long simulatedMillis, long overlappingSessions) { }
 
     private final SimulationConfig config;
     private final FaninSettings settings;
@@ -123,9 +124,10 @@ final class Invariants {
                         + " when the run ended at " + clock.instant());
             }
         }
+        long overlapping = overlappingSessions(store, seed);
         long itemsAfterTtl = afterTtl(store, clock, seed);
         return new Result(counted.values().stream().filter(n -> n >= 1).count(), lost, doubled, duplicateCommits, closure[0], closure[1],
-                itemsAfterTtl, endMillis - Simulation.START.toEpochMilli());
+                itemsAfterTtl, endMillis - Simulation.START.toEpochMilli(), overlapping);
     }
 
     /** Identity -> in how many windows' final revisions it is counted. */
@@ -205,8 +207,39 @@ final class Invariants {
         return new long[] {leftOpen, late};
     }
 
+    /**
+     * The sessions of a key never overlap in event time (docs/RELIABILITY.md, invariant I1): every pair of a key's
+     * sessions, as they stand at the end, is disjoint.
+     *
+     * @return the pairs that overlap
+     */
+    private long overlappingSessions(PipelineStores store, String seed) {
+        Map<String, List<WindowState>> byKey = new HashMap<>();
+        for (StoredWindow w : store.all()) {
+            PipelineConfig p = fanin.pipeline(w.ref().pipeline()).orElseThrow();
+            if (w.ref().windowId().startsWith("S") && w.status() != WindowStatus.MERGED) {
+                byKey.computeIfAbsent(w.ref().pipeline() + "\u0000" + w.ref().key(), k -> new ArrayList<>()).add(WindowCodec.decode(w, p));
+            }
+        }
+        long overlapping = 0;
+        for (List<WindowState> sessions : byKey.values()) {
+            sessions.sort(java.util.Comparator.comparingLong(s -> s.bounds().startMillis()));
+            for (int i = 1; i < sessions.size(); i++) {
+                WindowState before = sessions.get(i - 1);
+                WindowState after = sessions.get(i);
+                if (before.bounds().overlaps(after.bounds())) {
+                    overlapping++;
+                    violations.add(seed + "sessions " + before.ref() + " " + before.bounds() + " and " + after.ref() + " " + after.bounds()
+                            + " of one key overlap");
+                }
+            }
+        }
+        return overlapping;
+    }
+
     private long afterTtl(PipelineStores store, SimClock clock, String seed) {
-        long lastTtl = store.all().stream().mapToLong(w -> w.expiresAt().toEpochMilli()).max().orElse(clock.millis());
+        long lastTtl = Math.max(store.all().stream().mapToLong(w -> w.expiresAt().toEpochMilli()).max().orElse(clock.millis()),
+                store.liveItems().stream().mapToLong(l -> l.expiresAt().toEpochMilli()).max().orElse(clock.millis()));
         for (StoredWindow w : store.all()) {
             PipelineConfig p = fanin.pipeline(w.ref().pipeline()).orElseThrow();
             WindowState s = WindowCodec.decode(w, p);
@@ -222,7 +255,7 @@ final class Invariants {
         }
         clock.advanceTo(lastTtl + 1_000);
         store.expire(clock.instant());
-        long left = store.all().size();
+        long left = store.all().size() + store.liveItems().size();
         if (left > 0) {
             violations.add(seed + left + " window items remain after the last TTL");
         }

@@ -1,14 +1,11 @@
 package dev.fanin.sim;
 
 import dev.fanin.core.port.ForwardingWindowStore;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
-import java.time.Instant;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Optional;
 
 /**
  * Sits directly on the real store and reports every applied write to the {@link CommitLedger}: what the store really
@@ -16,20 +13,24 @@ import java.util.Optional;
  */
 public final class ObservedStore extends ForwardingWindowStore {
 
+    private final WindowStore inner;
     private final CommitLedger ledger;
 
     public ObservedStore(WindowStore inner, CommitLedger ledger) {
         super(inner);
+        this.inner = inner;
         this.ledger = ledger;
     }
 
 
 
+    /** A create of a session that is live is its committer writing its own item: it pairs with the live copy. */
     @Override
     public WriteOutcome create(StoredWindow window) {
+        StoredWindow live = live(window.ref());
         WriteOutcome r = super.create(window);
         if (r.applied()) {
-            ledger.written(null, window);
+            ledger.written(live, window);
         }
         return r;
     }
@@ -43,22 +44,30 @@ public final class ObservedStore extends ForwardingWindowStore {
         return r;
     }
 
+    /**
+     * A key's live write is a write of each session it changes; a session it drops was committed into its own item
+     * (written before) or absorbed by a merge (it has no item of its own).
+     */
     @Override
-    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-        WriteOutcome r = super.replaceAll(new ArrayList<>(previous), new ArrayList<>(next));
+    public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+        WriteOutcome r = super.replaceLive(previous, next);
         if (r.applied()) {
-            for (int i = 0; i < next.size(); i++) {
-                ledger.written(previous.get(i), next.get(i));
+            for (StoredWindow session : next.sessions()) {
+                StoredWindow before = previous.session(session.ref().windowId()).orElse(null);
+                if (!session.equals(before)) {
+                    ledger.written(before, session);
+                }
+            }
+            for (StoredWindow session : previous.sessions()) {
+                if (next.session(session.ref().windowId()).isEmpty() && inner.load(session.ref()).isEmpty()) {
+                    ledger.merged(session.ref());
+                }
             }
         }
         return r;
     }
 
-
-
-
-
-
-
-
+    private StoredWindow live(WindowRef ref) {
+        return inner.loadLive(ref.pipeline(), ref.key()).session(ref.windowId()).orElse(null);
+    }
 }

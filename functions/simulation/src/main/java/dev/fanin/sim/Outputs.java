@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.LongSupplier;
 
 /**
  * The late-event side output and the dead-letter queues as the simulation sees them: which event identities ended
@@ -21,6 +22,7 @@ public final class Outputs implements SideOutput, DeadLetters {
 
     private final Function<String, SimMessage> inFlight;
     private final Violations violations;
+    private final long onTimeMillis;
     private final Set<Identity> late = new HashSet<>();
     /** Per identity in the late side output, the window its record names and when it was sent there (true time). */
     private final Map<Identity, Sent> lateRecords = new java.util.HashMap<>();
@@ -34,13 +36,17 @@ public final class Outputs implements SideOutput, DeadLetters {
     public record Sent(String kind, String windowId, long atMillis) { }
 
     /**
-     * @param inFlight the message (still in the queue) with a given id, or null
-     * @param clock    the simulation's true time (ms)
+     * @param inFlight     the message (still in the queue) with a given id, or null
+     * @param clock        the simulation's true time (ms)
+     * @param onTimeMillis the longest an event the producers send on time (not late, not very late) takes from its
+     *                     event time to its first delivery, clock skew included: such an event is on time in event
+     *                     order, so it must never end in the late side output (issue 17)
      */
-    public Outputs(Function<String, SimMessage> inFlight, Violations violations, java.util.function.LongSupplier clock) {
+    public Outputs(Function<String, SimMessage> inFlight, Violations violations, java.util.function.LongSupplier clock, long onTimeMillis) {
         this.inFlight = inFlight;
         this.violations = violations;
         this.clock = clock;
+        this.onTimeMillis = onTimeMillis;
     }
 
     @Override
@@ -63,6 +69,11 @@ public final class Outputs implements SideOutput, DeadLetters {
                 late.add(id);
                 lateRecords.putIfAbsent(id, new Sent(kind, n.path("windowId").asText(), clock.getAsLong()));
                 reasons.merge(kind + " " + reason.split(":")[0], 1, Integer::sum);
+                long delay = clock.getAsLong() - java.time.Instant.parse(n.path("eventTime").asText()).toEpochMilli();
+                if (kind.equals("LATE_EVENT") && delay <= onTimeMillis) {
+                    violations.add("event " + n.path("eventId").asText() + " of " + n.path("pipeline").asText() + " key " + n.path("key").asText()
+                            + " came " + delay + " ms after it happened (on time) but went to the side output: " + reason);
+                }
             }
             case "WINDOW_DEAD_LETTERED" -> {
                 for (JsonNode id : n.path("aggregate").path("aggregations").path(SimPipelines.IDS).path("ids")) {

@@ -1,6 +1,7 @@
 package dev.fanin.sim;
 
 import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
@@ -15,8 +16,8 @@ import java.util.Optional;
 /**
  * One {@link InMemoryWindowStore} per pipeline behind one {@link WindowStore}. Every operation of the port concerns
  * one pipeline (a multi-window replace is within one key), and the open-window bound is per pipeline, so this is the
- * same store; it only keeps {@code loadKey} and {@code due}, which scan their store, from scanning the other
- * pipelines' windows in long runs.
+ * same store; it only keeps {@code due}, which scans its store, from scanning the other pipelines' buckets in long
+ * runs.
  */
 public final class PipelineStores implements WindowStore {
 
@@ -44,8 +45,18 @@ public final class PipelineStores implements WindowStore {
     }
 
     @Override
-    public List<StoredWindow> loadKey(String pipeline, String key) {
-        return of(pipeline).loadKey(pipeline, key);
+    public LiveSessions loadLive(String pipeline, String key) {
+        return of(pipeline).loadLive(pipeline, key);
+    }
+
+    @Override
+    public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+        return of(next.pipeline()).replaceLive(previous, next);
+    }
+
+    @Override
+    public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
+        return of(pipeline).closedSessions(pipeline, key, fromMillis, toMillis);
     }
 
     @Override
@@ -56,11 +67,6 @@ public final class PipelineStores implements WindowStore {
     @Override
     public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
         return of(next.ref().pipeline()).replace(previous, next);
-    }
-
-    @Override
-    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-        return of(next.get(0).ref().pipeline()).replaceAll(previous, next);
     }
 
     /** Every due bucket of every pipeline (for invariant checks). */
@@ -108,6 +114,18 @@ public final class PipelineStores implements WindowStore {
     @Override
     public long openWindows(String pipeline) {
         return of(pipeline).openWindows(pipeline);
+    }
+
+    /** Whether {@code ref} is a live session (which its key's whole-key listings cover too). */
+    public boolean isLive(WindowRef ref) {
+        return of(ref.pipeline()).isLive(ref);
+    }
+
+    /** Every key's live item (for invariant checks). */
+    public List<LiveSessions> liveItems() {
+        List<LiveSessions> all = new ArrayList<>();
+        stores.values().forEach(s -> all.addAll(s.liveItems()));
+        return all;
     }
 
     public List<StoredWindow> all() {

@@ -1,12 +1,14 @@
 package dev.fanin.sim;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
 import java.util.function.BiConsumer;
+import java.util.function.Predicate;
 
 /**
  * An SQS standard queue: at-least-once, unordered (a receive picks visible messages at random), per-message delay,
@@ -77,22 +79,61 @@ public final class SimQueue<T> {
             if (messages.get(e.id) != e) {
                 continue;
             }
-            if (e.receiveCount >= maxReceiveCount) {
-                messages.remove(e.id);
-                redriven++;
-                redrive.accept(e.id, e.payload);
-                continue;
+            Delivery<T> d = deliver(e, now);
+            if (d != null) {
+                out.add(d);
             }
-            if (e.receiveCount > 0) {
-                redeliveries++;
-            }
-            e.receiveCount++;
-            e.receipt++;
-            e.visibleAt = now + visibilityTimeoutMillis;
-            waiting.add(new Wake<>(e, e.receipt, e.visibleAt));
-            out.add(new Delivery<>(e.id, e.payload, e.sentAt, e.receiveCount));
         }
         return out;
+    }
+
+    /**
+     * As {@link #receive(int, long, Random)}, but only messages whose payload matches {@code wanted} (the simulation's
+     * way to make two workers handle one key at once). A scan of the visible messages: for interleavings only.
+     */
+    public List<Delivery<T>> receive(int max, long now, Random random, Predicate<T> wanted) {
+        promote(now);
+        List<Integer> candidates = new ArrayList<>();
+        for (int i = 0; i < ready.size(); i++) {
+            if (messages.get(ready.get(i).id) == ready.get(i) && wanted.test(ready.get(i).payload)) {
+                candidates.add(i);
+            }
+        }
+        Collections.shuffle(candidates, random);
+        List<Integer> picked = new ArrayList<>(candidates.subList(0, Math.min(max, candidates.size())));
+        picked.sort(Collections.reverseOrder());
+        List<Entry<T>> entries = new ArrayList<>();
+        for (int i : picked) {
+            entries.add(ready.get(i));
+            ready.set(i, ready.get(ready.size() - 1));
+            ready.remove(ready.size() - 1);
+        }
+        List<Delivery<T>> out = new ArrayList<>();
+        for (Entry<T> e : entries) {
+            Delivery<T> d = deliver(e, now);
+            if (d != null) {
+                out.add(d);
+            }
+        }
+        return out;
+    }
+
+    /** Hands out one message, or redrives it when it has been received too often. */
+    private Delivery<T> deliver(Entry<T> e, long now) {
+        if (e.receiveCount >= maxReceiveCount) {
+            messages.remove(e.id);
+            redriven++;
+            redrive.accept(e.id, e.payload);
+            return null;
+        }
+        if (e.receiveCount > 0) {
+            redeliveries++;
+        }
+        e.receiveCount++;
+        e.receipt++;
+        e.visibleAt = now + visibilityTimeoutMillis;
+        waiting.add(new Wake<>(e, e.receipt, e.visibleAt));
+        return new Delivery<>(e.id, e.payload, e.sentAt, e.receiveCount);
     }
 
     /** Deletes a received message (its processing succeeded). */

@@ -70,6 +70,11 @@ public final class Simulation {
     private final Set<String> boundBroken = new HashSet<>();
     private final List<Long> exhaustedSweeps = new ArrayList<>();
     private long invocationErrors;
+    /** The batches of the ingest invocations running now, innermost first (interleavings nest). */
+    private final java.util.Deque<List<SimQueue.Delivery<SimMessage>>> ingesting = new java.util.ArrayDeque<>();
+    private long sameKeyInterleavings;
+    /** Messages an interleaved ingest received while another invocation held them (SQS may hand one out twice). */
+    private final java.util.Map<String, SimMessage> handedTwice = new java.util.HashMap<>();
     private int current = -1;
 
     private Simulation(SimulationConfig config) {
@@ -84,7 +89,9 @@ public final class Simulation {
         this.faults = new Faults(random, config.faults(), config.events() * 5L, clock);
         this.input = new SimQueue<>(config.visibilityTimeout().toMillis(), config.maxReceiveCount(), this::redriven);
         this.timerQueue = new SimQueue<>(Duration.ofSeconds(30).toMillis(), 5, (id, timer) -> { });
-        this.outputs = new Outputs(input::payload, violations, clock::millis);
+        // A message handed to two invocations at once may be deleted by one while the other dead-letters it.
+        this.outputs = new Outputs(id -> input.payload(id) != null ? input.payload(id) : handedTwice.get(id), violations, clock::millis,
+                Workload.ON_TIME_DELAY_MILLIS + 1_000 + 2 * config.maxSkew().toMillis());
         FaultySinks sinks = new FaultySinks(outputs, outputs, faults);
         this.ports = new FaninPorts(
                 new FaultyWindowStore(new ObservedStore(store, ledger), faults),
@@ -206,6 +213,19 @@ public final class Simulation {
         if (batch.isEmpty()) {
             return;
         }
+        ingesting.push(batch);
+        try {
+            ingestBatch(w, batch);
+        } finally {
+            ingesting.pop();
+        }
+    }
+
+    private static String keyOf(Identity id) {
+        return id.pipeline() + "\u0000" + id.key();
+    }
+
+    private void ingestBatch(Worker w, List<SimQueue.Delivery<SimMessage>> batch) {
         List<InboundMessage> messages = new ArrayList<>();
         Instant receivedAt = w.engine.clock().instant();
         for (SimQueue.Delivery<SimMessage> d : batch) {
@@ -262,8 +282,8 @@ public final class Simulation {
     private void interleave() {
         double r = random.nextDouble();
         Worker other = another();
-        if (r < 0.6 && !consumersDown() && input.hasVisible(clock.millis())) {
-            ingest(other, input.receive(1 + random.nextInt(BATCH_SIZE), clock.millis(), random));
+        if (r < 0.6 && !consumersDown() && (!ingesting.isEmpty() || input.hasVisible(clock.millis()))) {
+            ingest(other, interleavedBatch());
         } else if (r < 0.8 && timerQueue.hasVisible(clock.millis())) {
             for (SimQueue.Delivery<WindowTimers.Wakeup> d : timerQueue.receive(1, clock.millis(), random)) {
                 timer(other, d);
@@ -271,6 +291,34 @@ public final class Simulation {
         } else {
             sweep(other);
         }
+    }
+
+    /**
+     * The batch another worker takes while the current one runs. When the current invocation is an ingest, a batch on
+     * the keys it is ingesting (SQS does not route by key, so two invocations on one key at once are common): visible
+     * messages of those keys, and a copy of some of the current batch's own messages (a standard queue may hand one
+     * message to two consumers at once). Else any visible messages.
+     */
+    private List<SimQueue.Delivery<SimMessage>> interleavedBatch() {
+        int size = 1 + random.nextInt(BATCH_SIZE);
+        List<SimQueue.Delivery<SimMessage>> current = ingesting.peek();
+        if (current != null) {
+            Set<String> keys = new HashSet<>();
+            current.forEach(d -> d.payload().identities().forEach(id -> keys.add(keyOf(id))));
+            List<SimQueue.Delivery<SimMessage>> sameKeys = new ArrayList<>(input.receive(size, clock.millis(), random,
+                    m -> m.identities().stream().anyMatch(id -> keys.contains(keyOf(id)))));
+            for (SimQueue.Delivery<SimMessage> d : current) {
+                if (sameKeys.size() < BATCH_SIZE && random.nextBoolean()) {
+                    sameKeys.add(d);
+                    handedTwice.put(d.messageId(), d.payload());
+                }
+            }
+            if (!sameKeys.isEmpty()) {
+                sameKeyInterleavings++;
+                return sameKeys;
+            }
+        }
+        return input.receive(size, clock.millis(), random);
     }
 
     private Worker pick() {
@@ -316,9 +364,9 @@ public final class Simulation {
         Set<WindowRef> listed = new HashSet<>();
         store.dueBuckets().forEach(b -> listed.addAll(b.entries()));
         for (StoredWindow w : store.all()) {
-            if (w.dueAt() != null && !listed.contains(w.ref())
-                    && !listed.contains(WindowRef.wholeKey(w.ref().pipeline(), w.ref().key()))
-                    && unlisted.add(w.ref())) {
+            // A live session is also covered by its key's entry; a committed one only by its own.
+            boolean byKey = store.isLive(w.ref()) && listed.contains(WindowRef.wholeKey(w.ref().pipeline(), w.ref().key()));
+            if (w.dueAt() != null && !listed.contains(w.ref()) && !byKey && unlisted.add(w.ref())) {
                 violations.add("window " + w.ref() + " is " + w.status() + " and due at " + w.dueAt()
                         + " but no due bucket lists it (at " + Instant.ofEpochMilli(now) + ")");
             }
@@ -357,10 +405,10 @@ public final class Simulation {
                 workload.reordered(), workload.late(), workload.veryLate(), ledger.windows().size(),
                 ledger.windows().values().stream().filter(l -> l.merged).count(), ledger.revisionsCommitted(), emissions.emissions(),
                 ledger.partialFires(), faults.calls(), faults.crashes(), faults.throttles(), faults.failedEmits(), faults.slowEmits(),
-                faults.interleavings(), faults.lostTimers(), faults.lostDeletes(), input.redeliveries(),
+                faults.interleavings(), sameKeyInterleavings, faults.lostTimers(), faults.lostDeletes(), input.redeliveries(),
                 metrics.total(MetricNames.TAKEOVERS), metrics.total(MetricNames.DUPLICATE_FLUSHES), metrics.total(MetricNames.ADMISSION_REFUSED),
                 invocationErrors, r.counted(), outputs.late().size(), outputs.dead().size(), r.lost(), r.doubleCounted(),
-                r.duplicateCommits(), r.leftOpen(), r.closedLate(), Map.copyOf(peakOpen), r.itemsAfterTtl(),
+                r.overlappingSessions(), r.duplicateCommits(), r.leftOpen(), r.closedLate(), Map.copyOf(peakOpen), r.itemsAfterTtl(),
                 Map.copyOf(outputs.reasons()), Duration.ofMillis(r.simulatedMillis()), wall, violations.count(), violations.first());
     }
 }

@@ -28,6 +28,7 @@ public record SimulationReport(
         long failedEmits,
         long slowEmits,
         long interleavings,
+        long sameKeyInterleavings,
         long lostTimers,
         long lostDeletes,
         long redeliveries,
@@ -40,6 +41,7 @@ public record SimulationReport(
         long deadLettered,
         long lost,
         long doubleCounted,
+        long overlappingSessions,
         long duplicateCommits,
         long windowsLeftOpen,
         long windowsClosedLate,
@@ -69,7 +71,7 @@ public record SimulationReport(
         line(b, "port calls (fault injection points)", portCalls);
         line(b, "crashes injected", crashes);
         line(b, "throttles / failed emits / stalled emits", throttles + " / " + failedEmits + " / " + slowEmits);
-        line(b, "interleaved invocations", interleavings);
+        line(b, "interleaved invocations (on the same keys)", interleavings + " (" + sameKeyInterleavings + ")");
         line(b, "lost timers / lost deletes", lostTimers + " / " + lostDeletes);
         line(b, "redeliveries", redeliveries);
         line(b, "claim takeovers / duplicate flushes suppressed", takeovers + " / " + duplicateFlushesSuppressed);
@@ -82,6 +84,7 @@ public record SimulationReport(
         line(b, "peak open windows", peakOpenWindows);
         line(b, "events lost", lost);
         line(b, "events double counted", doubleCounted);
+        line(b, "overlapping sessions of a key", overlappingSessions);
         line(b, "duplicate commits", duplicateCommits);
         line(b, "windows left open", windowsLeftOpen);
         line(b, "windows closed after their bound", windowsClosedLate);

@@ -198,6 +198,9 @@ public final class Workload {
     /** One event (or S3 record) and what the ground truth needs of it. */
     private record Event(String body, Identity identity, long eventTime, boolean sentinel) { }
 
+    /** The longest delay of a send that is neither late nor very late: latency plus reordering. */
+    static final long ON_TIME_DELAY_MILLIS = 1_500 + 45_000;
+
     /** Sends with the producer-side faults: latency, reordering, lateness, and a duplicate producer. */
     private void send(long eventTime, List<Event> records) {
         long at = eventTime + random.nextInt(1_500);

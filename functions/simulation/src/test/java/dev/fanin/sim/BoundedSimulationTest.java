@@ -41,6 +41,7 @@ class BoundedSimulationTest {
 
     private static void check(Shape shape, long seed) {
         SimulationReport report = Simulation.run(SimulationConfig.bounded(seed, List.of(shape)));
+        System.out.println(report.summary());
 
         assertThat(report.violations()).as("seed %d, %s:%n%s", seed, shape, report.summary()).isEmpty();
         assertThat(report.violationCount()).isZero();
@@ -50,6 +51,7 @@ class BoundedSimulationTest {
         assertThat(report.revisionsCommitted()).as("revisions committed").isPositive();
         assertThat(report.lost()).isZero();
         assertThat(report.doubleCounted()).isZero();
+        assertThat(report.overlappingSessions()).isZero();
         assertThat(report.duplicateCommits()).isZero();
         assertThat(report.windowsLeftOpen()).isZero();
         assertThat(report.itemsAfterTtl()).isZero();

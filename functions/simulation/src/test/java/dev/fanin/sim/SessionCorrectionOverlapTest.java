@@ -27,8 +27,10 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The minimal trace behind the double count the simulation found (seed 1 of the first bounded runs): a late event
- * folded into a closed session as a correction extends that session's bounds over its neighbour, so a redelivery of
- * an event the neighbour already counted is routed to the closed session ("flushed sessions win") and counted again.
+ * folded into a closed session as a correction used to extend that session's bounds over its neighbour, so a
+ * redelivery of an event the neighbour had counted was routed to the closed session and counted again. A closed
+ * session's bounds are frozen now, so the sessions of a key never overlap and the redelivery finds the one session
+ * its time lies in.
  */
 class SessionCorrectionOverlapTest {
 
@@ -55,7 +57,7 @@ class SessionCorrectionOverlapTest {
     }
 
     @Test
-    void aRedeliveredEventIsCountedOnceEvenAfterACorrectionExtendedTheClosedSessionOverItsNeighbour() throws Exception {
+    void aRedeliveredEventIsCountedOnceAfterALateEventCorrectedTheClosedSessionBeforeIt() throws Exception {
         // Session A: one event at t0 -> [t0, t0+30s).
         ingest.handle(List.of(alert("A", 0)));
         // Session B: events at t0+45s and t0+47s, arriving at t0+50s; the watermark (maxEt - 10s = t0+37s) passes A's end.
@@ -63,7 +65,8 @@ class SessionCorrectionOverlapTest {
         InboundMessage d = alert("D", 47_000);
         ingest.handle(List.of(alert("B", 45_000), d));
         sweep.sweep(clock.instant().plusSeconds(50));
-        // A late event at t0+20s: a correction of A, which now spans [t0, t0+50s) and overlaps B [t0+45s, t0+77s).
+        // A late event at t0+20s: a correction of A, whose bounds [t0, t0+30s) stay as they were (it used to span
+        // [t0, t0+50s) and overlap B [t0+45s, t0+77s)).
         clock.advanceTo(t0 + 55_000);
         ingest.handle(List.of(alert("C", 20_000)));
         // SQS delivers D again (at-least-once).

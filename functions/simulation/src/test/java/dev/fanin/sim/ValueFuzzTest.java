@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fanin.aws.dynamodb.DynamoDbItemSize;
+import dev.fanin.aws.dynamodb.LiveItemCodec;
 import dev.fanin.aws.dynamodb.WindowItemCodec;
 import dev.fanin.aws.sqs.SqsDeadLetters;
 import dev.fanin.aws.sqs.SqsEmitter;
@@ -22,6 +23,7 @@ import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.port.AggregateEmitter;
 import dev.fanin.core.port.DeadLetters;
 import dev.fanin.core.port.ForwardingWindowStore;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.SideOutput;
 import dev.fanin.core.port.StoredWindow;
@@ -402,9 +404,12 @@ class ValueFuzzTest {
             }
 
             @Override
-            public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-                next.forEach(this::check);
-                return super.replaceAll(previous, next);
+            public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+                next.sessions().forEach(this::check);
+                long written = previous.version() + 1;
+                rules.dynamoDbItem("store live sessions of " + next.key(), DynamoDbItemSize.bytes(
+                        LiveItemCodec.item(next, written, LiveItemCodec.tails(next), LiveItemCodec.sliced(next))), "");
+                return super.replaceLive(previous, next);
             }
 
             private void check(StoredWindow w) {

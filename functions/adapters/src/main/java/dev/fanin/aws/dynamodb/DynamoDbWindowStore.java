@@ -8,6 +8,7 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
 
 import dev.fanin.aws.Batches;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
@@ -19,7 +20,6 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -41,9 +41,6 @@ import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItem;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
-import software.amazon.awssdk.services.dynamodb.model.TransactionCanceledException;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
 import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
@@ -104,18 +101,21 @@ public final class DynamoDbWindowStore implements WindowStore {
     static final String SPILL_HEAD_UPDATE = "DELETE #ids :spilled";
     static final String SPILL_HEAD_CONDITION = "#ver = :written";
     static final String OPEN = "open";
+    /** Items read by the first page of a committed-session query: usually the session an event falls into. */
+    public static final int FIRST_PAGE_ITEMS = 8;
+    /** Items read by each further page of it (a session with many slices, or several sessions near the event). */
+    public static final int NEXT_PAGE_ITEMS = 64;
     /** DynamoDB's limit on requests per BatchWriteItem. */
     public static final int MAX_BATCH_WRITE = 25;
     /** BatchWriteItem calls per chunk before unprocessed deletes are given up (the next sweep deletes them). */
     static final int MAX_BATCH_ATTEMPTS = 4;
-    /** DynamoDB's limit on items per TransactWriteItems. */
-    static final int MAX_TRANSACTION_ITEMS = 100;
 
     private final DynamoDbClient dynamo;
     private final String table;
     private final Settings settings;
     private final WriteCostListener costs;
     private final RandomGenerator random = new SecureRandom();
+    private final DynamoDbSessions sessions;
 
     public DynamoDbWindowStore(DynamoDbClient dynamo, String table, Settings settings) {
         this(dynamo, table, settings, WriteCostListener.NONE);
@@ -126,6 +126,7 @@ public final class DynamoDbWindowStore implements WindowStore {
         this.table = Objects.requireNonNull(table, "table");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.costs = Objects.requireNonNull(costs, "costs");
+        this.sessions = new DynamoDbSessions(dynamo, table, settings.spillThreshold(), costs);
     }
 
     // ---------------------------------------------------------------- reads
@@ -133,13 +134,57 @@ public final class DynamoDbWindowStore implements WindowStore {
     @Override
     public Optional<StoredWindow> load(WindowRef ref) {
         List<Map<String, AttributeValue>> items = queryAll(loadRequest(ref), "load");
-        List<StoredWindow> windows = assemble(ref.pipeline(), items);
+        List<StoredWindow> windows = WindowItemCodec.windows(ref.pipeline(), items);
         return windows.isEmpty() ? Optional.empty() : Optional.of(windows.get(0));
     }
 
+    /** The session half, for tests of its exact requests. */
+    DynamoDbSessions sessions() {
+        return sessions;
+    }
+
     @Override
-    public List<StoredWindow> loadKey(String pipeline, String key) {
-        return assemble(pipeline, queryAll(loadKeyRequest(pipeline, key), "loadKey"));
+    public LiveSessions loadLive(String pipeline, String key) {
+        return sessions.loadLive(pipeline, key);
+    }
+
+    @Override
+    public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
+        return sessions.closedSessions(pipeline, key, fromMillis, toMillis);
+    }
+
+    /**
+     * Every window stored for a group key, in id order: time windows and committed sessions from their own items, and
+     * the key's live sessions from its live item (a live copy standing for a committed copy its committer has already
+     * written). For tools and tests that show a key: the services never read a key's whole history.
+     */
+    public List<StoredWindow> windowsOfKey(String pipeline, String key) {
+        List<Map<String, AttributeValue>> items = queryAll(QueryRequest.builder()
+                .tableName(table)
+                .keyConditionExpression("#pk = :pk")
+                .expressionAttributeNames(Map.of("#pk", PK))
+                .expressionAttributeValues(Map.of(":pk", s(WindowKeys.windowPk(pipeline, key))))
+                .consistentRead(true)
+                .build(), "windowsOfKey");
+        Map<String, AttributeValue> live = null;
+        List<Map<String, AttributeValue>> windowItems = new ArrayList<>();
+        for (Map<String, AttributeValue> item : items) {
+            if (LiveItemCodec.LIVE_SK.equals(item.get(SK).s())) {
+                live = item;
+            } else {
+                windowItems.add(item);
+            }
+        }
+        Map<String, List<Map<String, AttributeValue>>> slices = new HashMap<>();
+        for (Map<String, AttributeValue> item : windowItems) {
+            if (WindowKeys.sliceOf(item.get(SK).s()) >= 0) {
+                slices.computeIfAbsent(WindowKeys.windowIdOf(item.get(SK).s()), id -> new ArrayList<>()).add(item);
+            }
+        }
+        Map<String, StoredWindow> windows = new java.util.TreeMap<>();
+        WindowItemCodec.windows(pipeline, windowItems).forEach(w -> windows.put(w.ref().windowId(), w));
+        LiveItemCodec.read(pipeline, key, live, slices).sessions().forEach(w -> windows.put(w.ref().windowId(), w));
+        return List.copyOf(windows.values());
     }
 
     QueryRequest loadRequest(WindowRef ref) {
@@ -154,52 +199,12 @@ public final class DynamoDbWindowStore implements WindowStore {
                 .build();
     }
 
-    QueryRequest loadKeyRequest(String pipeline, String key) {
-        return QueryRequest.builder()
-                .tableName(table)
-                .keyConditionExpression("#pk = :pk")
-                .expressionAttributeNames(Map.of("#pk", PK))
-                .expressionAttributeValues(Map.of(":pk", s(WindowKeys.windowPk(pipeline, key))))
-                .consistentRead(true)
-                .build();
-    }
-
-    /** Groups a partition's items (in sort-key order, so oldest window first) into windows; slices without a head are ignored. */
-    private static List<StoredWindow> assemble(String pipeline, List<Map<String, AttributeValue>> items) {
-        Map<String, Map<String, AttributeValue>> heads = new LinkedHashMap<>();
-        Map<String, List<Map<String, AttributeValue>>> slices = new LinkedHashMap<>();
-        for (Map<String, AttributeValue> item : items) {
-            String sk = item.get(SK).s();
-            String windowId = WindowKeys.windowIdOf(sk);
-            if (WindowKeys.isHead(sk)) {
-                heads.put(windowId, item);
-            } else if (WindowKeys.sliceOf(sk) >= 0) {
-                slices.computeIfAbsent(windowId, id -> new ArrayList<>()).add(item);
-            }
-        }
-        List<StoredWindow> windows = new ArrayList<>();
-        heads.forEach((windowId, head) ->
-                windows.add(WindowItemCodec.window(pipeline, head, slices.getOrDefault(windowId, List.of()))));
-        return windows;
-    }
-
     private List<Map<String, AttributeValue>> queryAll(QueryRequest request, String operation) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        do {
-            QueryResponse page = query(request.toBuilder().exclusiveStartKey(start).build(), operation);
-            items.addAll(page.items());
-            start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
-        } while (start != null);
-        return items;
+        return QueryPages.all(dynamo, request, operation);
     }
 
     private QueryResponse query(QueryRequest request, String operation) {
-        try {
-            return dynamo.query(request);
-        } catch (SdkException e) {
-            throw DynamoDbFailures.translate(operation, e);
-        }
+        return DynamoDbCalls.query(dynamo, request, operation);
     }
 
     // ---------------------------------------------------------------- due buckets
@@ -428,12 +433,10 @@ public final class DynamoDbWindowStore implements WindowStore {
 
     @Override
     public WriteOutcome create(StoredWindow window) {
-        if (window.version() != 0) {
-            throw new IllegalArgumentException("create takes a window never stored (version 0), got version " + window.version());
-        }
         IdLayout layout = IdLayout.of(window.layout());
         Set<String> headIds = headIds(window, layout);
-        Map<String, AttributeValue> head = WindowItemCodec.head(window, 1, headIds);
+        long written = window.version() + 1;
+        Map<String, AttributeValue> head = WindowItemCodec.head(window, written, headIds);
         double sizeBased = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(head));
         double reported;
         try {
@@ -444,7 +447,7 @@ public final class DynamoDbWindowStore implements WindowStore {
             throw DynamoDbFailures.translate("create", e);
         }
         costs.onWrite("create", reported, sizeBased);
-        return applied(reported, sizeBased, spill(window, 1, headIds, layout));
+        return applied(reported, sizeBased, spill(window, written, headIds, layout));
     }
 
     PutItemRequest createPutRequest(Map<String, AttributeValue> head) {
@@ -500,62 +503,8 @@ public final class DynamoDbWindowStore implements WindowStore {
     }
 
     @Override
-    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-        if (previous.size() != next.size() || previous.isEmpty()) {
-            throw new IllegalArgumentException("replaceAll takes equally many (and at least one) previous and next windows");
-        }
-        List<Map<String, AttributeValue>> heads = new ArrayList<>();
-        List<Set<String>> headIds = new ArrayList<>();
-        double sizeBased = 0;
-        for (int i = 0; i < previous.size(); i++) {
-            StoredWindow before = previous.get(i);
-            StoredWindow after = next.get(i);
-            requireSameWindow(before, after);
-            IdLayout layout = IdLayout.of(before.layout());
-            Set<String> ids = headIds(after, layout);
-            Map<String, AttributeValue> head = WindowItemCodec.head(after, before.version() + 1, ids);
-            heads.add(head);
-            headIds.add(ids);
-            sizeBased += 2 * DynamoDbItemSize.writeUnits(previousHeadBytes(before, layout), DynamoDbItemSize.bytes(head));
-        }
-        TransactWriteItemsRequest request = replaceAllRequest(previous, heads);
-        double reported;
-        try {
-            reported = reported(dynamo.transactWriteItems(request).consumedCapacity());
-        } catch (TransactionCanceledException cancelled) {
-            return rejectedOrThrow("replaceAll", cancelled, Rejection.CONFLICT, sizeBased);
-        } catch (SdkException e) {
-            throw DynamoDbFailures.translate("replaceAll", e);
-        }
-        costs.onWrite("replaceAll", reported, sizeBased);
-        double spillUnits = 0;
-        for (int i = 0; i < next.size(); i++) {
-            StoredWindow before = previous.get(i);
-            spillUnits += spill(next.get(i), before.version() + 1, headIds.get(i), IdLayout.of(before.layout()));
-        }
-        return applied(reported, sizeBased, spillUnits);
-    }
-
-    /** The heads, each conditional on its loaded version, in one transaction. */
-    TransactWriteItemsRequest replaceAllRequest(List<StoredWindow> previous, List<Map<String, AttributeValue>> heads) {
-        List<TransactWriteItem> items = new ArrayList<>();
-        for (int i = 0; i < heads.size(); i++) {
-            items.add(TransactWriteItem.builder().put(Put.builder()
-                    .tableName(table)
-                    .item(heads.get(i))
-                    .conditionExpression(VERSION_CONDITION)
-                    .expressionAttributeNames(Map.of("#ver", VERSION))
-                    .expressionAttributeValues(Map.of(":expected", n(previous.get(i).version())))
-                    .build()).build());
-        }
-        if (items.size() > MAX_TRANSACTION_ITEMS) {
-            throw new IllegalArgumentException("replaceAll would write " + items.size() + " items; DynamoDB allows "
-                    + MAX_TRANSACTION_ITEMS + " per transaction");
-        }
-        return TransactWriteItemsRequest.builder()
-                .transactItems(items)
-                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-                .build();
+    public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+        return sessions.replaceLive(previous, next);
     }
 
     // ---------------------------------------------------------------- spill
@@ -599,6 +548,11 @@ public final class DynamoDbWindowStore implements WindowStore {
     }
 
     PutItemRequest slicePutRequest(Map<String, AttributeValue> slice) {
+        return slicePutRequest(table, slice);
+    }
+
+    /** A sealed slice is created once: its number is unique (a window's or a live item's version). */
+    static PutItemRequest slicePutRequest(String table, Map<String, AttributeValue> slice) {
         return PutItemRequest.builder()
                 .tableName(table)
                 .item(slice)
@@ -645,27 +599,15 @@ public final class DynamoDbWindowStore implements WindowStore {
         }
     }
 
-    private static WriteOutcome rejectedOrThrow(String operation, TransactionCanceledException cancelled, Rejection rejection, double units) {
-        if (DynamoDbFailures.isThrottled(cancelled)) {
-            throw new StoreUnavailableException("DynamoDB " + operation + " was throttled: " + cancelled.getMessage(), cancelled);
-        }
-        boolean raced = cancelled.hasCancellationReasons()
-                && cancelled.cancellationReasons().stream().anyMatch(DynamoDbFailures::isConditionOrConflict);
-        if (!raced) {
-            throw DynamoDbFailures.translate(operation, cancelled);
-        }
-        return WriteOutcome.rejected(rejection, units);
-    }
-
     private static WriteOutcome applied(double reported, double sizeBased, double spillUnits) {
         return WriteOutcome.applied((reported > 0 ? reported : sizeBased) + spillUnits);
     }
 
     private static double reported(ConsumedCapacity consumed) {
-        return consumed == null || consumed.capacityUnits() == null ? 0 : consumed.capacityUnits();
+        return DynamoDbCalls.reported(consumed);
     }
 
     private static double reported(List<ConsumedCapacity> consumed) {
-        return consumed == null ? 0 : consumed.stream().mapToDouble(DynamoDbWindowStore::reported).sum();
+        return DynamoDbCalls.reported(consumed);
     }
 }

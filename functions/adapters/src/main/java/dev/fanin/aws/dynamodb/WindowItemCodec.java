@@ -4,8 +4,10 @@ import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -98,6 +100,44 @@ public final class WindowItemCodec {
                 eventIds,
                 StateCompression.decode(head.get(STATE)),
                 new IdLayout(sealed, nextSlice));
+    }
+
+    /**
+     * Groups items of one partition (heads and slices, in any order) into windows, in the order their heads come;
+     * slices without a head among the items are ignored.
+     */
+    static List<StoredWindow> windows(String pipeline, List<Map<String, AttributeValue>> items) {
+        Map<String, Map<String, AttributeValue>> heads = new LinkedHashMap<>();
+        Map<String, List<Map<String, AttributeValue>>> slices = new LinkedHashMap<>();
+        for (Map<String, AttributeValue> item : items) {
+            String sk = item.get(SK).s();
+            String windowId = WindowKeys.windowIdOf(sk);
+            if (WindowKeys.isHead(sk)) {
+                heads.put(windowId, item);
+            } else if (WindowKeys.sliceOf(sk) >= 0) {
+                slices.computeIfAbsent(windowId, id -> new ArrayList<>()).add(item);
+            }
+        }
+        List<StoredWindow> windows = new ArrayList<>();
+        heads.forEach((windowId, head) -> windows.add(window(pipeline, head, slices.getOrDefault(windowId, List.of()))));
+        return windows;
+    }
+
+    /**
+     * The windows one item of a table scan holds, for tools that scan the table: a window head its window (with the ids
+     * of its head only, slices being items of their own), a key's live item its live sessions, any other item none.
+     */
+    public static List<StoredWindow> windowsIn(Map<String, AttributeValue> item) {
+        AttributeValue pk = item.get(PK);
+        AttributeValue sk = item.get(SK);
+        if (pk == null || sk == null || pk.s() == null || !pk.s().startsWith("W#") || pk.s().indexOf('#', 2) < 0) {
+            return List.of();
+        }
+        String pipeline = pk.s().substring(2, pk.s().indexOf('#', 2));
+        if (LiveItemCodec.LIVE_SK.equals(sk.s())) {
+            return LiveItemCodec.read(pipeline, WindowKeys.keyOf(pipeline, pk.s()), item, Map.of()).sessions();
+        }
+        return WindowKeys.isHead(sk.s()) ? List.of(window(pipeline, item, List.of())) : List.of();
     }
 
     static Set<String> ids(Map<String, AttributeValue> item) {

@@ -58,7 +58,8 @@ public final class WindowTableReader {
 
     /**
      * One page of window heads (of every pipeline, or of one), with the id tail of the head only: enough to show a
-     * window, not to dedupe against it.
+     * window, not to dedupe against it. A session key's live item counts as one item and yields each of its accepting
+     * (or first-claimed) sessions, so a page may hold a few more windows than {@code pageSize}.
      *
      * @param windows   the heads found, at most {@code pageSize}
      * @param cursor    where the next page starts; empty at the end of the table
@@ -87,7 +88,7 @@ public final class WindowTableReader {
             ScanResponse page = dynamo.scan(headScan(pipeline, statuses, start, pageSize - windows.size()));
             reads++;
             itemsRead += page.scannedCount();
-            page.items().forEach(item -> headOf(item).ifPresent(windows::add));
+            page.items().forEach(item -> WindowItemCodec.windowsIn(item).stream().filter(w -> statuses.contains(w.status())).forEach(windows::add));
             start = page.hasLastEvaluatedKey() && !page.lastEvaluatedKey().isEmpty() ? page.lastEvaluatedKey() : null;
         } while (start != null && windows.size() < pageSize && reads < maxReads);
         return new HeadPage(windows, Optional.ofNullable(start).map(WindowTableReader::encodeCursor), reads, itemsRead);
@@ -103,9 +104,14 @@ public final class WindowTableReader {
         } while (cursor.isPresent());
     }
 
-    /** One window with its slices (every event id), strongly consistent, as the functions load it. */
+    /**
+     * One window with its slices (every event id), strongly consistent, as the functions load it: a session still in
+     * its key's live item from there (that copy is authoritative), any other window from its own items.
+     */
     public Optional<StoredWindow> window(WindowRef ref) {
-        return store.load(ref);
+        Optional<StoredWindow> live = ref.windowId().startsWith("S")
+                ? store.loadLive(ref.pipeline(), ref.key()).session(ref.windowId()) : Optional.empty();
+        return live.isPresent() ? live : store.load(ref);
     }
 
     /**
@@ -146,13 +152,17 @@ public final class WindowTableReader {
         return earliest[0] == Long.MAX_VALUE ? Optional.empty() : Optional.of(Instant.ofEpochMilli(earliest[0]));
     }
 
-    /** Window heads have a status; slices, buckets, counters and watermark shards do not. */
+    /**
+     * Window heads have a status; slices, buckets, counters and watermark shards do not. A live item holds its
+     * sessions' statuses inside it, so it is always returned and its sessions filtered here.
+     */
     ScanRequest headScan(Optional<String> pipeline, Set<WindowStatus> statuses, Map<String, AttributeValue> start, int limit) {
         if (statuses.isEmpty()) {
             throw new IllegalArgumentException("no status to list");
         }
         Map<String, AttributeValue> values = new HashMap<>();
         values.put(":w", s(pipeline.map(WindowKeys::windowPkPrefix).orElse("W#")));
+        values.put(":live", s(LiveItemCodec.LIVE_SK));
         List<String> placeholders = new ArrayList<>();
         for (WindowStatus status : statuses) {
             placeholders.add(":s" + status.ordinal());
@@ -160,21 +170,12 @@ public final class WindowTableReader {
         }
         return ScanRequest.builder()
                 .tableName(table)
-                .filterExpression("begins_with(#pk, :w) AND #st IN (" + String.join(", ", placeholders) + ")")
-                .expressionAttributeNames(Map.of("#pk", PK, "#st", STATUS))
+                .filterExpression("begins_with(#pk, :w) AND (#sk = :live OR #st IN (" + String.join(", ", placeholders) + "))")
+                .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK, "#st", STATUS))
                 .expressionAttributeValues(values)
                 .limit(limit)
                 .exclusiveStartKey(start)
                 .build();
-    }
-
-    private static Optional<StoredWindow> headOf(Map<String, AttributeValue> item) {
-        String sk = item.get(SK).s();
-        if (!WindowKeys.isHead(sk)) {
-            return Optional.empty();
-        }
-        String pipeline = WindowKeys.pipelineOf(item.get(PK).s());
-        return Optional.of(WindowItemCodec.window(pipeline, item, List.of()));
     }
 
     private QueryRequest bucketQuery(String pipeline, int shard) {

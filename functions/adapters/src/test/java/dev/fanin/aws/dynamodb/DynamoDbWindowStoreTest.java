@@ -32,7 +32,6 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
-import software.amazon.awssdk.services.dynamodb.model.TransactWriteItemsRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 class DynamoDbWindowStoreTest {
@@ -103,18 +102,6 @@ class DynamoDbWindowStoreTest {
         assertThat(request.expressionAttributeNames()).isEqualTo(Map.of("#ver", "ver"));
         assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":expected", AttributeValue.fromN("7")));
         assertThat(request.item().get("ver")).isEqualTo(AttributeValue.fromN("8"));
-    }
-
-    @Test
-    void aMergeIsOneTransactionOfVersionConditionalPutsAndNothingElse() {
-        StoredWindow survivor = open(ref("S1"), Set.of("a"), null);
-        StoredWindow absorbed = open(ref("S2"), Set.of("b"), null);
-        TransactWriteItemsRequest request = store.replaceAllRequest(List.of(survivor, absorbed),
-                List.of(WindowItemCodec.head(survivor, 1, Set.of("a", "b")), WindowItemCodec.head(absorbed, 1, Set.of("b"))));
-        assertThat(request.transactItems()).hasSize(2).allSatisfy(item -> {
-            assertThat(item.put().conditionExpression()).isEqualTo("#ver = :expected");
-            assertThat(item.update()).isNull();
-        });
     }
 
     @Test
@@ -356,18 +343,6 @@ class DynamoDbWindowStoreTest {
     }
 
     @Test
-    void loadKeyReturnsEveryWindowOfTheKeyOldestFirstWithItsSlices() {
-        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults().withSpillThreshold(2));
-        store.create(open(ref("S000000000002000"), Set.of("x"), null));
-        store.create(open(ref("S000000000001000"), Set.of("a", "b", "c"), null));
-        store.create(open(new WindowRef("alerts", KEY + "x", "S000000000000500"), Set.of("other"), null));
-
-        List<StoredWindow> windows = store.loadKey("alerts", KEY);
-        assertThat(windows).extracting(w -> w.ref().windowId()).containsExactly("S000000000001000", "S000000000002000");
-        assertThat(windows.get(0).eventIds()).containsExactlyInAnyOrder("a", "b", "c");
-    }
-
-    @Test
     void dueBucketsComeBackByShardEarliestFirstPageByPageUntilRemoved() {
         store = new DynamoDbWindowStore(dynamo, table, new DynamoDbWindowStore.Settings(1, 32));
         for (int i = 0; i < 5; i++) {
@@ -414,26 +389,6 @@ class DynamoDbWindowStoreTest {
         List<DueBucket> buckets = store.due("alerts", 0, T0, 10, null).buckets();
         assertThat(buckets).hasSizeGreaterThan(1);
         assertThat(buckets).flatExtracting(DueBucket::entries).containsExactlyInAnyOrderElementsOf(entries);
-    }
-
-    @Test
-    void replaceAllIsAllOrNothing() {
-        store.create(open(ref("S1"), Set.of("a"), null));
-        store.create(open(ref("S2"), Set.of("b"), null));
-        StoredWindow s1 = store.load(ref("S1")).orElseThrow();
-        StoredWindow s2 = store.load(ref("S2")).orElseThrow();
-        StoredWindow survivor = with(s1, WindowStatus.OPEN, Set.of("a", "b"), null);
-        StoredWindow merged = with(s2, WindowStatus.MERGED, Set.of("b"), null);
-
-        StoredWindow staleS2 = new StoredWindow(s2.ref(), 7, s2.status(), null, s2.expiresAt(), 0, null, s2.eventIds(), s2.state(), s2.layout());
-        WriteOutcome rejected = store.replaceAll(List.of(s1, staleS2), List.of(survivor, merged));
-        assertThat(rejected.applied()).isFalse();
-        assertThat(rejected.reason()).isEqualTo(Rejection.CONFLICT);
-        assertThat(store.load(ref("S1")).orElseThrow().version()).isEqualTo(1);
-
-        assertThat(store.replaceAll(List.of(s1, s2), List.of(survivor, merged)).applied()).isTrue();
-        assertThat(store.load(ref("S1")).orElseThrow().eventIds()).containsExactlyInAnyOrder("a", "b");
-        assertThat(store.load(ref("S2")).orElseThrow().status()).isEqualTo(WindowStatus.MERGED);
     }
 
     @Test

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fanin.aws.support.MotoServer;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore.DueBucket;
 import dev.fanin.core.window.WindowRef;
@@ -126,6 +127,31 @@ class WindowTableReaderTest {
         assertThat(listings).extracting(DueBucket::dueAt).containsExactly(T0.plusSeconds(60), T0.plusSeconds(90));
         assertThat(reader.listings(new WindowRef("alerts", "nobody", "T1"), store.dueShards())).isEmpty();
         assertThat(reader.earliestDueBucket()).contains(T0.plusSeconds(60));
+    }
+
+    /**
+     * A session key's accepting sessions live in its live item, not in heads of their own: a page lists each of them
+     * (filtered by status here, since the item holds the statuses inside it), and one session is read from there, its
+     * committed head only once it has left the live item.
+     */
+    @Test
+    void acceptingSessionsAreListedAndReadFromTheirKeysLiveItem() {
+        WindowRef open = new WindowRef("alerts", "k1", WindowRef.sessionId(1_000));
+        WindowRef held = new WindowRef("alerts", "k1", WindowRef.sessionId(90_000));
+        WindowRef committed = new WindowRef("alerts", "k1", WindowRef.sessionId(1));
+        store.create(new StoredWindow(committed, 0, WindowStatus.CLOSED, null, T0.plusSeconds(3600), 0, null, Set.of("z"), "{}", null));
+        LiveSessions live = new LiveSessions("alerts", "k1", 0, List.of(window(open, Set.of("a", "b", "c"), T0.plusSeconds(60)),
+                new StoredWindow(held, 0, WindowStatus.HELD, null, T0.plusSeconds(3600), 0, null, Set.of("d"), "{}", null)),
+                null, T0.plusSeconds(3600));
+        assertThat(store.replaceLive(LiveSessions.none("alerts", "k1"), live).applied()).isTrue();
+
+        WindowTableReader.HeadPage all = reader.heads(Optional.of("alerts"), ALL, Optional.empty(), 10, 5);
+        WindowTableReader.HeadPage heldOnly = reader.heads(Optional.empty(), Set.of(WindowStatus.HELD), Optional.empty(), 10, 5);
+
+        assertThat(all.windows()).extracting(StoredWindow::ref).containsExactlyInAnyOrder(open, held, committed);
+        assertThat(heldOnly.windows()).extracting(StoredWindow::ref).containsExactly(held);
+        assertThat(reader.window(open).orElseThrow().eventIds()).as("with its spilled slice").containsExactlyInAnyOrder("a", "b", "c");
+        assertThat(reader.window(committed).orElseThrow().status()).isEqualTo(WindowStatus.CLOSED);
     }
 
     @Test

@@ -94,6 +94,9 @@ final class ObservabilitySection {
         if (p.bounds().onOverflow() == Bounds.Overflow.SPLIT) {
             reasons.add("`SIZE_LIMIT`");
         }
+        if (shape.session()) {
+            reasons.add("`SESSION_LIMIT`");
+        }
         if (!p.allowedLateness().isZero()) {
             reasons.add("`LATE_CORRECTION`");
         }

@@ -2,6 +2,7 @@ package dev.fanin.cli.explain;
 
 import dev.fanin.core.config.AggregationSpec;
 import dev.fanin.core.config.Bounds;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.config.SizeBudget;
 import dev.fanin.core.service.AdmissionEpochs;
@@ -23,19 +24,34 @@ final class StateSection {
         md.append("State lives in one DynamoDB table (layout in docs/ARCHITECTURE.md), never in a function's memory; "
                 + "SQS is the buffer. This pipeline's items:\n\n");
         md.append("| item | `pk` | `sk` | holds |\n|---|---|---|---|\n");
-        md.append("| window head | `W#").append(name).append("#<key>` | `<windowId>#H` | version, status, due time and due shard (only while "
-                + "something is due), fence, lease, the recent event-id digests, the accumulators, `ttl` |\n");
+        if (shape.session()) {
+            md.append("| live sessions | `W#").append(name).append("#<key>` | `S~` | one version for every session of the key not yet "
+                    + "committed (accepting, or claimed for its first close): each one's status, due time, fence, lease, recent event-id "
+                    + "digests and accumulators; the latest committed session's bounds; `ttl` |\n");
+        }
+        md.append("| window head | `W#").append(name).append("#<key>` | `<windowId>#H` | ")
+                .append(shape.session() ? "a committed session: " : "")
+                .append("version, status, due time and due shard (only while something is due), fence, lease, the recent event-id "
+                        + "digests, the accumulators, `ttl` |\n");
         md.append("| id slice | `W#").append(name).append("#<key>` | `<windowId>#S#<n>` | sealed event-id digests, `ttl` |\n");
         md.append("| open-window counter | `C#").append(name).append("` | `slots` | open-window slots held, in total and per admission epoch |\n");
         md.append("| watermark shard | `M#").append(name).append("` | `<shard>` | `maxEt`, `lastArr`, `ttl`, `bkSent`, `bkAt` (backlog) |\n\n");
         md.append("`<windowId>` is ").append(shape.session()
-                ? "`S` + the event time (epoch ms, 15 digits) of the event that opened the session; a session keeps it as it grows or absorbs others."
-                : "`T` + the window start (epoch ms, 15 digits).")
-                .append(" Loading a window is one query on `pk` and the `sk` prefix `<windowId>`.\n\n");
+                ? "`S` + the event time (epoch ms, 15 digits) of the event that opened the session; a session keeps it as it grows or absorbs "
+                        + "others. A batch reads the key's live item (one consistent `GetItem`) and, only for events before the end of the "
+                        + "latest committed session, the committed sessions around those events (a descending query that stops at the first "
+                        + "session starting at or before the event): never the key's history. Every change to the live sessions is one "
+                        + "`PutItem` conditional on their version, so two invocations on one key never both create or extend a session. "
+                        + "A key holds at most " + LiveSessions.MAX_ACCEPTING + " accepting sessions (and "
+                        + LiveSessions.MAX_LIVE_STATE_BYTES / 1024 + " KiB of their state) at once; beyond, the oldest are "
+                        + "cut short (`SESSION_LIMIT`).\n\n"
+                : "`T` + the window start (epoch ms, 15 digits). Loading a window is one query on `pk` and the `sk` prefix `<windowId>`.\n\n");
         md.append("Bounds:\n\n");
         md.append("- At most ").append(bounds.maxEventsPerWindow()).append(" distinct events per window revision; beyond that, ")
                 .append(bounds.onOverflow() == Bounds.Overflow.SPLIT
-                        ? "the revision closes (`SIZE_LIMIT`) and the window continues as the next revision (`onOverflow: split`)."
+                        ? (shape.session()
+                                ? "the session closes (`SIZE_LIMIT`) and the next events open a session that continues it (`onOverflow: split`)."
+                                : "the revision closes (`SIZE_LIMIT`) and the window continues as the next revision (`onOverflow: split`).")
                         : "the window keeps its events and further ones go to the side output (`onOverflow: side-output`).")
                 .append('\n');
         md.append("- The accumulators are bounded by their caps and by the bytes of each listed value, not by the number of events: ")

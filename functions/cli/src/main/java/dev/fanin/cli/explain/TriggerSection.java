@@ -42,11 +42,13 @@ final class TriggerSection {
         }
         triggers.add((shape.session() ? "`SESSION_GAP`" : "`WATERMARK`") + ": the watermark reaches the window's end, "
                 + shape.end() + " (`watermark >= end`: end - 1ms no, end yes).");
+        String continuation = " The session ends just after its last event, and the next on-time events open a session that "
+                + "continues it (its aggregate's `continues` names the cut one).";
         triggers.add("`HARD_LIFETIME`: processing time reaches the window's creation + " + lifetime
-                + " (`now >= hardDeadline`), whatever the events and the watermark do.");
+                + " (`now >= hardDeadline`), whatever the events and the watermark do." + (shape.session() ? continuation : ""));
         if (p.bounds().onOverflow() == Bounds.Overflow.SPLIT) {
-            triggers.add("`SIZE_LIMIT`: the revision holds " + p.bounds().maxEventsPerWindow()
-                    + " distinct events (`bounds.maxEventsPerWindow`); the revision closes and the window continues as the next revision.");
+            triggers.add("`SIZE_LIMIT`: the revision holds " + p.bounds().maxEventsPerWindow() + " distinct events (`bounds.maxEventsPerWindow`)"
+                    + (shape.session() ? "." + continuation : "; the revision closes and the window continues as the next revision."));
         }
         for (int i = 0; i < triggers.size(); i++) {
             md.append(i + 1).append(". ").append(triggers.get(i)).append('\n');

@@ -28,6 +28,8 @@ import java.util.Objects;
  * @param bounds           its half-open event-time bounds
  * @param revision         0 for the first close; +1 for each correction or size-limit continuation
  * @param corrects         the aggregate id this revision corrects (LATE_CORRECTION), else null
+ * @param continues        for a session that continues one cut short (HARD_LIFETIME, SIZE_LIMIT), the
+ *                         aggregate id of the cut revision; else null
  * @param closeReason      why the revision closed
  * @param complete         see {@link Completeness#completeOnClose(CloseReason)}
  * @param expected         the expected count, null when unknown
@@ -50,6 +52,7 @@ public record AggregateEvent(
         Interval bounds,
         int revision,
         String corrects,
+        String continues,
         CloseReason closeReason,
         boolean complete,
         Integer expected,
@@ -111,6 +114,7 @@ public record AggregateEvent(
         json.put("schemaVersion", SCHEMA_VERSION);
         json.put("aggregateId", aggregateId());
         json.put("corrects", corrects);
+        json.put("continues", continues);
         json.put("pipeline", ref.pipeline());
         json.put("key", ref.key());
         json.putObject("window")
@@ -171,6 +175,7 @@ public record AggregateEvent(
                 new Interval(IsoMillis.parse(window.path("start").textValue()).toEpochMilli(), IsoMillis.parse(window.path("end").textValue()).toEpochMilli()),
                 json.path("revision").intValue(),
                 json.path("corrects").textValue(),
+                json.path("continues").textValue(),
                 CloseReason.valueOf(json.path("closeReason").textValue()),
                 json.path("complete").booleanValue(),
                 json.path("expected").isNumber() ? json.path("expected").intValue() : null,
@@ -199,6 +204,7 @@ public record AggregateEvent(
         private final Interval bounds;
         private int revision;
         private String corrects;
+        private String continues;
         private CloseReason closeReason;
         private Boolean complete;
         private Completeness completeness;
@@ -224,6 +230,12 @@ public record AggregateEvent(
         /** The aggregate id of the revision this one corrects (a LATE_CORRECTION), or null. */
         public Builder corrects(String previousAggregateId) {
             this.corrects = previousAggregateId;
+            return this;
+        }
+
+        /** The aggregate id of the cut revision this session continues, or null. */
+        public Builder continues(String cutAggregateId) {
+            this.continues = cutAggregateId;
             return this;
         }
 
@@ -285,7 +297,7 @@ public record AggregateEvent(
             boolean truncated = completeness.missingMembers().map(Completeness.MissingMembers::truncated).orElse(false);
             Long missingCount = completeness.missingCount().isPresent() ? completeness.missingCount().getAsLong() : null;
             boolean isComplete = complete != null ? complete : completeness.completeOnClose(closeReason);
-            return new AggregateEvent(ref, kind, bounds, revision, corrects, closeReason, isComplete, completeness.expected(),
+            return new AggregateEvent(ref, kind, bounds, revision, corrects, continues, closeReason, isComplete, completeness.expected(),
                     completeness.seen(), missing, truncated, missingCount, aggregations, firstEventTime, lastEventTime, openedAt, closedAt,
                     operatorNote, retired);
         }

@@ -2,8 +2,16 @@ package dev.fanin.core.machine;
 
 import dev.fanin.core.event.Event;
 
-/** What the machine did with one event offered to a window. */
-public record EventOutcome(Event event, Disposition disposition) {
+/**
+ * What the machine did with one event offered to a window.
+ *
+ * @param detail for TOO_LATE, what made it too late, with the figures (the side output's reason); else null
+ */
+public record EventOutcome(Event event, Disposition disposition, String detail) {
+
+    public EventOutcome(Event event, Disposition disposition) {
+        this(event, disposition, null);
+    }
 
     public enum Disposition {
         /** Counted in the revision being accumulated. */

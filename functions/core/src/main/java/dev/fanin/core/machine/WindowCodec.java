@@ -74,6 +74,12 @@ public final class WindowCodec {
         if (s.lateEvents() > 0) {
             n.put("le", s.lateEvents());
         }
+        if (s.continues() != null) {
+            n.put("co", s.continues());
+        }
+        if (s.cutBy() != null) {
+            n.put("cut", s.cutBy().name());
+        }
         return new StoredWindow(s.ref(), s.version(), s.status(), s.dueAt(), s.expiresAt(), s.fence(), s.leaseUntil(),
                 s.eventIds(), ExactJson.write(n), s.layout());
     }
@@ -129,7 +135,9 @@ public final class WindowCodec {
                 instant(n, "p"),
                 n.path("t").isNumber() ? new TimerChain(n.path("ti").longValue(), instant(n, "t")) : null,
                 absorbed,
-                n.path("le").longValue());
+                n.path("le").longValue(),
+                n.path("co").textValue(),
+                n.path("cut").isTextual() ? CloseReason.valueOf(n.path("cut").textValue()) : null);
     }
 
     private static void putInstant(ObjectNode n, String field, Instant value) {

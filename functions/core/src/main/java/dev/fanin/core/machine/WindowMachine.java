@@ -1,21 +1,16 @@
 package dev.fanin.core.machine;
 
 import dev.fanin.core.aggregate.Aggregates;
-import dev.fanin.core.aggregate.EventIdDigest;
 import dev.fanin.core.config.Bounds;
 import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.config.Retirement;
-import dev.fanin.core.config.SentinelSpec;
 import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.emit.AggregateEvent;
 import dev.fanin.core.event.Event;
-import dev.fanin.core.machine.EventOutcome.Disposition;
 import dev.fanin.core.trigger.Completeness;
-import dev.fanin.core.trigger.EventValues;
 import dev.fanin.core.trigger.Triggers;
 import dev.fanin.core.trigger.WindowFacts;
-import dev.fanin.core.watermark.Lateness;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.EventTimeMath;
 import dev.fanin.core.window.Interval;
@@ -63,6 +58,7 @@ public final class WindowMachine {
     private final long dueGranularityMillis;
     /** Set on the machine of a pipeline no longer configured: every revision it claims says so. */
     private final Retirement retired;
+    private final EventAdmission admission;
 
     /**
      * @param config the pipeline
@@ -88,6 +84,7 @@ public final class WindowMachine {
         this.lease = Objects.requireNonNull(lease, "lease");
         this.dueGranularityMillis = dueGranularityMillis;
         this.retired = retired;
+        this.admission = new EventAdmission(config);
     }
 
     /**
@@ -104,10 +101,18 @@ public final class WindowMachine {
 
     /** A new, empty window created at processing time {@code now}; not yet stored (version 0). */
     public WindowState open(WindowRef ref, Interval bounds, Instant now) {
+        return open(ref, bounds, now, null);
+    }
+
+    /**
+     * A new session that continues the session {@code continues} (its aggregate id), cut short before its gap ended; or
+     * a new window like {@link #open(WindowRef, Interval, Instant)} when {@code continues} is null.
+     */
+    public WindowState open(WindowRef ref, Interval bounds, Instant now, String continues) {
         Instant hardDeadline = now.plus(config.triggers().maxLifetime());
         return new WindowState(ref, WindowKind.of(config.window()), bounds, WindowStatus.OPEN, 0, 0, null, null, expiryOfWindowOpenedAt(now),
                 Set.of(), null, 0, -1, Aggregates.empty(config.aggregations()), Completeness.initial(config), 0, now,
-                hardDeadline, null, null, null, null, null, null, List.of(), 0);
+                hardDeadline, null, null, null, null, null, null, List.of(), 0, continues, null);
     }
 
     /**
@@ -129,15 +134,42 @@ public final class WindowMachine {
      * @param now           processing time
      */
     public Transition ingest(WindowState state, List<Event> events, long watermark, Instant now) {
+        return ingest(state, events, watermark, now, unclippedBounds(state, events));
+    }
+
+    /**
+     * A session that accepts events, spanning every event's {@code [t, t + gap)} as well (what the planner gives when no
+     * closed session is near); any other window as it is (a flushed session's bounds are frozen).
+     */
+    private Interval unclippedBounds(WindowState state, List<Event> events) {
+        boolean accepting = state.status() == WindowStatus.OPEN || state.status() == WindowStatus.HELD;
+        if (!(config.window() instanceof WindowSpec.Session session) || !accepting) {
+            return state.bounds();
+        }
+        Interval bounds = state.bounds();
+        for (Event e : events) {
+            long t = e.eventTime().toEpochMilli();
+            bounds = bounds.span(new Interval(t, EventTimeMath.plus(t, session.gap().toMillis())));
+        }
+        return bounds;
+    }
+
+    /**
+     * Offers events to a session whose bounds after this batch are {@code bounds} (the planner's target, covering every
+     * event offered; equal to the stored bounds for a flushed session, whose bounds are frozen). Every event is judged
+     * against that end, so the outcome does not depend on the order of the batch; the session takes those bounds once
+     * an event is counted.
+     */
+    public Transition ingest(WindowState state, List<Event> events, long watermark, Instant now, Interval bounds) {
         WindowState.Builder s = state.toBuilder();
         List<Event> ordered = new ArrayList<>(events);
         ordered.sort(Comparator.comparing(Event::eventTime).thenComparing(Event::eventId));
         List<EventOutcome> outcomes = new ArrayList<>();
         boolean changed = false;
         for (Event event : ordered) {
-            Disposition d = offer(s, event, watermark, now);
-            outcomes.add(new EventOutcome(event, d));
-            changed |= d.counted();
+            EventOutcome outcome = admission.offer(s, event, watermark, now, bounds);
+            outcomes.add(outcome);
+            changed |= outcome.disposition().counted();
         }
         // Report in the order offered, so callers can pair outcomes with their messages.
         List<EventOutcome> inOfferOrder = new ArrayList<>();
@@ -154,69 +186,6 @@ public final class WindowMachine {
             return new Transition(state, false, inOfferOrder, Transition.Action.NONE, null, state.dueAt());
         }
         return decide(s, state, changed, inOfferOrder, watermark, now, Visitor.WRITER);
-    }
-
-    private Disposition offer(WindowState.Builder s, Event event, long watermark, Instant now) {
-        String digest = EventIdDigest.of(event.eventId());
-        if (s.eventIds.contains(digest)) {
-            return Disposition.DUPLICATE;
-        }
-        if (s.status == WindowStatus.MERGED) {
-            throw new IllegalStateException("events offered to merged window " + s.ref + "; re-plan the key's sessions");
-        }
-        Interval bounds = s.bounds;
-        if (config.window() instanceof WindowSpec.Session session) {
-            long t = event.eventTime().toEpochMilli();
-            bounds = bounds.span(new Interval(t, EventTimeMath.plus(t, session.gap().toMillis())));
-        }
-        boolean afterClose = s.status == WindowStatus.CLOSED || s.status == WindowStatus.CLAIMED;
-        Lateness lateness = Lateness.classify(bounds.endMillis(), watermark, config.allowedLateness());
-        boolean reconciling = afterClose && config.incomplete().mode() == IncompletePolicy.Mode.FIRE_AND_RECONCILE
-                && !s.completeness.isComplete();
-        boolean isFinal = !now.isBefore(finalAt(s));
-        // A window held while incomplete waits for its missing events until the hard deadline, whatever the watermark
-        // says: a HELD one, and a stored OPEN one under HOLD, which this very decision holds if they are still missing
-        // (a too-late event never creates a window).
-        boolean holding = s.status == WindowStatus.HELD || (s.status == WindowStatus.OPEN && s.version > 0 && holdsIncomplete());
-        if (isFinal || (lateness == Lateness.TOO_LATE && !reconciling && !holding)) {
-            return Disposition.TOO_LATE;
-        }
-        if (s.status == WindowStatus.CLAIMED && s.claim.reason() == CloseReason.SIZE_LIMIT) {
-            // The next revision starts empty once the split commits; until then the event waits in SQS.
-            return Disposition.RETRY;
-        }
-        if (s.revisionEvents >= config.bounds().maxEventsPerWindow()) {
-            return config.bounds().onOverflow() == Bounds.Overflow.SIDE_OUTPUT ? Disposition.WINDOW_FULL : Disposition.RETRY;
-        }
-        s.eventIds.add(digest);
-        s.bounds = bounds;
-        SentinelSpec sentinel = config.triggers().sentinel();
-        boolean countsAsEvent = sentinel == null || sentinel.countsAsEvent() || !EventValues.matches(sentinel.when(), event);
-        if (countsAsEvent) {
-            s.aggregates = s.aggregates.add(event);
-            s.revisionEvents++;
-            s.firstEventTime = min(s.firstEventTime, event.eventTime());
-            s.lastEventTime = max(s.lastEventTime, event.eventTime());
-        }
-        s.completeness = s.completeness.observe(config, event);
-        s.lastArrival = max(s.lastArrival, now);
-        if (afterClose) {
-            s.lateEvents++;
-            if (s.pendingSince == null) {
-                s.pendingSince = now;
-            }
-            return Disposition.CORRECTION;
-        }
-        if (lateness != Lateness.ON_TIME) {
-            s.lateEvents++;
-            return Disposition.ACCEPTED_LATE;
-        }
-        return Disposition.ACCEPTED;
-    }
-
-    /** Processing time after which the window accepts nothing more: hard deadline plus allowed lateness. */
-    private Instant finalAt(WindowState.Builder s) {
-        return s.hardDeadline.plus(config.allowedLateness());
     }
 
     /**
@@ -428,9 +397,13 @@ public final class WindowMachine {
     private void claim(WindowState.Builder s, CloseReason reason, boolean complete, boolean deadLetter, Instant now, String note) {
         int revision = s.committedRevision + 1;
         String corrects = reason == CloseReason.LATE_CORRECTION ? s.ref.aggregateId(s.committedRevision) : null;
+        if (s.kind.isSession() && revision == 0) {
+            freezeIfCut(s, reason);
+        }
         AggregateEvent event = AggregateEvent.builder(s.ref, s.kind, s.bounds)
                 .revision(revision)
                 .corrects(corrects)
+                .continues(revision == 0 ? s.continues : null)
                 .closeReason(reason)
                 .completeness(s.completeness)
                 .complete(complete)
@@ -454,6 +427,41 @@ public final class WindowMachine {
     }
 
     /**
+     * Closes an accepting session early because its key holds more live sessions than one item may (reason
+     * SESSION_LIMIT, flagged incomplete unless nothing is missing; under HOLD, dead-lettered if {@code atDeadline} says
+     * so, as at the hard deadline). It is cut short like a session at its hard lifetime, so the events after it open a
+     * session that continues it.
+     */
+    public Transition cutShort(WindowState state, long watermark, Instant now) {
+        if (state.status() != WindowStatus.OPEN && state.status() != WindowStatus.HELD) {
+            throw new IllegalStateException("only an accepting session can be cut short, not a " + state.status() + " one: " + state.ref());
+        }
+        WindowState.Builder s = state.toBuilder();
+        boolean complete = s.completeness.completeOnClose(CloseReason.SESSION_LIMIT);
+        boolean deadLetter = !complete && config.knowsCompleteness() && config.incomplete().mode() == IncompletePolicy.Mode.HOLD
+                && config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
+        claim(s, CloseReason.SESSION_LIMIT, complete, deadLetter, now);
+        Transition t = decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
+        return new Transition(t.next(), true, List.of(), Transition.Action.EMIT, t.timerDue(), t.indexDue());
+    }
+
+    /**
+     * A session cut short before its gap ended (maxLifetime, maxEventsPerWindow) ends just after its last event: its
+     * bounds freeze there, so the on-time events after it open a new session that continues it instead of being late
+     * for this one.
+     */
+    private static void freezeIfCut(WindowState.Builder s, CloseReason reason) {
+        boolean cut = reason == CloseReason.HARD_LIFETIME || reason == CloseReason.SIZE_LIMIT || reason == CloseReason.SESSION_LIMIT;
+        if (cut && s.lastEventTime != null) {
+            s.cutBy = reason;
+            long end = EventTimeMath.plus(s.lastEventTime.toEpochMilli(), 1);
+            if (end < s.bounds.endMillis()) {
+                s.bounds = new Interval(s.bounds.startMillis(), end);
+            }
+        }
+    }
+
+    /**
      * The commit after a successful emission, by the holder of {@code fence}. Returns a transition with
      * {@code write=false} when the fence is no longer the window's (another flusher took over, or the revision is
      * already committed): the caller's emission was a duplicate of the same aggregate id and nothing is written.
@@ -468,8 +476,9 @@ public final class WindowMachine {
         s.revision = claim.revision() + 1;
         s.claim = null;
         s.leaseUntil = null;
-        if (claim.reason() == CloseReason.SIZE_LIMIT) {
+        if (claim.reason() == CloseReason.SIZE_LIMIT && !s.kind.isSession()) {
             // The window continues: the next revision starts empty (events were retried while the split was claimed).
+            // A session does not: the events after it open a session that continues it.
             s.status = WindowStatus.OPEN;
             s.aggregates = Aggregates.empty(config.aggregations());
             s.completeness = Completeness.initial(config);
@@ -499,6 +508,9 @@ public final class WindowMachine {
         s.lastEventTime = max(s.lastEventTime, absorbed.lastEventTime());
         s.lastArrival = max(s.lastArrival, absorbed.lastArrival());
         s.lateEvents += absorbed.lateEvents();
+        if (s.continues == null) {
+            s.continues = absorbed.continues();
+        }
         Set<String> ids = new HashSet<>(s.absorbed);
         ids.add(absorbed.ref().windowId());
         ids.addAll(absorbed.absorbed());
@@ -513,15 +525,6 @@ public final class WindowMachine {
         // Session pipelines with completeness tracking re-observe nothing here: completeness of sessions is defined by
         // their events, and merged sessions keep the survivor's expectation with the union of members and seen counts.
         return a.completeness().mergedWith(b.completeness());
-    }
-
-    /** The absorbed session after a merge: MERGED, with no due time (no listing needed), never emitted. */
-    public WindowState merged(WindowState absorbed, Instant now) {
-        WindowState.Builder s = absorbed.toBuilder();
-        s.status = WindowStatus.MERGED;
-        s.dueAt = null;
-        s.timer = null;
-        return s.build();
     }
 
     /**
@@ -548,14 +551,14 @@ public final class WindowMachine {
         return new WindowFacts(s.kind, s.bounds, s.revisionEvents, s.completeness, s.hardDeadline, sizeReached);
     }
 
-    private static Instant min(Instant a, Instant b) {
+    static Instant min(Instant a, Instant b) {
         if (a == null) {
             return b;
         }
         return b == null || a.isBefore(b) ? a : b;
     }
 
-    private static Instant max(Instant a, Instant b) {
+    static Instant max(Instant a, Instant b) {
         if (a == null) {
             return b;
         }

@@ -3,10 +3,12 @@ package dev.fanin.core.machine;
 import dev.fanin.core.aggregate.Aggregates;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.window.CloseReason;
+import dev.fanin.core.window.EventTimeMath;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.WindowKind;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -47,6 +49,10 @@ import java.util.Set;
  * @param timer             the window's live timer chain, null when it has none (closed, claimed or merged)
  * @param absorbed          ids of the sessions merged into this one
  * @param lateEvents        late events (within lateness) accepted over the window's life
+ * @param continues         for a session that continues one cut short, the aggregate id of the cut revision; else null
+ * @param cutBy             for a session cut short at its first close, why (HARD_LIFETIME, SIZE_LIMIT): its bounds end
+ *                          just after its last event, and a new session starting within the gap after it continues it;
+ *                          else null
  */
 public record WindowState(
         WindowRef ref,
@@ -74,7 +80,9 @@ public record WindowState(
         Instant pendingSince,
         TimerChain timer,
         List<String> absorbed,
-        long lateEvents) {
+        long lateEvents,
+        String continues,
+        CloseReason cutBy) {
 
     public WindowState {
         Objects.requireNonNull(ref, "ref");
@@ -127,6 +135,14 @@ public record WindowState(
         return b.build();
     }
 
+    /**
+     * For a session cut short: the event time before which a new session continues it (its last event plus
+     * {@code gap}); {@link Long#MIN_VALUE} for any other window.
+     */
+    public long cutUntil(Duration gap) {
+        return cutBy != null && lastEventTime != null ? EventTimeMath.plus(lastEventTime.toEpochMilli(), gap.toMillis()) : Long.MIN_VALUE;
+    }
+
     WindowState.Builder toBuilder() {
         return new Builder(this);
     }
@@ -159,6 +175,8 @@ public record WindowState(
         TimerChain timer;
         java.util.ArrayList<String> absorbed;
         long lateEvents;
+        String continues;
+        CloseReason cutBy;
 
         Builder(WindowState s) {
             ref = s.ref;
@@ -187,12 +205,14 @@ public record WindowState(
             timer = s.timer;
             absorbed = new java.util.ArrayList<>(s.absorbed);
             lateEvents = s.lateEvents;
+            continues = s.continues;
+            cutBy = s.cutBy;
         }
 
         WindowState build() {
             return new WindowState(ref, kind, bounds, status, version, fence, leaseUntil, dueAt, expiresAt, eventIds, layout,
                     revision, committedRevision, aggregates, completeness, revisionEvents, openedAt, hardDeadline,
-                    firstEventTime, lastEventTime, lastArrival, claim, pendingSince, timer, absorbed, lateEvents);
+                    firstEventTime, lastEventTime, lastArrival, claim, pendingSince, timer, absorbed, lateEvents, continues, cutBy);
         }
     }
 }

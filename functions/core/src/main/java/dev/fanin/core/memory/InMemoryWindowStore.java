@@ -1,5 +1,6 @@
 package dev.fanin.core.memory;
 
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
@@ -7,7 +8,6 @@ import dev.fanin.core.window.WindowRef;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +16,11 @@ import java.util.TreeMap;
 
 /**
  * A {@link WindowStore} in memory with the semantics the DynamoDB adapter provides: every write conditional on the
- * version read (or on absence, for a create), atomic multi-window replace, open-window slots counted per admission
- * epoch with the bound checked atomically with each reservation, and due buckets kept apart from the windows (as
- * DynamoDB keeps them in items of their own). Used by the replay tool, the
- * deterministic simulation and the benchmark; the differential test checks it against DynamoDB.
+ * version read (or on absence, for a create), a key's live sessions replaced as one versioned unit, committed sessions
+ * found by their start as the adapter's descending query finds them, open-window slots counted per admission epoch
+ * with the bound checked atomically with each reservation, and due buckets kept apart from the windows (as DynamoDB
+ * keeps them in items of their own). Used by the replay tool, the deterministic simulation and the benchmark; the
+ * differential test checks it against DynamoDB.
  *
  * <p>Thread-safe (one lock): concurrency here is about interleaving, not throughput.
  */
@@ -27,6 +28,10 @@ public final class InMemoryWindowStore implements WindowStore {
 
     private final int dueShards;
     private final Map<WindowRef, StoredWindow> windows = new HashMap<>();
+    /** Live sessions by pipeline and key (the key of {@link WindowRef#wholeKey}). */
+    private final Map<WindowRef, LiveSessions> live = new HashMap<>();
+    /** Committed sessions' ids by pipeline and key, in id order (as the adapter's sort keys order them). */
+    private final Map<WindowRef, TreeMap<String, StoredWindow>> sessionsByKey = new HashMap<>();
     private final Map<String, Slots> slotsByPipeline = new HashMap<>();
     /** Due buckets by pipeline and shard, by id (the due time zero-padded, then a sequence number: as long as DynamoDB's). */
     private final Map<String, TreeMap<String, StoredBucket>> buckets = new HashMap<>();
@@ -44,52 +49,75 @@ public final class InMemoryWindowStore implements WindowStore {
     }
 
     @Override
-    public synchronized List<StoredWindow> loadKey(String pipeline, String key) {
-        return windows.values().stream()
-                .filter(w -> w.ref().pipeline().equals(pipeline) && w.ref().key().equals(key))
-                .sorted(Comparator.comparing(w -> w.ref().windowId()))
-                .toList();
+    public synchronized LiveSessions loadLive(String pipeline, String key) {
+        LiveSessions stored = live.get(WindowRef.wholeKey(pipeline, key));
+        return stored == null ? LiveSessions.none(pipeline, key) : stored;
     }
 
     @Override
-    public synchronized WriteOutcome create(StoredWindow window) {
-        if (window.version() != 0) {
-            throw new IllegalArgumentException("create needs a new window (version 0): " + window.ref());
+    public synchronized WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+        WindowRef key = WindowRef.wholeKey(previous.pipeline(), previous.key());
+        if (!key.equals(WindowRef.wholeKey(next.pipeline(), next.key()))) {
+            throw new IllegalArgumentException("live sessions of " + previous.key() + " replaced by those of " + next.key());
         }
-        if (windows.containsKey(window.ref())) {
+        LiveSessions current = live.get(key);
+        if ((current == null ? 0 : current.version()) != previous.version()) {
             return WriteOutcome.rejected(WriteOutcome.Rejection.CONFLICT, 0);
         }
-        windows.put(window.ref(), withVersion(window, 1));
+        long version = previous.version() + 1;
+        List<StoredWindow> sessions = next.sessions().stream().map(w -> withVersion(w, version)).toList();
+        live.put(key, new LiveSessions(next.pipeline(), next.key(), version, sessions, next.lastClosed(), next.expiresAt()));
         writes++;
         return WriteOutcome.applied(1);
     }
 
     @Override
-    public synchronized WriteOutcome replace(StoredWindow previous, StoredWindow next) {
-        return replaceAll(List.of(previous), List.of(next));
+    public synchronized List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
+        TreeMap<String, StoredWindow> heads = sessionsByKey.getOrDefault(WindowRef.wholeKey(pipeline, key), new TreeMap<>());
+        List<StoredWindow> found = new ArrayList<>();
+        for (StoredWindow head : heads.headMap(WindowRef.sessionId(toMillis), false).descendingMap().values()) {
+            found.add(head);
+            if (sessionStart(head) <= fromMillis) {
+                break;
+            }
+        }
+        return found;
+    }
+
+    /** The start of a session from its id ({@link WindowRef#sessionId}), as the adapter reads it from the sort key. */
+    private static long sessionStart(StoredWindow w) {
+        return Long.parseLong(w.ref().windowId().substring(1));
     }
 
     @Override
-    public synchronized WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-        if (previous.size() != next.size()) {
-            throw new IllegalArgumentException("previous and next differ in size");
+    public synchronized WriteOutcome create(StoredWindow window) {
+        if (windows.containsKey(window.ref())) {
+            return WriteOutcome.rejected(WriteOutcome.Rejection.CONFLICT, 0);
         }
-        for (StoredWindow p : previous) {
-            StoredWindow current = windows.get(p.ref());
-            if (current == null || current.version() != p.version()) {
-                return WriteOutcome.rejected(WriteOutcome.Rejection.CONFLICT, 0);
-            }
+        put(withVersion(window, window.version() + 1));
+        writes++;
+        return WriteOutcome.applied(1);
+    }
+
+    private void put(StoredWindow w) {
+        windows.put(w.ref(), w);
+        if (w.ref().windowId().startsWith("S")) {
+            sessionsByKey.computeIfAbsent(WindowRef.wholeKey(w.ref().pipeline(), w.ref().key()), k -> new TreeMap<>()).put(w.ref().windowId(), w);
         }
-        for (int i = 0; i < next.size(); i++) {
-            StoredWindow p = previous.get(i);
-            StoredWindow n = next.get(i);
-            if (!p.ref().equals(n.ref())) {
-                throw new IllegalArgumentException("previous " + p.ref() + " pairs with next " + n.ref());
-            }
-            windows.put(n.ref(), withVersion(n, p.version() + 1));
-            writes++;
+    }
+
+    @Override
+    public synchronized WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+        if (!previous.ref().equals(next.ref())) {
+            throw new IllegalArgumentException("previous " + previous.ref() + " pairs with next " + next.ref());
         }
-        return WriteOutcome.applied(next.size());
+        StoredWindow current = windows.get(previous.ref());
+        if (current == null || current.version() != previous.version()) {
+            return WriteOutcome.rejected(WriteOutcome.Rejection.CONFLICT, 0);
+        }
+        put(withVersion(next, previous.version() + 1));
+        writes++;
+        return WriteOutcome.applied(1);
     }
 
     @Override
@@ -197,17 +225,40 @@ public final class InMemoryWindowStore implements WindowStore {
         final TreeMap<Long, Long> byEpoch = new TreeMap<>();
     }
 
-    /** Every stored window (for invariant checks). */
+    /**
+     * Every stored window (for invariant checks): time windows, committed sessions, and live sessions, a live copy
+     * standing for a session whose committer has already written its committed copy.
+     */
     public synchronized List<StoredWindow> all() {
-        return List.copyOf(windows.values());
+        Map<WindowRef, StoredWindow> all = new HashMap<>(windows);
+        live.values().forEach(l -> l.sessions().forEach(w -> all.put(w.ref(), w)));
+        return List.copyOf(all.values());
     }
 
-    /** Deletes the windows and due buckets whose TTL has passed, as DynamoDB's TTL eventually does. */
+    /** Whether {@code ref} is a live session (listed by its key's whole-key entries too). */
+    public synchronized boolean isLive(WindowRef ref) {
+        LiveSessions sessions = live.get(WindowRef.wholeKey(ref.pipeline(), ref.key()));
+        return sessions != null && sessions.session(ref.windowId()).isPresent();
+    }
+
+    /** Every key's live sessions item (for invariant checks). */
+    public synchronized List<LiveSessions> liveItems() {
+        return List.copyOf(live.values());
+    }
+
+    /** Deletes the windows, live-session items and due buckets whose TTL has passed, as DynamoDB's TTL eventually does. */
     public synchronized int expire(Instant now) {
         List<WindowRef> gone = windows.values().stream().filter(w -> !w.expiresAt().isAfter(now)).map(StoredWindow::ref).toList();
         // As in DynamoDB, a TTL deletion leaves the open-window slots alone (only an open window would hold one, and
         // the simulation reports any open window reaching its TTL as a violation).
-        gone.forEach(windows::remove);
+        for (WindowRef ref : gone) {
+            windows.remove(ref);
+            TreeMap<String, StoredWindow> sessions = sessionsByKey.get(WindowRef.wholeKey(ref.pipeline(), ref.key()));
+            if (sessions != null) {
+                sessions.remove(ref.windowId());
+            }
+        }
+        live.values().removeIf(l -> !l.expiresAt().isAfter(now));
         buckets.values().forEach(b -> b.values().removeIf(stored -> !stored.expiresAt().isAfter(now)));
         return gone.size();
     }

@@ -24,8 +24,18 @@ public class ForwardingWindowStore implements WindowStore {
     }
 
     @Override
-    public List<StoredWindow> loadKey(String pipeline, String key) {
-        return delegate.loadKey(pipeline, key);
+    public LiveSessions loadLive(String pipeline, String key) {
+        return delegate.loadLive(pipeline, key);
+    }
+
+    @Override
+    public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+        return delegate.replaceLive(previous, next);
+    }
+
+    @Override
+    public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
+        return delegate.closedSessions(pipeline, key, fromMillis, toMillis);
     }
 
     @Override
@@ -36,11 +46,6 @@ public class ForwardingWindowStore implements WindowStore {
     @Override
     public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
         return delegate.replace(previous, next);
-    }
-
-    @Override
-    public WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next) {
-        return delegate.replaceAll(previous, next);
     }
 
     @Override

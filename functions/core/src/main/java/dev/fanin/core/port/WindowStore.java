@@ -20,15 +20,38 @@ import java.util.Optional;
  */
 public interface WindowStore {
 
-    /** Loads one window with all its event ids, or empty. */
+    /**
+     * Loads one window with all its event ids, or empty. For a session pipeline, this is the item of a session once it
+     * is committed; the live sessions of a key are loaded with {@link #loadLive}.
+     */
     Optional<StoredWindow> load(WindowRef ref);
 
-    /** Loads every window of a group key (for sessions, which must see their neighbours), oldest first. */
-    List<StoredWindow> loadKey(String pipeline, String key);
+    /**
+     * The key's live sessions, each with all its event ids, strongly consistent; {@link LiveSessions#none} at version 0
+     * when nothing is stored for the key.
+     */
+    LiveSessions loadLive(String pipeline, String key);
 
     /**
-     * Creates a window ({@code window.version()} must be 0) if no window with its ref exists. Admission against the
-     * open-window bound is separate: the caller holds a slot from {@link #reserveSlots} first.
+     * Replaces the key's live sessions by {@code next} if they are still at {@code previous.version()} (or, at version
+     * 0, still absent), storing {@code previous.version() + 1}.
+     */
+    WriteOutcome replaceLive(LiveSessions previous, LiveSessions next);
+
+    /**
+     * The committed sessions of a key whose bounds may overlap {@code [fromMillis, toMillis)}, each with all its event
+     * ids: every committed session starting before {@code toMillis}, latest first, down to and including the latest
+     * one starting at or before {@code fromMillis}. Committed sessions never overlap, so no earlier one can reach
+     * {@code fromMillis}. May include a copy of a session that is still live (its committer's, before it left the live
+     * item): the live copy is authoritative.
+     */
+    List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis);
+
+    /**
+     * Creates a window if no window with its ref exists, storing {@code window.version() + 1}: 0 for a new window; a
+     * session's committer passes the live version its commit was decided at, so the session's versions (and the
+     * timer chains named after them) keep rising. Admission against the open-window bound is separate: the caller
+     * holds a slot from {@link #reserveSlots} first.
      */
     WriteOutcome create(StoredWindow window);
 
@@ -37,12 +60,6 @@ public interface WindowStore {
      * {@code previous.version()}, storing {@code previous.version() + 1}.
      */
     WriteOutcome replace(StoredWindow previous, StoredWindow next);
-
-    /**
-     * Replaces several windows of one key atomically (a session absorbing its neighbours), each conditional on its
-     * own loaded version; all or nothing. {@code previous.get(i)} pairs with {@code next.get(i)}.
-     */
-    WriteOutcome replaceAll(List<StoredWindow> previous, List<StoredWindow> next);
 
     /**
      * Lists {@code entries} in a new due bucket at {@code dueAt} (one item, or several for a long list). Entries may be

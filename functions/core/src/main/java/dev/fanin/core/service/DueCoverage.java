@@ -48,9 +48,12 @@ final class DueCoverage {
      * Lists {@code next} before it is written in place of {@code loaded} (null for a new window) when the write changes
      * its stored due time to one not yet covered.
      *
+     * @param keyCovers whether a listing of the window's whole key covers it: true for time windows and live sessions
+     *                  (the sweeper visits every live session of a listed key), false for a committed session, which
+     *                  only its own entry lists
      * @throws StoreUnavailableException when the bucket could not be written: the window write must not happen
      */
-    void before(StoredWindow loaded, WindowState next, Followups followups) {
+    void before(StoredWindow loaded, WindowState next, Followups followups, boolean keyCovers) {
         Instant due = next.dueAt();
         if (due == null || (loaded != null && due.equals(loaded.dueAt()))) {
             return;
@@ -63,7 +66,7 @@ final class DueCoverage {
         Instant at = now.plus(listingDelay());
         // An ingest listing is never earlier than the invocation's end, so it covers any due time before that.
         Instant needed = ingesting && due.isBefore(at) ? at : due;
-        if (listedBy(followups, ref, needed) || listedBy(followups, key, needed)) {
+        if (listedBy(followups, ref, needed) || (keyCovers && listedBy(followups, key, needed))) {
             return;
         }
         if (ingesting) {
@@ -72,6 +75,9 @@ final class DueCoverage {
                 if (!listedBy(followups, entry, at)) {
                     entries.add(entry);
                 }
+            }
+            if (!keyCovers) {
+                entries.add(ref);
             }
             engine.ports().store().addDue(ref.pipeline(), at, entries, engine.machine(ref.pipeline()).expiryOfWindowOpenedAt(now));
             entries.forEach(entry -> followups.listed.merge(entry, at, DueCoverage::earlier));

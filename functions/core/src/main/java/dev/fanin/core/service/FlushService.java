@@ -11,7 +11,6 @@ import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowTimers;
-import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.text.ExactJson;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,10 +36,12 @@ public final class FlushService {
 
     private final FaninEngine engine;
     private final WindowWrites writes;
+    private final SessionCommit sessionCommits;
 
     public FlushService(FaninEngine engine) {
         this.engine = engine;
         this.writes = new WindowWrites(engine);
+        this.sessionCommits = new SessionCommit(engine, writes, this);
     }
 
     /**
@@ -143,55 +144,79 @@ public final class FlushService {
         return ExactJson.write(json);
     }
 
-    /** Commits the claim {@code claimed} (as written by its claimer) if the window still carries its fence. */
+    /**
+     * Commits the claim {@code claimed} (as written by its claimer) if the window still carries its fence. A session's
+     * first claim is still in its key's live item and is committed by {@link SessionCommit}.
+     */
     private void commit(WindowState claimed, Followups followups) {
-        Metrics metrics = engine.ports().metrics();
-        String pipeline = claimed.ref().pipeline();
-        for (int attempt = 0; attempt <= engine.settings().conflictRetries(); attempt++) {
-            Instant now = engine.clock().instant();
-            Optional<StoredWindow> loaded;
-            try {
-                loaded = engine.ports().store().load(claimed.ref());
-            } catch (StoreUnavailableException e) {
-                WindowLog.warn(LOG, claimed.ref(), "commit deferred: store unavailable; the lease lets a sweep finish it", Map.of());
-                return;
-            }
-            if (loaded.isEmpty()) {
-                return;
-            }
-            WindowState current = engine.decode(loaded.get());
-            Long known = followups.watermarks.get(pipeline);
-            long watermark = known != null ? known : engine.watermark(pipeline, Long.MIN_VALUE, now);
-            Transition t = engine.machine(pipeline).commit(current, claimed.fence(), watermark, now);
-            if (!t.write()) {
-                metrics.count(MetricNames.DUPLICATE_FLUSHES, pipeline);
-                WindowLog.info(LOG, claimed.ref(), "flush superseded: another flusher holds or committed this revision",
-                        Map.of("aggregateId", claimed.claim().aggregateId(), "fence", claimed.fence()));
-                return;
-            }
-            // Drawn before the write is sent: a sweep's read drawn later may already see the commit (or what follows it).
-            long commitSequence = Followups.nextSequence();
-            WriteOutcome outcome;
-            try {
-                outcome = writes.write(loaded.get(), t, followups);
-            } catch (StoreUnavailableException e) {
-                WindowLog.warn(LOG, claimed.ref(), "commit deferred: store unavailable; the lease lets a sweep finish it", Map.of());
-                return;
-            }
-            if (outcome.applied()) {
-                WindowVisit.Visited settled = WindowVisit.Visited.of(t.next(), t, now, commitSequence);
-                followups.committed.put(claimed.ref(), new Followups.Committed(settled.nextVisit(), commitSequence));
-                Claim claim = claimed.claim();
-                metrics.record(MetricNames.WINDOWS_CLOSED, 1, Metrics.Unit.COUNT, Map.of("pipeline", pipeline, "reason", claim.reason().name()));
-                if (!claim.complete()) {
-                    metrics.count(MetricNames.PARTIAL_FIRES, pipeline);
-                }
-                WindowLog.info(LOG, claimed.ref(), "window revision committed", Map.of("aggregateId", claim.aggregateId(),
-                        "revision", claim.revision(), "reason", claim.reason(), "complete", claim.complete(),
-                        "deadLettered", claim.deadLetter(), "fence", claimed.fence()));
-                return;
-            }
+        if (claimed.kind().isSession() && !claimed.hasCommitted()) {
+            sessionCommits.commit(claimed, followups);
+            return;
         }
-        WindowLog.warn(LOG, claimed.ref(), "commit kept conflicting; the lease lets a sweep finish it", Map.of());
+        try {
+            Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), () -> commitOnce(claimed, followups));
+            if (done.isEmpty()) {
+                WindowLog.warn(LOG, claimed.ref(), "commit kept conflicting; the lease lets a sweep finish it", Map.of());
+            }
+        } catch (StoreUnavailableException e) {
+            WindowLog.warn(LOG, claimed.ref(), "commit deferred: store unavailable; the lease lets a sweep finish it", Map.of());
+        }
+    }
+
+    private Optional<Boolean> commitOnce(WindowState claimed, Followups followups) {
+        Instant now = engine.clock().instant();
+        Optional<StoredWindow> loaded = engine.ports().store().load(claimed.ref());
+        if (loaded.isEmpty()) {
+            return Optional.of(true);
+        }
+        Transition t = decideCommit(claimed, engine.decode(loaded.get()), now, followups);
+        if (t == null) {
+            return Optional.of(true);
+        }
+        // Drawn before the write is sent: a sweep's read drawn later may already see the commit (or what follows it).
+        long commitSequence = Followups.nextSequence();
+        if (!writes.write(loaded.get(), t, followups).applied()) {
+            return Optional.empty();
+        }
+        committed(claimed, t, now, commitSequence, followups);
+        return Optional.of(true);
+    }
+
+    /**
+     * The machine's commit of {@code claimed} on the window as just read, or null (counted, logged) when the claimer's
+     * fence is no longer the window's: another flusher took over, or committed already.
+     */
+    Transition decideCommit(WindowState claimed, WindowState current, Instant now, Followups followups) {
+        String pipeline = claimed.ref().pipeline();
+        Long known = followups.watermarks.get(pipeline);
+        long watermark = known != null ? known : engine.watermark(pipeline, Long.MIN_VALUE, now);
+        Transition t = engine.machine(pipeline).commit(current, claimed.fence(), watermark, now);
+        if (t.write()) {
+            return t;
+        }
+        superseded(claimed);
+        return null;
+    }
+
+    /** Counts and logs a commit that found another fence holder's claim or commit: it writes nothing. */
+    void superseded(WindowState claimed) {
+        engine.ports().metrics().count(MetricNames.DUPLICATE_FLUSHES, claimed.ref().pipeline());
+        WindowLog.info(LOG, claimed.ref(), "flush superseded: another flusher holds or committed this revision",
+                Map.of("aggregateId", claimed.claim().aggregateId(), "fence", claimed.fence()));
+    }
+
+    /** Records a commit written at {@code commitSequence}: the metrics, the log line, and the window's next visit. */
+    void committed(WindowState claimed, Transition t, Instant now, long commitSequence, Followups followups) {
+        String pipeline = claimed.ref().pipeline();
+        WindowVisit.Visited settled = WindowVisit.Visited.of(t.next(), t, now, commitSequence);
+        followups.committed.put(claimed.ref(), new Followups.Committed(settled.nextVisit(), commitSequence));
+        Claim claim = claimed.claim();
+        engine.ports().metrics().record(MetricNames.WINDOWS_CLOSED, 1, Metrics.Unit.COUNT, Map.of("pipeline", pipeline, "reason", claim.reason().name()));
+        if (!claim.complete()) {
+            engine.ports().metrics().count(MetricNames.PARTIAL_FIRES, pipeline);
+        }
+        WindowLog.info(LOG, claimed.ref(), "window revision committed", Map.of("aggregateId", claim.aggregateId(),
+                "revision", claim.revision(), "reason", claim.reason(), "complete", claim.complete(),
+                "deadLettered", claim.deadLetter(), "fence", claimed.fence()));
     }
 }

@@ -1,11 +1,14 @@
 package dev.fanin.core.service;
 
+import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.emit.AggregateEvent;
 import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -13,6 +16,8 @@ import java.util.Optional;
  * OPERATOR ({@code WindowMachine.closeByOperator}), the claim is written under the version condition like every
  * other, and the same flush emits and commits it. Racing a timer, a sweep or an ingest, exactly one close wins: a
  * conflict re-reads and re-decides, and a window found claimed or closed is reported as it stands, not closed again.
+ * A session still accepting events is claimed in its key's live item, as any close of it is; its commit then moves it
+ * to its own item (docs/FLUSH.md).
  */
 public final class OperatorService {
 
@@ -51,22 +56,48 @@ public final class OperatorService {
         long watermark = engine.watermark(ref.pipeline(), Long.MIN_VALUE, now);
         Followups followups = new Followups();
         for (int attempt = 0; attempt <= engine.settings().conflictRetries(); attempt++) {
-            Optional<StoredWindow> loaded = engine.ports().store().load(ref);
-            if (loaded.isEmpty()) {
-                return new Result(Outcome.NOT_FOUND, null, null);
-            }
-            WindowState state = engine.decode(loaded.get());
-            Transition t = engine.machine(ref.pipeline()).closeByOperator(state, note, watermark, now);
-            if (!t.write()) {
-                return new Result(Outcome.NOT_OPEN, state, null);
-            }
-            if (writes.write(loaded.get(), t, followups).applied()) {
-                flush.flush(followups);
-                // As it stands after the flush: CLOSED once committed, still CLAIMED when the emission failed.
-                WindowState after = engine.ports().store().load(ref).map(engine::decode).orElse(t.next());
-                return new Result(Outcome.CLOSED, after, AggregateEvent.fromJson(t.next().claim().emission()));
+            Optional<Result> result = attempt(ref, note, watermark, now, followups);
+            if (result.isPresent()) {
+                return result.get();
             }
         }
         return new Result(Outcome.CONFLICTED, null, null);
+    }
+
+    /**
+     * One read, decision and write: a session still accepting events is claimed in its key's live item (where that
+     * copy is authoritative), any other window in its own item.
+     *
+     * @return empty when the write lost to another writer
+     */
+    private Optional<Result> attempt(WindowRef ref, String note, long watermark, Instant now, Followups followups) {
+        LiveSessions live = engine.knows(ref.pipeline()) && engine.machine(ref.pipeline()).config().window() instanceof WindowSpec.Session
+                ? engine.ports().store().loadLive(ref.pipeline(), ref.key()) : null;
+        Optional<StoredWindow> liveCopy = live == null ? Optional.empty() : live.session(ref.windowId());
+        Optional<StoredWindow> loaded = liveCopy.isPresent() ? liveCopy : engine.ports().store().load(ref);
+        if (loaded.isEmpty()) {
+            return Optional.of(new Result(Outcome.NOT_FOUND, null, null));
+        }
+        WindowState state = engine.decode(loaded.get());
+        Transition t = engine.machine(ref.pipeline()).closeByOperator(state, note, watermark, now);
+        if (!t.write()) {
+            return Optional.of(new Result(Outcome.NOT_OPEN, state, null));
+        }
+        if (!write(live, liveCopy.isPresent(), loaded.get(), state, t, followups)) {
+            return Optional.empty();
+        }
+        flush.flush(followups);
+        // As it stands after the flush: CLOSED once committed, still CLAIMED when the emission failed.
+        WindowState after = engine.ports().store().load(ref).map(engine::decode).orElse(t.next());
+        return Optional.of(new Result(Outcome.CLOSED, after, AggregateEvent.fromJson(t.next().claim().emission())));
+    }
+
+    private boolean write(LiveSessions live, boolean isLive, StoredWindow loaded, WindowState state, Transition t, Followups followups) {
+        if (!isLive) {
+            return writes.write(loaded, t, followups).applied();
+        }
+        LiveChange change = new LiveChange(live, Map.of(state.ref().windowId(), state));
+        change.put(t, false);
+        return writes.writeLive(change, followups).applied();
     }
 }

@@ -2,15 +2,16 @@ package dev.fanin.core.service;
 
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.machine.WindowMachine;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
-import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -229,23 +230,34 @@ public final class SweepService {
     /** What visiting one due-bucket entry did: whether it was handled, and whether it found a window still open. */
     private record EntryVisit(boolean handled, boolean foundOpen) { }
 
-    /** Visits one entry (a window, or every window of a key that has a due time). */
+    /** Visits one entry (a window, or every live session of a key that has a due time). */
     private EntryVisit visitEntry(PipelineSweep sweep, Followups followups, WindowRef entry, Run run) {
         try {
-            if (!entry.isWholeKey()) {
-                return visit(sweep, followups, entry, null, 0, run);
-            }
-            boolean handled = true;
-            boolean foundOpen = false;
-            long readAt = Followups.nextSequence();
-            for (StoredWindow w : engine.ports().store().loadKey(entry.pipeline(), entry.key())) {
-                if (w.dueAt() != null) {
-                    EntryVisit visit = visit(sweep, followups, w.ref(), w, readAt, run);
-                    handled &= visit.handled();
-                    foundOpen |= visit.foundOpen();
+            Instant now = engine.clock().instant();
+            int before = followups.claimed.size();
+            Map<WindowRef, WindowVisit.Visited> visited = new LinkedHashMap<>();
+            if (entry.isWholeKey()) {
+                long readAt = Followups.nextSequence();
+                LiveSessions live = engine.ports().store().loadLive(entry.pipeline(), entry.key());
+                Optional<Map<WindowRef, WindowVisit.Visited>> sessions = visits.visitLive(entry.pipeline(), entry.key(), live, readAt,
+                        sweep.watermark, now, followups);
+                if (sessions.isEmpty()) {
+                    return new EntryVisit(false, false);
                 }
+                visited.putAll(sessions.get());
+            } else {
+                Optional<WindowVisit.Visited> window = visits.visit(entry, null, 0, sweep.watermark, now, WindowMachine.Visitor.SWEEP, followups);
+                if (window.isEmpty()) {
+                    return new EntryVisit(false, false);
+                }
+                visited.put(entry, window.get());
             }
-            return new EntryVisit(handled, foundOpen);
+            run.addClaimed(followups.claimed.size() - before);
+            boolean foundOpen = false;
+            for (Map.Entry<WindowRef, WindowVisit.Visited> v : visited.entrySet()) {
+                foundOpen |= settle(sweep, v.getKey(), v.getValue(), now);
+            }
+            return new EntryVisit(true, foundOpen);
         } catch (StoreUnavailableException e) {
             LOG.warn("sweep visit of {} deferred: {}", entry, e.getMessage());
             return new EntryVisit(false, false);
@@ -257,16 +269,8 @@ public final class SweepService {
         }
     }
 
-    private EntryVisit visit(PipelineSweep sweep, Followups followups, WindowRef ref, StoredWindow preloaded, long preloadedAt, Run run) {
-        Instant now = engine.clock().instant();
-        int before = followups.claimed.size();
-        Optional<WindowVisit.Visited> visited = visits.visit(ref, preloaded, preloadedAt, sweep.watermark, now,
-                WindowMachine.Visitor.SWEEP, followups);
-        run.addClaimed(followups.claimed.size() - before);
-        if (visited.isEmpty()) {
-            return new EntryVisit(false, false);
-        }
-        WindowVisit.Visited v = visited.get();
+    /** Records what a visit found: the window's age if it is open, and its next listing. Returns whether it is open. */
+    private boolean settle(PipelineSweep sweep, WindowRef ref, WindowVisit.Visited v, Instant now) {
         boolean open = v.state() != null && v.state().status().isOpen();
         if (open) {
             sweep.oldest(Duration.between(v.state().openedAt(), now).toSeconds());
@@ -278,7 +282,7 @@ public final class SweepService {
         if (v.nextVisit() != null) {
             sweep.relist(ref, v.nextVisit(), v.state().expiresAt(), v.readAt());
         }
-        return new EntryVisit(true, open);
+        return open;
     }
 
     /** The run's budget and figures, across pipelines and shards (shards may run in parallel). */

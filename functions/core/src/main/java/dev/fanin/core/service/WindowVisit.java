@@ -1,27 +1,40 @@
 package dev.fanin.core.service;
 
+import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
+import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
  * A time-driven visit of one window (sweeper or timer): load, let the machine decide with the current watermark and
  * time, write under the version condition, record follow-ups. Re-reads and re-decides on a conflict, so a visit
- * racing an ingest or another visit either wins cleanly or finds the work done.
+ * racing an ingest or another visit either wins cleanly or finds the work done. A session resolves through its key's
+ * live item first ({@link SessionVisit}); only a committed one is read from its own item.
  */
 final class WindowVisit {
 
     private final FaninEngine engine;
     private final WindowWrites writes;
+    private final SessionVisit sessions;
 
     WindowVisit(FaninEngine engine) {
         this.engine = engine;
         this.writes = new WindowWrites(engine);
+        this.sessions = new SessionVisit(engine, writes);
+    }
+
+    /** Visits the live sessions of a key that have a due time, as {@link SessionVisit#visit} with every id. */
+    Optional<Map<WindowRef, Visited>> visitLive(String pipeline, String key, LiveSessions preloaded, long preloadedAt, long watermark,
+                                                Instant now, Followups followups) {
+        return sessions.visit(pipeline, key, null, preloaded, preloadedAt, watermark, now, WindowMachine.Visitor.SWEEP, followups);
     }
 
     /**
@@ -62,29 +75,37 @@ final class WindowVisit {
      */
     Optional<Visited> visit(WindowRef ref, StoredWindow preloaded, long preloadedAt, long watermark, Instant now,
                             WindowMachine.Visitor visitor, Followups followups) {
-        for (int attempt = 0; attempt <= engine.settings().conflictRetries(); attempt++) {
-            boolean usePreloaded = attempt == 0 && preloaded != null;
-            long readAt = usePreloaded ? preloadedAt : Followups.nextSequence();
-            Optional<StoredWindow> loaded = usePreloaded ? Optional.of(preloaded) : engine.ports().store().load(ref);
-            if (loaded.isEmpty()) {
-                return Optional.of(Visited.gone(readAt));
-            }
-            WindowState state = engine.decode(loaded.get());
-            Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now, visitor);
-            if (!t.write()) {
-                if (t.armsTimer()) {
-                    followups.timers.add(WindowWrites.wakeup(t));
-                }
-                return Optional.of(Visited.of(state, t, now, readAt));
-            }
-            if (t.action() == Transition.Action.EMIT && state.isClaimed()) {
-                engine.ports().metrics().count(MetricNames.TAKEOVERS, ref.pipeline());
-            }
-            WriteOutcome outcome = writes.write(loaded.get(), t, followups);
-            if (outcome.applied()) {
-                return Optional.of(Visited.of(t.next(), t, now, readAt));
+        if (preloaded == null && engine.machine(ref.pipeline()).config().window() instanceof WindowSpec.Session) {
+            Optional<Map<WindowRef, Visited>> live = sessions.visit(ref.pipeline(), ref.key(), List.of(ref.windowId()), null, 0,
+                    watermark, now, visitor, followups);
+            if (live.isEmpty() || live.get().containsKey(ref)) {
+                return live.map(visited -> visited.get(ref));
             }
         }
-        return Optional.empty();
+        int[] attempt = {0};
+        return Conflicts.retry(engine.settings().conflictRetries(), () -> {
+            boolean usePreloaded = attempt[0]++ == 0 && preloaded != null;
+            long readAt = usePreloaded ? preloadedAt : Followups.nextSequence();
+            Optional<StoredWindow> loaded = usePreloaded ? Optional.of(preloaded) : engine.ports().store().load(ref);
+            return loaded.isEmpty() ? Optional.of(Visited.gone(readAt)) : decide(loaded.get(), readAt, watermark, now, visitor, followups);
+        });
+    }
+
+    private Optional<Visited> decide(StoredWindow loaded, long readAt, long watermark, Instant now, WindowMachine.Visitor visitor,
+                                     Followups followups) {
+        WindowState state = engine.decode(loaded);
+        WindowRef ref = state.ref();
+        Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now, visitor);
+        if (!t.write()) {
+            if (t.armsTimer()) {
+                followups.timers.add(WindowWrites.wakeup(t));
+            }
+            return Optional.of(Visited.of(state, t, now, readAt));
+        }
+        if (t.action() == Transition.Action.EMIT && state.isClaimed()) {
+            engine.ports().metrics().count(MetricNames.TAKEOVERS, ref.pipeline());
+        }
+        WriteOutcome outcome = writes.write(loaded, t, followups);
+        return outcome.applied() ? Optional.of(Visited.of(t.next(), t, now, readAt)) : Optional.empty();
     }
 }

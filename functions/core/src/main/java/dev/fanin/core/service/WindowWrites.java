@@ -3,6 +3,7 @@ package dev.fanin.core.service;
 import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowCodec;
 import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.StoredWindow;
@@ -33,7 +34,7 @@ final class WindowWrites {
     /**
      * Writes {@code t.next()} in place of {@code loaded} (null for a window that does not exist yet). The window is
      * first listed in a due bucket if the write needs it ({@link DueCoverage}), and a new window first takes an
-     * open-window slot; a window that this write closes or merges for the first time frees its slot.
+     * open-window slot; a window that this write closes for the first time frees its slot.
      *
      * @return the store's outcome ({@link WriteOutcome.Rejection#OPEN_WINDOW_BOUND} when no slot is left); on
      *         success the follow-ups are recorded
@@ -41,53 +42,124 @@ final class WindowWrites {
     WriteOutcome write(StoredWindow loaded, Transition t, Followups followups) {
         WindowState next = t.next();
         boolean creating = loaded == null;
-        coverage.before(loaded, next, followups);
+        coverage.before(loaded, next, followups, !next.kind().isSession());
         if (creating && next.holdsSlot() && !slots.take(next, followups)) {
             return WriteOutcome.rejected(WriteOutcome.Rejection.OPEN_WINDOW_BOUND, 0);
         }
-        StoredWindow encoded = WindowCodec.encode(next);
-        WriteOutcome outcome = creating ? engine.ports().store().create(encoded) : engine.ports().store().replace(loaded, encoded);
-        Metrics metrics = engine.ports().metrics();
-        String pipeline = next.ref().pipeline();
-        metrics.record(MetricNames.WRITE_UNITS, outcome.writeUnits(), Metrics.Unit.COUNT, Map.of("pipeline", pipeline));
+        WriteOutcome outcome = put(loaded, next);
         if (!outcome.applied()) {
             if (creating && next.holdsSlot()) {
                 slots.unused(next, followups);
-            }
-            if (outcome.reason() == WriteOutcome.Rejection.CONFLICT) {
-                metrics.count(MetricNames.WINDOW_CONFLICTS, pipeline);
             }
             return outcome;
         }
         if (!creating && !next.holdsSlot() && engine.decode(loaded).holdsSlot()) {
             slots.freed(next, followups);
         }
-        if (loaded == null) {
-            metrics.count(MetricNames.WINDOWS_OPENED, pipeline);
-            WindowLog.info(LOG, next.ref(), "window opened", Map.of("start", next.bounds().startMillis(), "end", next.bounds().endMillis(),
-                    "hardDeadline", next.hardDeadline()));
+        if (creating) {
+            opened(next);
         }
+        after(t, creating ? next.version() + 1 : loaded.version() + 1, followups);
+        return outcome;
+    }
+
+    /**
+     * Writes one window item (listed first when the write needs it) and records the write's units, without the
+     * follow-ups of its transition: a session's committer, whose commit is done only once the session has left its
+     * key's live item, records them then ({@link #after}). A committed session's item is listed by its own entries,
+     * never by its key's (the sweeper reads only the live item for those).
+     */
+    WriteOutcome writeOnly(StoredWindow loaded, WindowState next, Followups followups) {
+        coverage.before(loaded, next, followups, !next.kind().isSession());
+        return put(loaded, next);
+    }
+
+    private WriteOutcome put(StoredWindow loaded, WindowState next) {
+        StoredWindow encoded = WindowCodec.encode(next);
+        WriteOutcome outcome = loaded == null ? engine.ports().store().create(encoded) : engine.ports().store().replace(loaded, encoded);
+        recordUnits(next.ref().pipeline(), outcome);
+        return outcome;
+    }
+
+    /**
+     * Writes a change to a key's live sessions as one conditional replace: each changed session listed first where it
+     * needs it (its key's entries cover it), the slots of sessions that left it (merged, or committed) freed after.
+     * The slots of sessions it creates are taken by the caller ({@link #takeSlot}) and returned here if the write
+     * loses.
+     */
+    WriteOutcome writeLive(LiveChange change, Followups followups) {
+        for (Transition t : change.transitions()) {
+            coverage.before(change.loadedSession(t.next().ref().windowId()), t.next(), followups, true);
+        }
+        LiveSessions loaded = change.loaded();
+        WriteOutcome outcome = engine.ports().store().replaceLive(loaded, change.build());
+        recordUnits(loaded.pipeline(), outcome);
+        List<WindowState> created = change.transitions().stream().map(Transition::next)
+                .filter(s -> change.isCreated(s.ref().windowId())).toList();
+        if (!outcome.applied()) {
+            created.stream().filter(WindowState::holdsSlot).forEach(s -> slots.unused(s, followups));
+            return outcome;
+        }
+        for (WindowState left : change.absorbed()) {
+            merged(left, followups);
+        }
+        for (WindowState left : change.committed()) {
+            if (left.holdsSlot()) {
+                slots.freed(left, followups);
+            }
+        }
+        created.forEach(this::opened);
+        if (!change.absorbed().isEmpty()) {
+            WindowLog.info(LOG, change.transitions().iterator().next().next().ref(), "sessions merged",
+                    Map.of("absorbed", change.absorbed().stream().map(s -> s.ref().windowId()).toList()));
+        }
+        change.transitions().forEach(t -> after(t, loaded.version() + 1, followups));
+        return outcome;
+    }
+
+    /** Takes an open-window slot for a session a live change is about to create; false when the pipeline is full. */
+    boolean takeSlot(WindowState created, Followups followups) {
+        return !created.holdsSlot() || slots.take(created, followups);
+    }
+
+    /** Returns the slot of a session the caller took one for and then did not create. */
+    void untakeSlot(WindowState created, Followups followups) {
+        if (created.holdsSlot()) {
+            slots.unused(created, followups);
+        }
+    }
+
+    private void recordUnits(String pipeline, WriteOutcome outcome) {
+        Metrics metrics = engine.ports().metrics();
+        metrics.record(MetricNames.WRITE_UNITS, outcome.writeUnits(), Metrics.Unit.COUNT, Map.of("pipeline", pipeline));
+        if (!outcome.applied() && outcome.reason() == WriteOutcome.Rejection.CONFLICT) {
+            metrics.count(MetricNames.WINDOW_CONFLICTS, pipeline);
+        }
+    }
+
+    private void opened(WindowState next) {
+        engine.ports().metrics().count(MetricNames.WINDOWS_OPENED, next.ref().pipeline());
+        WindowLog.info(LOG, next.ref(), "window opened", Map.of("start", next.bounds().startMillis(), "end", next.bounds().endMillis(),
+                "hardDeadline", next.hardDeadline()));
+    }
+
+    /** What follows a write of {@code t} applied at {@code storedVersion}: the emission of a claim, an alert, a timer. */
+    void after(Transition t, long storedVersion, Followups followups) {
+        WindowState next = t.next();
         if (t.action() == Transition.Action.EMIT) {
-            // The state as stored: its version is one more than the one read.
-            followups.claimed.add(next.withVersion(loaded == null ? 1 : loaded.version() + 1));
+            followups.claimed.add(next.withVersion(storedVersion));
         } else if (t.action() == Transition.Action.HELD) {
-            metrics.count(MetricNames.HELD_WINDOWS, pipeline);
+            engine.ports().metrics().count(MetricNames.HELD_WINDOWS, next.ref().pipeline());
             WindowLog.warn(LOG, next.ref(), "window held incomplete until its hard deadline",
                     Map.of("hardDeadline", next.hardDeadline(), "missing", next.completeness().missingCount()));
         }
         if (t.armsTimer()) {
             followups.timers.add(wakeup(t));
         }
-        return outcome;
     }
 
-    /** Lists a window before a write issued elsewhere (a session merge), as {@link #write} does. */
-    void listBefore(StoredWindow loaded, WindowState next, Followups followups) {
-        coverage.before(loaded, next, followups);
-    }
-
-    /** A session absorbed by a merge written elsewhere ({@code before} as loaded) frees its slot if it held one. */
-    void merged(WindowState before, Followups followups) {
+    /** A session absorbed by a merge ({@code before} as loaded) frees its slot if it held one. */
+    private void merged(WindowState before, Followups followups) {
         if (before.holdsSlot()) {
             slots.freed(before, followups);
         }

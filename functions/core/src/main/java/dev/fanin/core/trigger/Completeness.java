@@ -44,7 +44,7 @@ import java.util.TreeSet;
  * @param seen           distinct events observed that count as events (a sentinel may not count)
  * @param conflicts      events carrying an expected count that disagreed with the known one or was unusable
  * @param cutShort       a revision of the window was closed before anything said it was over (HARD_LIFETIME,
- *                       SIZE_LIMIT, OPERATOR), so a correction of it is cut short too
+ *                       SIZE_LIMIT, SESSION_LIMIT, OPERATOR), so a correction of it is cut short too
  */
 public record Completeness(Rules rules, Integer expected, List<Integer> members, long ignoredMembers, boolean sentinelSeen,
                            long seen, long conflicts, boolean cutShort) {
@@ -183,14 +183,14 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         return switch (reason) {
             case COUNT, WATERMARK, SESSION_GAP -> true;
             case LATE_CORRECTION -> !cutShort;
-            case EXPECTED_COMPLETE, SENTINEL, HARD_LIFETIME, SIZE_LIMIT, OPERATOR -> false;
+            case EXPECTED_COMPLETE, SENTINEL, HARD_LIFETIME, SIZE_LIMIT, SESSION_LIMIT, OPERATOR -> false;
         };
     }
 
     /** This completeness once a revision is claimed for {@code reason}: a close that cuts the window short is kept. */
     public Completeness closedBy(CloseReason reason) {
         boolean cuts = switch (reason) {
-            case HARD_LIFETIME, SIZE_LIMIT, OPERATOR -> true;
+            case HARD_LIFETIME, SIZE_LIMIT, SESSION_LIMIT, OPERATOR -> true;
             case EXPECTED_COMPLETE, SENTINEL, COUNT, WATERMARK, SESSION_GAP, LATE_CORRECTION -> false;
         };
         return cuts && !cutShort

@@ -21,6 +21,11 @@ public enum CloseReason {
     HARD_LIFETIME,
     /** The revision reached the events-per-window bound (overflow policy SPLIT). */
     SIZE_LIMIT,
+    /**
+     * A session closed early because its key had more live sessions than one item holds (the oldest is closed first);
+     * not a trigger, never complete unless the expected count was reached.
+     */
+    SESSION_LIMIT,
     /** A revision that corrects the previous one with late events. */
     LATE_CORRECTION,
     /** An operator closed the window ({@code fanin windows close}), with a note in the aggregate. */

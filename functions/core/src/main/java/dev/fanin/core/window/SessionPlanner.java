@@ -17,12 +17,16 @@ import java.util.TreeMap;
  *   <li>Exact gap: intervals that only touch do not overlap, so an event exactly {@code gap} after a session's last
  *       event (at its end) starts a new session, and an event exactly {@code gap} before its first event (ending at
  *       its start) does too.</li>
- *   <li>An event whose interval overlaps a flushed session (CLAIMED or CLOSED) is late for that session, never a
- *       bridge: it goes to {@link SessionPlan#flushed()}. With several, it goes to the earliest-starting one (ties by
- *       id). This rule looks only at flushed sessions, which a batch never changes, so it is order-independent.</li>
+ *   <li>A flushed session (CLAIMED or CLOSED) has frozen bounds: an event whose time lies inside them is late for
+ *       that session, never a bridge, and goes to {@link SessionPlan#flushed()}. (Should legacy sessions overlap,
+ *       the earliest-starting one takes it, ties by id.) This rule looks only at flushed sessions, which a batch never
+ *       changes, so it is order-independent.</li>
+ *   <li>Any other event's coverage is clipped at the start of the next flushed session, so no accepting session ever
+ *       grows into a flushed one.</li>
  *   <li>The other events and the accepting sessions (OPEN, HELD) form connected groups of overlapping intervals; each
  *       group that contains an event becomes one session, spanning the group. Its id is the smallest existing id in
- *       the group (the others are absorbed), or a new id from the group's earliest event.</li>
+ *       the group (the others are absorbed), or a new id from the group's earliest event; a new session that starts
+ *       before the gap of a session cut short has ended continues it ({@link SessionView#continuedBy}).</li>
  * </ol>
  * Bounds and the grouping of events do not depend on the order of {@code eventTimes} nor on how they are split
  * across calls (SessionPlannerProperties). The ids of new sessions do: a session keeps the id it was created with.
@@ -51,12 +55,11 @@ public final class SessionPlanner {
         List<Member> members = new ArrayList<>();
         for (int i = 0; i < eventTimes.size(); i++) {
             long t = eventTimes.get(i);
-            Interval covered = coverage(t, gapMillis);
-            String flushedId = firstOverlapping(flushedSessions, covered);
+            String flushedId = containing(flushedSessions, t);
             if (flushedId != null) {
                 toFlushed.computeIfAbsent(flushedId, id -> new ArrayList<>()).add(i);
             } else {
-                members.add(Member.event(covered, i));
+                members.add(Member.event(coverage(t, gapMillis, flushedSessions), i));
             }
         }
         for (SessionView session : existing) {
@@ -66,35 +69,53 @@ public final class SessionPlanner {
         }
 
         List<SessionPlan.Target> targets = new ArrayList<>();
-        members.sort(Comparator.comparingLong((Member m) -> m.bounds().startMillis()));
-        List<Member> group = new ArrayList<>();
-        long groupEnd = Long.MIN_VALUE;
-        for (Member member : members) {
-            if (!group.isEmpty() && member.bounds().startMillis() >= groupEnd) {
-                addTarget(group, targets);
-                group = new ArrayList<>();
-            }
-            group.add(member);
-            groupEnd = group.size() == 1 ? member.bounds().endMillis() : Math.max(groupEnd, member.bounds().endMillis());
+        for (List<Member> group : connectedGroups(members)) {
+            addTarget(group, flushedSessions, targets);
         }
-        addTarget(group, targets);
-
         List<SessionPlan.FlushedTarget> flushed = new ArrayList<>();
         toFlushed.forEach((id, indexes) -> flushed.add(new SessionPlan.FlushedTarget(id, indexes)));
         return new SessionPlan(targets, flushed);
     }
 
-    private static Interval coverage(long t, long gapMillis) {
+    /** The members in groups of connected (overlapping) intervals, ordered by start. */
+    private static List<List<Member>> connectedGroups(List<Member> members) {
+        List<Member> sorted = new ArrayList<>(members);
+        sorted.sort(Comparator.comparingLong((Member m) -> m.bounds().startMillis()));
+        List<List<Member>> groups = new ArrayList<>();
+        List<Member> group = new ArrayList<>();
+        long groupEnd = Long.MIN_VALUE;
+        for (Member member : sorted) {
+            if (!group.isEmpty() && member.bounds().startMillis() >= groupEnd) {
+                groups.add(group);
+                group = new ArrayList<>();
+            }
+            group.add(member);
+            groupEnd = group.size() == 1 ? member.bounds().endMillis() : Math.max(groupEnd, member.bounds().endMillis());
+        }
+        if (!group.isEmpty()) {
+            groups.add(group);
+        }
+        return groups;
+    }
+
+    /** {@code [t, t + gap)}, clipped at the start of the first flushed session after {@code t}. */
+    private static Interval coverage(long t, long gapMillis, List<SessionView> sortedFlushed) {
         long end = t + gapMillis;
         if (end < t) {
             throw new IllegalArgumentException("event time " + t + " is too late: its session would end after the largest time");
         }
+        for (SessionView session : sortedFlushed) {
+            if (session.bounds().startMillis() > t) {
+                end = Math.min(end, session.bounds().startMillis());
+                break;
+            }
+        }
         return new Interval(t, end);
     }
 
-    private static String firstOverlapping(List<SessionView> sortedFlushed, Interval covered) {
+    private static String containing(List<SessionView> sortedFlushed, long t) {
         for (SessionView session : sortedFlushed) {
-            if (session.bounds().overlaps(covered)) {
+            if (session.bounds().contains(t)) {
                 return session.windowId();
             }
         }
@@ -102,7 +123,7 @@ public final class SessionPlanner {
     }
 
     /** Turns one connected group into a target, unless it holds no event (then nothing about it changes). */
-    private static void addTarget(List<Member> group, List<SessionPlan.Target> targets) {
+    private static void addTarget(List<Member> group, List<SessionView> sortedFlushed, List<SessionPlan.Target> targets) {
         List<Integer> eventIndexes = new ArrayList<>();
         List<String> sessionIds = new ArrayList<>();
         Interval bounds = null;
@@ -121,10 +142,23 @@ public final class SessionPlanner {
         }
         eventIndexes.sort(null);
         sessionIds.sort(null);
-        boolean created = sessionIds.isEmpty();
-        String survivor = created ? WindowRef.sessionId(earliestEvent) : sessionIds.get(0);
-        List<String> absorbed = created ? List.of() : sessionIds.subList(1, sessionIds.size());
-        targets.add(new SessionPlan.Target(survivor, created, bounds, absorbed, eventIndexes));
+        if (!sessionIds.isEmpty()) {
+            targets.add(new SessionPlan.Target(sessionIds.get(0), false, bounds, sessionIds.subList(1, sessionIds.size()), eventIndexes));
+            return;
+        }
+        targets.add(new SessionPlan.Target(WindowRef.sessionId(earliestEvent), true, bounds, List.of(), eventIndexes,
+                continued(sortedFlushed, bounds.startMillis())));
+    }
+
+    /** The latest-starting session cut short that a new session starting at {@code start} continues, or null. */
+    private static String continued(List<SessionView> sortedFlushed, long start) {
+        String continued = null;
+        for (SessionView session : sortedFlushed) {
+            if (session.continuedBy(start)) {
+                continued = session.windowId();
+            }
+        }
+        return continued;
     }
 
     /** An interval taking part in the grouping: either a new event's coverage or an accepting session. */

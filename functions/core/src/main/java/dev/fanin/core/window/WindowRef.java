@@ -33,6 +33,11 @@ public record WindowRef(String pipeline, String key, String windowId) {
         return WHOLE_KEY.equals(windowId);
     }
 
+    /** Another window of the same pipeline and key. */
+    public WindowRef withWindowId(String otherWindowId) {
+        return new WindowRef(pipeline, key, otherWindowId);
+    }
+
     public static String timeWindowId(long startMillis) {
         return "T" + pad(startMillis);
     }

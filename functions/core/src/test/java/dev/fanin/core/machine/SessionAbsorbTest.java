@@ -67,7 +67,7 @@ class SessionAbsorbTest {
         assertThat(merged.lastEventTime()).isEqualTo(absorbed.lastEventTime());
         assertThat(merged.timer()).as("the merged session starts a new chain at its next write").isNull();
 
-        WindowState gone = machine.merged(absorbed, T0.plusSeconds(50));
+        WindowState gone = LegacyMerged.of(absorbed);
         assertThat(gone.status()).isEqualTo(WindowStatus.MERGED);
         assertThat(gone.dueAt()).isNull();
         assertThat(machine.tick(gone, t + 3_600_000, T0.plusSeconds(7_200)).action()).isEqualTo(Transition.Action.NONE);

@@ -51,7 +51,7 @@ class WindowCodecTest {
         WindowState bridged = stored(MACHINE.ingest(merged, List.of(event("bridge", t + 20_000)), t, T0.plusSeconds(2)), merged);
         WindowState closed = stored(MACHINE.commit(bridged, bridged.fence(), t, T0.plusSeconds(3)), bridged);
         WindowState pending = stored(MACHINE.ingest(closed, List.of(event("late", t + 1)), t + 80_000, T0.plusSeconds(4)), closed);
-        return Stream.of(open, MACHINE.merged(absorbed, T0.plusSeconds(2)), bridged, closed, pending);
+        return Stream.of(open, LegacyMerged.of(absorbed), bridged, closed, pending);
     }
 
     @ParameterizedTest(name = "{index}: {0}")

@@ -53,7 +53,7 @@ class WindowStateFactsTest {
         assertThat(life).extracting(WindowState::hasCommitted).containsExactly(false, false, true, true);
         assertThat(life).extracting(WindowState::aggregateId)
                 .containsExactly(ref.aggregateId(0), ref.aggregateId(0), ref.aggregateId(1), ref.aggregateId(1));
-        assertThat(machine.merged(open, T0).holdsSlot()).isFalse();
+        assertThat(LegacyMerged.of(open).holdsSlot()).isFalse();
     }
 
     @ParameterizedTest(name = "{0} -> counts against the open-window bound: {1}")

@@ -105,6 +105,9 @@ class OperatorServiceTest {
         JsonNode detail = JSON.readTree(emitter.emitted().get(0).detailJson());
         assertThat(detail.path("complete").asBoolean()).isFalse();
         assertThat(detail.path("seen").asLong()).isEqualTo(1);
+        assertThat(store.isLive(open.ref())).as("the accepting session was claimed in its key's live item, and its commit moved it out").isFalse();
+        assertThat(store.load(open.ref()).map(plain::decode).map(WindowState::status)).contains(WindowStatus.CLOSED);
+        assertThat(store.loadLive("p", "k1").closedBefore()).isEqualTo(open.bounds().endMillis());
         assertThat(new OperatorService(plain).close(new dev.fanin.core.window.WindowRef("p", "nobody", "S1"), "x").outcome())
                 .isEqualTo(OperatorService.Outcome.NOT_FOUND);
     }

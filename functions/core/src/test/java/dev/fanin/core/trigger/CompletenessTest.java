@@ -168,7 +168,7 @@ class CompletenessTest {
     void aCorrectionWithoutCompletenessIsAsCompleteAsTheCloseItCorrects(CloseReason firstClose) {
         Completeness closed = observeAll(pipeline().build(), "{}").closedBy(firstClose);
         boolean cut = firstClose == CloseReason.HARD_LIFETIME || firstClose == CloseReason.SIZE_LIMIT
-                || firstClose == CloseReason.OPERATOR;
+                || firstClose == CloseReason.SESSION_LIMIT || firstClose == CloseReason.OPERATOR;
 
         assertThat(closed.observe(pipeline().build(), event("late", 9, "{}")).completeOnClose(CloseReason.LATE_CORRECTION)).isEqualTo(!cut);
         assertThat(Completeness.fromJson(pipeline().build(), closed.toJson())).isEqualTo(closed);

@@ -83,6 +83,33 @@ class SessionPlannerProperties {
         assertThat(seen).hasSize(times.size());
     }
 
+    @Property(tries = 300)
+    void noEventIsPlannedIntoAnAcceptingSessionOverlappingAFlushedOne(
+            @ForAll @Size(min = 1, max = 25) List<@LongRange(min = 1_000, max = 1_200) Long> times,
+            @ForAll @IntRange(min = 1, max = 30) int gapMillis,
+            @ForAll @Size(max = 4) List<@LongRange(min = 1_000, max = 1_200) Long> flushedStarts) {
+        List<SessionView> flushed = new ArrayList<>();
+        long previousEnd = Long.MIN_VALUE;
+        for (long start : new TreeSet<>(flushedStarts)) {
+            if (start >= previousEnd) {
+                flushed.add(new SessionView(WindowRef.sessionId(start), new Interval(start, start + gapMillis), WindowStatus.CLOSED));
+                previousEnd = start + gapMillis;
+            }
+        }
+
+        SessionPlan plan = SessionPlanner.plan(Duration.ofMillis(gapMillis), flushed, times);
+
+        for (SessionPlan.Target target : plan.sessions()) {
+            for (SessionView f : flushed) {
+                assertThat(target.bounds().overlaps(f.bounds())).as("%s overlaps flushed %s", target, f).isFalse();
+            }
+        }
+        for (SessionPlan.FlushedTarget late : plan.flushed()) {
+            SessionView f = flushed.stream().filter(v -> v.windowId().equals(late.windowId())).findFirst().orElseThrow();
+            late.eventIndexes().forEach(i -> assertThat(f.bounds().contains(times.get(i))).isTrue());
+        }
+    }
+
     /** The resulting sessions as (bounds, event indexes), and the late events by flushed session id. */
     record Outcome(Map<Interval, Set<Integer>> sessions, Map<String, Set<Integer>> late) { }
 

@@ -85,14 +85,59 @@ class SessionPlannerTest {
 
     @ParameterizedTest(name = "status {0}")
     @CsvSource({"CLOSED", "CLAIMED"})
-    void eventOverlappingAFlushedSessionIsLateForIt(WindowStatus status) {
-        SessionView flushed = session(100, 100, status);  // [100, 105)
+    void eventInsideAFlushedSessionIsLateForIt(WindowStatus status) {
+        SessionView flushed = session(100, 100, status);  // [100, 105), frozen
 
-        SessionPlan plan = SessionPlanner.plan(GAP, List.of(flushed), List.of(104L, 105L, 96L));
+        SessionPlan plan = SessionPlanner.plan(GAP, List.of(flushed), List.of(104L, 105L, 100L));
 
         assertThat(plan.flushed()).containsExactly(new SessionPlan.FlushedTarget(flushed.windowId(), List.of(0, 2)));
         assertThat(plan.sessions()).containsExactly(
                 new SessionPlan.Target(WindowRef.sessionId(105), true, new Interval(105, 110), List.of(), List.of(1)));
+    }
+
+    @ParameterizedTest(name = "event at {0} before a session closed at [100, 105): a new session [{0}, {1})")
+    @CsvSource({
+            "96, 100",   // its coverage [96, 101) is clipped at the closed session's start: never a correction of it
+            "99, 100",   // end - 1 before the closed start
+            "95, 100",   // exactly gap before: the coverage [95, 100) only touches, nothing to clip
+            "94, 99",    // the coverage ends before the closed session
+    })
+    void coverageIsClippedAtTheStartOfTheNextFlushedSession(long t, long end) {
+        SessionView closed = session(100, 100, WindowStatus.CLOSED);
+
+        SessionPlan plan = SessionPlanner.plan(GAP, List.of(closed), List.of(t));
+
+        assertThat(plan.flushed()).isEmpty();
+        assertThat(plan.sessions()).containsExactly(
+                new SessionPlan.Target(WindowRef.sessionId(t), true, new Interval(t, end), List.of(), List.of(0)));
+    }
+
+    @Test
+    void anAcceptingSessionGrowsUpToAClosedNeighbourAndNoFurther() {
+        SessionView open = open(90, 92);                              // [90, 97)
+        SessionView closed = session(100, 100, WindowStatus.CLOSED);  // [100, 105)
+
+        SessionPlan plan = SessionPlanner.plan(GAP, List.of(open, closed), List.of(96L));  // [96, 101) clipped to [96, 100)
+
+        assertThat(plan.sessions()).containsExactly(
+                new SessionPlan.Target(open.windowId(), false, new Interval(90, 100), List.of(), List.of(0)));
+        assertThat(plan.flushed()).isEmpty();
+    }
+
+    @ParameterizedTest(name = "session cut at its last event 100 (gap 5), new event at {0}: continues={1}")
+    @CsvSource({
+            "101, true",   // just after the cut
+            "104, true",   // end - 1 of the gap the cut session would have had
+            "105, false",  // exactly gap after its last event: an ordinary new session
+    })
+    void aNewSessionWithinTheGapAfterACutSessionContinuesIt(long t, boolean continues) {
+        SessionView cut = new SessionView(WindowRef.sessionId(90), new Interval(90, 101), WindowStatus.CLOSED, 105);
+
+        SessionPlan plan = SessionPlanner.plan(GAP, List.of(cut), List.of(t, 100L));
+
+        assertThat(plan.flushed()).containsExactly(new SessionPlan.FlushedTarget(cut.windowId(), List.of(1)));
+        assertThat(plan.sessions()).containsExactly(new SessionPlan.Target(WindowRef.sessionId(t), true, new Interval(t, t + 5),
+                List.of(), List.of(0), continues ? cut.windowId() : null));
     }
 
     @Test

@@ -1,0 +1,248 @@
+package dev.fanin.aws.dynamodb;
+
+import static dev.fanin.aws.dynamodb.WindowItemCodec.PK;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.SK;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.VERSION;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
+
+import dev.fanin.core.port.LiveSessions;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.port.WriteOutcome.Rejection;
+import dev.fanin.core.window.WindowRef;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
+
+/**
+ * The session half of {@link DynamoDbWindowStore}: a key's live item ({@link LiveItemCodec}), read with one strongly
+ * consistent {@code GetItem} (plus one {@code Query} of the slices of each live session that has sealed any) and
+ * replaced with one {@code PutItem} conditional on its version; and the committed sessions around an event time, read
+ * with a descending {@code Query} of the key's partition that stops at the first session starting at or before it.
+ *
+ * <p>A live session's recent ids spill as a committed window's do: after the write, the tail goes to a new slice
+ * ({@code S<id>#S#<version written>}, unique without reading, so a lost race never blocks the next spill), then one
+ * {@code UpdateItem} drops those ids from the live item and records the session as sliced, under the condition that
+ * the item is still the version just written. A crash or a lost race in between leaves ids in both places, never in
+ * neither.
+ */
+final class DynamoDbSessions {
+
+    static final String CREATE_CONDITION = "attribute_not_exists(#pk)";
+    static final String VERSION_CONDITION = "#ver = :expected";
+    static final String SPILL_CONDITION = "#ver = :written";
+    static final String CLOSED_QUERY = "#pk = :pk AND #sk < :before";
+    static final String SLICES_QUERY = "#pk = :pk AND begins_with(#sk, :slices)";
+
+    private final DynamoDbClient dynamo;
+    private final String table;
+    private final int spillThreshold;
+    private final WriteCostListener costs;
+
+    DynamoDbSessions(DynamoDbClient dynamo, String table, int spillThreshold, WriteCostListener costs) {
+        this.dynamo = dynamo;
+        this.table = table;
+        this.spillThreshold = spillThreshold;
+        this.costs = costs;
+    }
+
+    // ---------------------------------------------------------------- reads
+
+    LiveSessions loadLive(String pipeline, String key) {
+        Map<String, AttributeValue> item;
+        try {
+            item = dynamo.getItem(liveGetRequest(pipeline, key)).item();
+        } catch (SdkException e) {
+            throw DynamoDbFailures.translate("loadLive", e);
+        }
+        Map<String, List<Map<String, AttributeValue>>> slices = new HashMap<>();
+        if (item != null && !item.isEmpty()) {
+            for (String windowId : LiveItemCodec.sliced(item)) {
+                slices.put(windowId, QueryPages.all(dynamo, slicesRequest(pipeline, key, windowId), "loadLive"));
+            }
+        }
+        return LiveItemCodec.read(pipeline, key, item, slices);
+    }
+
+    GetItemRequest liveGetRequest(String pipeline, String key) {
+        return GetItemRequest.builder().tableName(table).key(liveKey(pipeline, key)).consistentRead(true).build();
+    }
+
+    QueryRequest slicesRequest(String pipeline, String key, String windowId) {
+        return QueryRequest.builder()
+                .tableName(table)
+                .keyConditionExpression(SLICES_QUERY)
+                .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
+                .expressionAttributeValues(Map.of(":pk", s(WindowKeys.windowPk(pipeline, key)),
+                        ":slices", s(WindowKeys.windowSkPrefix(windowId) + "S#")))
+                .consistentRead(true)
+                .build();
+    }
+
+    /**
+     * The committed sessions starting before {@code toMillis}, latest first, down to the first that starts at or before
+     * {@code fromMillis}: pages of a descending query, the first small, stopped as soon as that session's head is read
+     * (its slices come before it in that order).
+     */
+    List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        boolean reached = false;
+        int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
+        do {
+            QueryResponse page = DynamoDbCalls.query(dynamo, closedRequest(pipeline, key, toMillis, limit, start), "closedSessions");
+            for (Map<String, AttributeValue> item : page.items()) {
+                items.add(item);
+                String sk = item.get(SK).s();
+                if (WindowKeys.isHead(sk) && startOf(sk) <= fromMillis) {
+                    reached = true;
+                    break;
+                }
+            }
+            start = DynamoDbCalls.next(page);
+            limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
+        } while (!reached && start != null);
+        return WindowItemCodec.windows(pipeline, items);
+    }
+
+    QueryRequest closedRequest(String pipeline, String key, long toMillis, int limit, Map<String, AttributeValue> start) {
+        return QueryRequest.builder()
+                .tableName(table)
+                .keyConditionExpression(CLOSED_QUERY)
+                .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
+                .expressionAttributeValues(Map.of(":pk", s(WindowKeys.windowPk(pipeline, key)), ":before", s(WindowRef.sessionId(toMillis))))
+                .scanIndexForward(false)
+                .consistentRead(true)
+                .limit(limit)
+                .exclusiveStartKey(start)
+                .build();
+    }
+
+    /** The start of a session from the sort key of one of its items ({@code S<start>#...}). */
+    static long startOf(String sk) {
+        return Long.parseLong(WindowKeys.windowIdOf(sk).substring(1));
+    }
+
+    // ---------------------------------------------------------------- writes
+
+    WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+        if (!previous.pipeline().equals(next.pipeline()) || !previous.key().equals(next.key())) {
+            throw new IllegalArgumentException("live sessions of " + previous.key() + " replaced by those of " + next.key());
+        }
+        long written = previous.version() + 1;
+        Map<String, Set<String>> tails = LiveItemCodec.tails(next);
+        Map<String, AttributeValue> item = LiveItemCodec.item(next, written, tails, LiveItemCodec.sliced(next));
+        double sizeBased = DynamoDbItemSize.writeUnits(previousBytes(previous), DynamoDbItemSize.bytes(item));
+        double reported;
+        try {
+            reported = DynamoDbCalls.reported(dynamo.putItem(livePutRequest(item, previous.version())).consumedCapacity());
+        } catch (ConditionalCheckFailedException conflict) {
+            return WriteOutcome.rejected(Rejection.CONFLICT, sizeBased);
+        } catch (SdkException e) {
+            throw DynamoDbFailures.translate("replaceLive", e);
+        }
+        costs.onWrite("replaceLive", reported, sizeBased);
+        double spilled = spill(next, written, item, tails);
+        return WriteOutcome.applied((reported > 0 ? reported : sizeBased) + spilled);
+    }
+
+    PutItemRequest livePutRequest(Map<String, AttributeValue> item, long expectedVersion) {
+        PutItemRequest.Builder put = PutItemRequest.builder().tableName(table).item(item).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
+        if (expectedVersion == 0) {
+            return put.conditionExpression(CREATE_CONDITION).expressionAttributeNames(Map.of("#pk", PK)).build();
+        }
+        return put.conditionExpression(VERSION_CONDITION).expressionAttributeNames(Map.of("#ver", VERSION))
+                .expressionAttributeValues(Map.of(":expected", n(expectedVersion))).build();
+    }
+
+    private long previousBytes(LiveSessions previous) {
+        return previous.version() == 0 ? 0 : DynamoDbItemSize.bytes(LiveItemCodec.item(previous, previous.version(), LiveItemCodec.tails(previous), LiveItemCodec.sliced(previous)));
+    }
+
+    /**
+     * Moves the tail of every session holding more than the threshold into a slice of its own, then drops those ids
+     * from the live item in one update (best effort, as {@link DynamoDbWindowStore#spill}).
+     *
+     * @return size-based write units spent
+     */
+    private double spill(LiveSessions next, long written, Map<String, AttributeValue> item, Map<String, Set<String>> tails) {
+        Map<String, Set<String>> sealed = new LinkedHashMap<>();
+        double units = 0;
+        double reported = 0;
+        for (StoredWindow w : next.sessions()) {
+            Set<String> tail = tails.get(w.ref().windowId());
+            if (tail.size() <= spillThreshold) {
+                continue;
+            }
+            Map<String, AttributeValue> slice = WindowItemCodec.slice(w.ref(), Math.toIntExact(written), tail, w.expiresAt());
+            units += DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(slice));
+            try {
+                reported += DynamoDbCalls.reported(dynamo.putItem(DynamoDbWindowStore.slicePutRequest(table, slice)).consumedCapacity());
+                sealed.put(w.ref().windowId(), tail);
+            } catch (SdkException e) {
+                quietlyIfTransient(e);
+            }
+        }
+        if (!sealed.isEmpty()) {
+            units += DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(item));
+            try {
+                reported += DynamoDbCalls.reported(dynamo.updateItem(spillRequest(next, written, sealed)).consumedCapacity());
+            } catch (SdkException e) {
+                quietlyIfTransient(e);
+            }
+        }
+        if (units > 0) {
+            costs.onWrite("spill", reported, units);
+        }
+        return units;
+    }
+
+    /** {@code DELETE #t0 :t0, #t1 :t1 ... ADD #sl :sl}, conditional on the version just written. */
+    UpdateItemRequest spillRequest(LiveSessions next, long written, Map<String, Set<String>> sealed) {
+        Map<String, String> names = new HashMap<>(Map.of("#ver", VERSION, "#sl", LiveItemCodec.SLICED));
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(":written", n(written),
+                ":sl", AttributeValue.fromSs(List.copyOf(sealed.keySet()))));
+        List<String> deletes = new ArrayList<>();
+        int i = 0;
+        for (Map.Entry<String, Set<String>> tail : sealed.entrySet()) {
+            names.put("#t" + i, LiveItemCodec.tailAttribute(tail.getKey()));
+            values.put(":t" + i, AttributeValue.fromSs(List.copyOf(tail.getValue())));
+            deletes.add("#t" + i + " :t" + i);
+            i++;
+        }
+        return UpdateItemRequest.builder()
+                .tableName(table)
+                .key(liveKey(next.pipeline(), next.key()))
+                .updateExpression("DELETE " + String.join(", ", deletes) + " ADD #sl :sl")
+                .conditionExpression(SPILL_CONDITION)
+                .expressionAttributeNames(names)
+                .expressionAttributeValues(values)
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .build();
+    }
+
+    /** A lost race (the slice number taken, the item moved on) or a transient failure ends a spill quietly. */
+    private static void quietlyIfTransient(SdkException failure) {
+        if (!(failure instanceof ConditionalCheckFailedException) && !DynamoDbFailures.isTransient(failure)) {
+            throw failure;
+        }
+    }
+
+    private static Map<String, AttributeValue> liveKey(String pipeline, String key) {
+        return Map.of(PK, s(WindowKeys.windowPk(pipeline, key)), SK, s(LiveItemCodec.LIVE_SK));
+    }
+}

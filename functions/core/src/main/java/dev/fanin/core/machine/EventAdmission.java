@@ -1,0 +1,143 @@
+package dev.fanin.core.machine;
+
+import static dev.fanin.core.machine.WindowMachine.max;
+import static dev.fanin.core.machine.WindowMachine.min;
+
+import dev.fanin.core.aggregate.EventIdDigest;
+import dev.fanin.core.config.Bounds;
+import dev.fanin.core.config.IncompletePolicy;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.SentinelSpec;
+import dev.fanin.core.emit.IsoMillis;
+import dev.fanin.core.event.Event;
+import dev.fanin.core.machine.EventOutcome.Disposition;
+import dev.fanin.core.trigger.EventValues;
+import dev.fanin.core.watermark.Lateness;
+import dev.fanin.core.window.CloseReason;
+import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Instant;
+
+/**
+ * What one event offered to a window becomes: a duplicate, too late (with the rule and its figures), refused for now,
+ * or counted (accepted, accepted late, or a correction). The window's own decision (triggers, claims, due times) is
+ * {@link WindowMachine}'s; this is only the step it takes per event.
+ */
+final class EventAdmission {
+
+    private final PipelineConfig config;
+
+    EventAdmission(PipelineConfig config) {
+        this.config = config;
+    }
+
+    /**
+     * @param bounds the window's bounds once the batch is in (a session's end after the batch): every event is judged
+     *               against its end
+     */
+    EventOutcome offer(WindowState.Builder s, Event event, long watermark, Instant now, Interval bounds) {
+        String digest = EventIdDigest.of(event.eventId());
+        if (s.eventIds.contains(digest)) {
+            return new EventOutcome(event, Disposition.DUPLICATE);
+        }
+        if (s.status == WindowStatus.MERGED) {
+            throw new IllegalStateException("events offered to merged window " + s.ref + "; re-plan the key's sessions");
+        }
+        boolean afterClose = s.status == WindowStatus.CLOSED || s.status == WindowStatus.CLAIMED;
+        Lateness lateness = Lateness.classify(bounds.endMillis(), watermark, config.allowedLateness());
+        boolean reconciling = afterClose && config.incomplete().mode() == IncompletePolicy.Mode.FIRE_AND_RECONCILE
+                && !s.completeness.isComplete();
+        boolean isFinal = !now.isBefore(finalAt(s));
+        // A window held while incomplete waits for its missing events until the hard deadline, whatever the watermark
+        // says: a HELD one, and a stored OPEN one under HOLD, which this very decision holds if they are still missing
+        // (a too-late event never creates a window).
+        boolean holding = s.status == WindowStatus.HELD || (s.status == WindowStatus.OPEN && s.version > 0 && holdsIncomplete());
+        if (isFinal || (lateness == Lateness.TOO_LATE && !reconciling && !holding)) {
+            return new EventOutcome(event, Disposition.TOO_LATE, isFinal ? finalReason(s) : lateReason(bounds, watermark));
+        }
+        Disposition refused = refusal(s, afterClose);
+        if (refused != null) {
+            return new EventOutcome(event, refused);
+        }
+        count(s, event, bounds, now);
+        if (afterClose) {
+            s.lateEvents++;
+            if (s.pendingSince == null) {
+                s.pendingSince = now;
+            }
+            return new EventOutcome(event, Disposition.CORRECTION);
+        }
+        if (lateness != Lateness.ON_TIME) {
+            s.lateEvents++;
+            return new EventOutcome(event, Disposition.ACCEPTED_LATE);
+        }
+        return new EventOutcome(event, Disposition.ACCEPTED);
+    }
+
+    /**
+     * Why an event that is neither a duplicate nor too late cannot be counted now, or null. A time window splitting at
+     * its size bound makes events wait (RETRY) for the next revision; a session never reopens (its continuation is a
+     * new session), so a flushed session takes its late events as corrections even past the bound.
+     */
+    private Disposition refusal(WindowState.Builder s, boolean afterClose) {
+        if (s.kind.isSession() && afterClose) {
+            return null;
+        }
+        if (s.status == WindowStatus.CLAIMED && s.claim.reason() == CloseReason.SIZE_LIMIT) {
+            // The next revision starts empty once the split commits; until then the event waits in SQS.
+            return Disposition.RETRY;
+        }
+        if (s.revisionEvents >= config.bounds().maxEventsPerWindow()) {
+            return config.bounds().onOverflow() == Bounds.Overflow.SIDE_OUTPUT ? Disposition.WINDOW_FULL : Disposition.RETRY;
+        }
+        return null;
+    }
+
+    /** Folds a new event into the accumulating revision; a session takes the batch's bounds. */
+    private void count(WindowState.Builder s, Event event, Interval bounds, Instant now) {
+        s.eventIds.add(EventIdDigest.of(event.eventId()));
+        s.bounds = s.bounds.span(bounds);
+        SentinelSpec sentinel = config.triggers().sentinel();
+        boolean countsAsEvent = sentinel == null || sentinel.countsAsEvent() || !EventValues.matches(sentinel.when(), event);
+        if (countsAsEvent) {
+            s.aggregates = s.aggregates.add(event);
+            s.revisionEvents++;
+            s.firstEventTime = min(s.firstEventTime, event.eventTime());
+            s.lastEventTime = max(s.lastEventTime, event.eventTime());
+        }
+        s.completeness = s.completeness.observe(config, event);
+        s.lastArrival = max(s.lastArrival, now);
+    }
+
+    private String lateReason(Interval bounds, long watermark) {
+        return "watermark " + IsoMillis.format(watermark) + " passed window end " + IsoMillis.format(bounds.endMillis())
+                + " + allowed lateness " + config.allowedLateness();
+    }
+
+    private String finalReason(WindowState.Builder s) {
+        String what = s.cutBy == null ? "its window" : "its session, cut by " + cutName(s.cutBy) + ",";
+        return "arrived after " + what + " became final at " + IsoMillis.format(finalAt(s)) + ": hard deadline "
+                + IsoMillis.format(s.hardDeadline) + " (maxLifetime " + config.triggers().maxLifetime() + ") + allowed lateness "
+                + config.allowedLateness();
+    }
+
+    /** The configuration field behind a cut, as a user wrote it. */
+    private static String cutName(CloseReason reason) {
+        return switch (reason) {
+            case SIZE_LIMIT -> "bounds.maxEventsPerWindow";
+            case SESSION_LIMIT -> "the key's live-session limit";
+            default -> "triggers.maxLifetime";
+        };
+    }
+
+    /** The pipeline holds incomplete windows instead of firing them (HOLD, and it knows what complete means). */
+    private boolean holdsIncomplete() {
+        return config.knowsCompleteness() && config.incomplete().mode() == IncompletePolicy.Mode.HOLD;
+    }
+
+    /** Processing time after which the window accepts nothing more: hard deadline plus allowed lateness. */
+    private Instant finalAt(WindowState.Builder s) {
+        return s.hardDeadline.plus(config.allowedLateness());
+    }
+
+}

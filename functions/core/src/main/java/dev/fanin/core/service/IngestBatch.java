@@ -1,0 +1,191 @@
+package dev.fanin.core.service;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fanin.core.config.LatePolicy;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.emit.IsoMillis;
+import dev.fanin.core.event.Event;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.machine.EventOutcome;
+import dev.fanin.core.machine.TimerChain;
+import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.WindowMachine;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.Metrics;
+import dev.fanin.core.text.ExactJson;
+import dev.fanin.core.window.WindowRef;
+import java.time.Instant;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one ingest invocation has done so far, shared by the ingest of time windows and of sessions: the follow-ups of
+ * its writes, and per message whether it failed (so SQS redelivers it) and why. Also where an event's outcome turns
+ * into counts, metrics and side-output records.
+ */
+final class IngestBatch {
+
+    private static final Logger LOG = LoggerFactory.getLogger(IngestBatch.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    final FaninEngine engine;
+    final Instant now;
+    final Followups followups = new Followups();
+    final Set<String> failed = new HashSet<>();
+    final Map<String, String> failureReasons = new HashMap<>();
+    final Set<String> deadLetteredIds = new HashSet<>();
+    int accepted;
+    int duplicates;
+    int late;
+    int tooLate;
+    int deadLettered;
+    int ignored;
+
+    IngestBatch(FaninEngine engine, Instant now) {
+        this.engine = engine;
+        this.now = now;
+    }
+
+    /** Counts and reports what the machine did with each event offered to {@code ref}. */
+    void record(List<EventOutcome> outcomes, WindowRef ref, long watermark) {
+        Metrics metrics = engine.ports().metrics();
+        String pipeline = ref.pipeline();
+        for (EventOutcome o : outcomes) {
+            Event e = o.event();
+            switch (o.disposition()) {
+                case ACCEPTED -> accepted++;
+                case ACCEPTED_LATE, CORRECTION -> {
+                    accepted++;
+                    late++;
+                    lateMetric(pipeline, o.disposition() == EventOutcome.Disposition.CORRECTION ? "correction" : "folded");
+                }
+                case DUPLICATE -> {
+                    duplicates++;
+                    metrics.count(MetricNames.DUPLICATE_EVENTS, pipeline);
+                    if (LOG.isDebugEnabled()) {
+                        WindowLog.debug(LOG, ref, "duplicate event suppressed", Map.of("eventId", e.eventId(), "messageId", e.sourceMessageId()));
+                    }
+                }
+                case TOO_LATE -> tooLate(o, ref, watermark);
+                case WINDOW_FULL -> sideOutput("WINDOW_FULL", "WINDOW_FULL", "window " + ref.windowId() + " already holds bounds.maxEventsPerWindow="
+                        + config(pipeline).bounds().maxEventsPerWindow() + " events (bounds.onOverflow: side-output)", e, ref, watermark);
+                case RETRY -> fail(List.of(e), "SIZE_LIMIT_SPLIT: window " + ref.windowId() + " reached bounds.maxEventsPerWindow="
+                        + config(pipeline).bounds().maxEventsPerWindow() + " events and its next revision has not started yet");
+                default -> throw new IllegalStateException("unhandled disposition " + o.disposition());
+            }
+        }
+        long counted = outcomes.stream().filter(o -> o.disposition().counted()).count();
+        if (counted > 0) {
+            metrics.record(MetricNames.EVENTS_ACCEPTED, counted, Metrics.Unit.COUNT, Map.of("pipeline", pipeline));
+        }
+    }
+
+    private void tooLate(EventOutcome o, WindowRef ref, long watermark) {
+        tooLate++;
+        Event e = o.event();
+        if (config(ref.pipeline()).late().tooLate() == LatePolicy.TooLate.DROP) {
+            lateMetric(ref.pipeline(), "dropped");
+            WindowLog.info(LOG, ref, "too-late event dropped (late.tooLate: drop)", Map.of("eventId", e.eventId(),
+                    "messageId", e.sourceMessageId(), "eventTime", e.eventTime(), "reason", String.valueOf(o.detail())));
+        } else {
+            lateMetric(ref.pipeline(), "side-output");
+            sideOutput("LATE_EVENT", "TOO_LATE", o.detail(), e, ref, watermark);
+        }
+    }
+
+    private PipelineConfig config(String pipeline) {
+        return engine.machine(pipeline).config();
+    }
+
+    private void lateMetric(String pipeline, String disposition) {
+        engine.ports().metrics().record(MetricNames.LATE_EVENTS, 1, Metrics.Unit.COUNT, Map.of("pipeline", pipeline, "disposition", disposition));
+    }
+
+    private void sideOutput(String kind, String code, String detail, Event e, WindowRef ref, long watermark) {
+        String reason = code + ": " + detail;
+        ObjectNode json = JSON.createObjectNode();
+        json.put("kind", kind);
+        json.put("reasonCode", code);
+        json.put("reason", reason);
+        json.put("pipeline", ref.pipeline());
+        json.put("key", ref.key());
+        json.put("windowId", ref.windowId());
+        json.put("eventId", e.eventId());
+        json.put("eventTime", IsoMillis.format(e.eventTime()));
+        json.put("watermark", watermark == Long.MIN_VALUE ? null : IsoMillis.format(watermark));
+        json.put("sourceMessageId", e.sourceMessageId());
+        json.set("event", e.payload());
+        WindowLog.info(LOG, ref, "event sent to the side output", Map.of("eventId", e.eventId(), "messageId", e.sourceMessageId(),
+                "kind", kind, "reason", reason));
+        try {
+            engine.ports().sideOutput().send(kind, ref.pipeline(), ExactJson.write(json));
+        } catch (RuntimeException ex) {
+            fail(List.of(e), "side output unavailable: " + ex.getMessage());
+        }
+    }
+
+    /** A new window refused for want of an open-window slot: its messages are retried through SQS. */
+    void refuse(WindowRef ref, List<Event> events) {
+        engine.ports().metrics().count(MetricNames.ADMISSION_REFUSED, ref.pipeline());
+        WindowLog.warn(LOG, ref, "new window refused: the pipeline is at bounds.maxOpenWindows; the messages are retried",
+                Map.of("maxOpenWindows", config(ref.pipeline()).bounds().maxOpenWindows()));
+        fail(events, "OPEN_WINDOW_BOUND: pipeline " + ref.pipeline() + " holds bounds.maxOpenWindows="
+                + config(ref.pipeline()).bounds().maxOpenWindows() + " open windows; window " + ref.windowId() + " waits for one to close");
+    }
+
+    /** The messages of {@code events} failed: SQS redelivers them; the first reason is kept for a last delivery. */
+    void fail(List<Event> events, String reason) {
+        for (Event e : events) {
+            failed.add(e.sourceMessageId());
+            failureReasons.putIfAbsent(e.sourceMessageId(), reason);
+        }
+    }
+
+    /**
+     * A redelivered message that changed nothing in {@code state} may follow a crash between its first delivery's
+     * write and the timer send, which would leave the window to the sweeper: the window's live chain gets its next
+     * message, as if the chain's own message had come. If the chain was not lost, it now has two copies, which cost a
+     * read per hop until the window closes, like an SQS duplicate. A window due now is left to its other visitors.
+     */
+    void rearmAfterRedelivery(WindowMachine machine, WindowState state, List<Event> events, long watermark) {
+        TimerChain chain = state.timer();
+        if (chain == null || events.stream().noneMatch(e -> followups.redeliveredMessages.contains(e.sourceMessageId()))) {
+            return;
+        }
+        Transition t = machine.tick(state, watermark, now, WindowMachine.Visitor.timer(chain.id(), chain.armedFor()));
+        if (!t.write() && t.armsTimer()) {
+            followups.timers.add(WindowWrites.wakeup(t));
+            engine.ports().metrics().count(MetricNames.TIMERS_REARMED_ON_REDELIVERY, state.ref().pipeline());
+        }
+    }
+
+    /**
+     * Sends {@code m} to the dead-letter path with its reason's machine-readable {@code code} and text; a failed send
+     * fails the message instead.
+     *
+     * @return whether it was sent
+     */
+    boolean deadLetter(InboundMessage m, String code, String reason, String pipeline) {
+        try {
+            engine.ports().deadLetters().send(m.messageId(), m.body(), m.attributes(), code, reason);
+            deadLettered++;
+            deadLetteredIds.add(m.messageId());
+            engine.ports().metrics().count(MetricNames.DEAD_LETTERED, pipeline == null ? "none" : pipeline);
+            org.slf4j.MDC.put("messageId", m.messageId());
+            LOG.warn("message dead-lettered: {}", reason);
+            org.slf4j.MDC.remove("messageId");
+            return true;
+        } catch (RuntimeException e) {
+            // Not lost: SQS redelivers it and, past maxReceiveCount, its redrive policy moves it to the DLQ.
+            failed.add(m.messageId());
+            LOG.warn("dead-lettering message {} failed, it will be redelivered: {}", m.messageId(), e.getMessage());
+            return false;
+        }
+    }
+}

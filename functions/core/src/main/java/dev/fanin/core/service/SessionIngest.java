@@ -1,0 +1,210 @@
+package dev.fanin.core.service;
+
+import dev.fanin.core.config.WindowSpec;
+import dev.fanin.core.event.Event;
+import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.WindowMachine;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.LiveSessions;
+import dev.fanin.core.port.StoreUnavailableException;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.SessionPlan;
+import dev.fanin.core.window.SessionPlanner;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ingest of one session key. Sessions merge and clip each other, so they are planned together against one
+ * consistent view: the key's live sessions (one item, one version) and the committed sessions the events fall near
+ * ({@link KeySessions}). Every change to the live sessions (created, extended, merged, claimed, cut short) is one
+ * conditional write of that item, so two invocations on one key never both create or extend a session from the same
+ * view: the loser re-reads and re-plans, and the events the winner counted are then duplicates. Events late for a
+ * committed session are written to that session's own item, under its own version.
+ *
+ * <p>An event is a duplicate when the session its time lies in already counts it: the session that counted an event
+ * always contains its time (an accepting session only grows, a merge spans what it absorbs, a closed one is frozen).
+ */
+final class SessionIngest {
+
+    private static final Logger LOG = LoggerFactory.getLogger(SessionIngest.class);
+
+
+    private final FaninEngine engine;
+    private final WindowWrites writes;
+
+    SessionIngest(FaninEngine engine, WindowWrites writes) {
+        this.engine = engine;
+        this.writes = writes;
+    }
+
+    void ingest(IngestBatch batch, WindowMachine machine, String key, List<Event> events, long watermark) {
+        List<Event>[] pending = new List[] {List.copyOf(events)};
+        try {
+            Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), () -> {
+                pending[0] = attempt(batch, machine, key, pending[0], watermark);
+                return pending[0].isEmpty() ? Optional.of(true) : Optional.empty();
+            });
+            if (done.isEmpty()) {
+                batch.fail(pending[0], "sessions of key kept conflicting");
+            }
+        } catch (StoreUnavailableException e) {
+            engine.ports().metrics().count(MetricNames.STORE_UNAVAILABLE, machine.config().name());
+            batch.fail(pending[0], "store unavailable: " + e.getMessage());
+        }
+    }
+
+    /** One read, plan and write of the key: returns the events whose write lost to another writer (to re-plan). */
+    private List<Event> attempt(IngestBatch batch, WindowMachine machine, String key, List<Event> events, long watermark) {
+        Duration gap = ((WindowSpec.Session) machine.config().window()).gap();
+        List<Long> times = events.stream().map(e -> e.eventTime().toEpochMilli()).toList();
+        KeySessions view = KeySessions.load(engine, machine.config().name(), key, times, gap);
+        SessionPlan plan = SessionPlanner.plan(gap, view.views(gap), times);
+        Planned planned = new Planned(new LiveChange(view.live(), view.liveStates()), watermark);
+        for (SessionPlan.Target target : plan.sessions()) {
+            accepting(batch, machine, view, target, pick(events, target.eventIndexes()), watermark, planned);
+        }
+        List<Event> conflicted = new ArrayList<>();
+        for (SessionPlan.FlushedTarget target : plan.flushed()) {
+            List<Event> evs = pick(events, target.eventIndexes());
+            if (view.isLive(target.windowId())) {
+                applyLive(batch, machine, view.state(target.windowId()), machine.ingest(view.state(target.windowId()), evs, watermark, batch.now),
+                        evs, watermark, planned);
+            } else if (!committed(batch, machine, view, target.windowId(), evs, watermark)) {
+                conflicted.addAll(evs);
+            }
+        }
+        cutOldestBeyondTheLimit(machine, planned.change, watermark, batch);
+        conflicted.addAll(writeLive(batch, planned));
+        return conflicted;
+    }
+
+    /** An accepting session of the plan: created, extended, or absorbing its neighbours. */
+    private void accepting(IngestBatch batch, WindowMachine machine, KeySessions view, SessionPlan.Target target, List<Event> evs,
+                           long watermark, Planned planned) {
+        WindowRef ref = new WindowRef(machine.config().name(), view.live().key(), target.windowId());
+        String continues = target.continues() == null ? null : ref.withWindowId(target.continues()).aggregateId(0);
+        WindowState state = target.created() ? machine.open(ref, target.bounds(), batch.now, continues) : view.state(target.windowId());
+        for (String id : target.absorbed()) {
+            state = machine.absorb(state, view.state(id));
+        }
+        Transition t = machine.ingest(state, evs, watermark, batch.now, target.bounds());
+        boolean counted = t.outcomes().stream().anyMatch(o -> o.disposition().counted());
+        if (!counted && (target.created() || !target.absorbed().isEmpty())) {
+            // Nothing counted: a session is never created empty, and an event not counted bridges nothing.
+            batch.record(t.outcomes(), ref, watermark);
+            return;
+        }
+        if (target.created() && !writes.takeSlot(t.next(), batch.followups)) {
+            batch.refuse(ref, evs);
+            return;
+        }
+        target.absorbed().forEach(planned.change::absorb);
+        applyLive(batch, machine, target.created() ? null : view.state(target.windowId()), t, evs, watermark, planned);
+    }
+
+    /** A transition of a live session, written with the key's other changes; recorded once that write is applied. */
+    private void applyLive(IngestBatch batch, WindowMachine machine, WindowState before, Transition t, List<Event> evs, long watermark,
+                           Planned planned) {
+        if (!t.write()) {
+            batch.record(t.outcomes(), t.next().ref(), watermark);
+            if (before != null) {
+                batch.rearmAfterRedelivery(machine, before, evs, watermark);
+            }
+            return;
+        }
+        planned.change.put(t, before == null);
+        planned.outcomes.add(t);
+        planned.events.addAll(evs);
+    }
+
+    /**
+     * Events late for a committed session, written to its own item.
+     *
+     * @return false when that write lost to another writer
+     */
+    private boolean committed(IngestBatch batch, WindowMachine machine, KeySessions view, String windowId, List<Event> evs,
+                              long watermark) {
+        WindowState state = view.state(windowId);
+        Transition t = machine.ingest(state, evs, watermark, batch.now);
+        if (!t.write()) {
+            batch.record(t.outcomes(), state.ref(), watermark);
+            batch.rearmAfterRedelivery(machine, state, evs, watermark);
+            return true;
+        }
+        WriteOutcome outcome = writes.write(view.closedStored(windowId), t, batch.followups);
+        if (outcome.applied()) {
+            batch.record(t.outcomes(), state.ref(), watermark);
+        }
+        return outcome.applied();
+    }
+
+    /**
+     * Keeps a key's accepting sessions within {@link LiveSessions#MAX_ACCEPTING} and
+     * {@link LiveSessions#MAX_LIVE_STATE_BYTES} of state: past either, the accepting sessions that start earliest are
+     * cut short (SESSION_LIMIT, flagged incomplete), so every window still closes and nothing is lost; they leave the
+     * item when their commit is written, in this invocation's flush.
+     */
+    private void cutOldestBeyondTheLimit(WindowMachine machine, LiveChange change, long watermark, IngestBatch batch) {
+        List<WindowState> accepting = change.states().stream()
+                .filter(s -> s.status() == WindowStatus.OPEN || s.status() == WindowStatus.HELD)
+                .sorted(Comparator.comparingLong((WindowState s) -> s.bounds().startMillis()))
+                .toList();
+        int count = accepting.size();
+        long bytes = accepting.stream().mapToLong(s -> change.stateBytes(s.ref().windowId())).sum();
+        for (WindowState oldest : accepting) {
+            if (count <= LiveSessions.MAX_ACCEPTING && bytes <= LiveSessions.MAX_LIVE_STATE_BYTES) {
+                return;
+            }
+            count--;
+            bytes -= change.stateBytes(oldest.ref().windowId());
+            change.put(machine.cutShort(oldest, watermark, batch.now), change.isCreated(oldest.ref().windowId()));
+            engine.ports().metrics().count(MetricNames.SESSIONS_CUT_SHORT, machine.config().name());
+            WindowLog.warn(LOG, oldest.ref(), "session cut short: its key's live sessions would pass what one item may hold",
+                    Map.of("accepting", accepting.size(), "maxSessions", LiveSessions.MAX_ACCEPTING, "stateBytes", bytes,
+                            "maxStateBytes", LiveSessions.MAX_LIVE_STATE_BYTES));
+        }
+    }
+
+    /**
+     * Writes the key's live change; on a lost write, the events it carried are re-planned and the slots taken for the
+     * sessions it would have created are returned.
+     */
+    private List<Event> writeLive(IngestBatch batch, Planned planned) {
+        if (!planned.change.changed()) {
+            return List.of();
+        }
+        WriteOutcome outcome = writes.writeLive(planned.change, batch.followups);
+        if (!outcome.applied()) {
+            return planned.events;
+        }
+        for (Transition t : planned.outcomes) {
+            batch.record(t.outcomes(), t.next().ref(), planned.watermark);
+        }
+        return List.of();
+    }
+
+    private static List<Event> pick(List<Event> events, List<Integer> indexes) {
+        return indexes.stream().map(events::get).toList();
+    }
+
+    /** The live change of one attempt, with the transitions whose outcomes wait for its write. */
+    private static final class Planned {
+        final LiveChange change;
+        final long watermark;
+        final List<Transition> outcomes = new ArrayList<>();
+        final List<Event> events = new ArrayList<>();
+
+        Planned(LiveChange change, long watermark) {
+            this.change = change;
+            this.watermark = watermark;
+        }
+    }
+}

@@ -1,0 +1,88 @@
+package dev.fanin.core.service;
+
+import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.WindowMachine;
+import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.LiveSessions;
+import dev.fanin.core.port.WindowTimers;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.WindowRef;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A time-driven visit (sweeper or timer) of sessions that are still live: they resolve through their key's live item,
+ * and every change the visit decides for them is one conditional write of that item. A session that is no longer
+ * there has been committed into an item of its own (visited as any window, {@link WindowVisit}) or absorbed by a merge
+ * (nothing left to do).
+ */
+final class SessionVisit {
+
+    private final FaninEngine engine;
+    private final WindowWrites writes;
+
+    SessionVisit(FaninEngine engine, WindowWrites writes) {
+        this.engine = engine;
+        this.writes = writes;
+    }
+
+    /**
+     * Visits the live sessions {@code windowIds} of one key (each that has a due time, when {@code windowIds} is null)
+     * in one read and at most one write, re-read and re-decided on a conflict.
+     *
+     * @param preloaded the live item as just read by the caller, for the first attempt; null to read it
+     * @param preloadedAt {@link Followups#nextSequence()} drawn just before the caller's read
+     * @return by session, the outcome of its visit; a session not in the live item is absent; empty when the visit kept
+     *         conflicting
+     */
+    Optional<Map<WindowRef, WindowVisit.Visited>> visit(String pipeline, String key, List<String> windowIds, LiveSessions preloaded,
+                                                        long preloadedAt, long watermark, Instant now, WindowMachine.Visitor visitor,
+                                                        Followups followups) {
+        int[] attempt = {0};
+        return Conflicts.retry(engine.settings().conflictRetries(), () -> {
+            boolean usePreloaded = attempt[0]++ == 0 && preloaded != null;
+            long readAt = usePreloaded ? preloadedAt : Followups.nextSequence();
+            LiveSessions live = usePreloaded ? preloaded : engine.ports().store().loadLive(pipeline, key);
+            return attempt(live, windowIds, readAt, watermark, now, visitor, followups);
+        });
+    }
+
+    private Optional<Map<WindowRef, WindowVisit.Visited>> attempt(LiveSessions live, List<String> windowIds, long readAt, long watermark,
+                                                                  Instant now, WindowMachine.Visitor visitor, Followups followups) {
+        Map<String, WindowState> states = new LinkedHashMap<>();
+        live.sessions().forEach(s -> states.put(s.ref().windowId(), engine.decode(s)));
+        LiveChange change = new LiveChange(live, states);
+        Map<WindowRef, Transition> decided = new LinkedHashMap<>();
+        List<WindowTimers.Wakeup> continued = new ArrayList<>();
+        for (WindowState state : states.values()) {
+            boolean wanted = windowIds == null ? state.dueAt() != null : windowIds.contains(state.ref().windowId());
+            if (!wanted) {
+                continue;
+            }
+            Transition t = engine.machine(live.pipeline()).tick(state, watermark, now, visitor);
+            decided.put(state.ref(), t);
+            if (t.write()) {
+                if (t.action() == Transition.Action.EMIT && state.isClaimed()) {
+                    engine.ports().metrics().count(MetricNames.TAKEOVERS, live.pipeline());
+                }
+                change.put(t, false);
+            } else if (t.armsTimer()) {
+                continued.add(WindowWrites.wakeup(t));
+            }
+        }
+        if (change.changed()) {
+            WriteOutcome outcome = writes.writeLive(change, followups);
+            if (!outcome.applied()) {
+                return Optional.empty();
+            }
+        }
+        followups.timers.addAll(continued);
+        Map<WindowRef, WindowVisit.Visited> visited = new LinkedHashMap<>();
+        decided.forEach((ref, t) -> visited.put(ref, WindowVisit.Visited.of(t.write() ? t.next() : states.get(ref.windowId()), t, now, readAt)));
+        return Optional.of(visited);
+    }
+}
