@@ -20,7 +20,7 @@ public final class BenchMain {
     /**
      * One run's settings.
      *
-     * @param profiles       workload profile names ({@link Workloads#NAMES}, or {@code sparse-N})
+     * @param profiles       workload profile names ({@link Workloads#NAMES}, {@code sparse-N}, {@code history} or {@code history-N})
      * @param scale          workload size multiplier (1.0: the documented sizes)
      * @param reps           CPU timing passes (0 skips the timing; every other figure is a count)
      * @param batchSize      SQS batch size
@@ -58,11 +58,19 @@ public final class BenchMain {
                 options.shape().size(), options.shape().window().toMillis(), prices.describe());
         List<ProfileReport> reports = new ArrayList<>();
         for (String name : options.profiles()) {
+            int historyKeys = Workloads.historyKeys(name);
+            if (historyKeys > 0) {
+                // Days of traffic per key, reported per 6-hour interval (not in the default run: 7 simulated days).
+                HistoryProfile.report(out, config, prices, 7 * options.scale(), options.seed(), List.of(historyKeys));
+                continue;
+            }
             ProfileReport report = run(config, Workloads.named(name, options.scale(), options.seed()), options.shape(), options.reps());
             reports.add(report);
             Report.profile(out, report, prices);
         }
-        Report.summary(out, reports, prices);
+        if (!reports.isEmpty()) {
+            Report.summary(out, reports, prices);
+        }
     }
 
     static ProfileReport run(FaninConfig config, Workload workload, Simulation.BatchShape shape, int reps) {

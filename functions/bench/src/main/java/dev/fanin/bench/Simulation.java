@@ -76,6 +76,34 @@ final class Simulation {
     private Simulation() { }
 
     static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape) {
+        return run(config, workload, mode, shape, (Intervals) null);
+    }
+
+    static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, DynamoDbBill bill, Stores stores) {
+        return run(config, workload, mode, shape, bill, stores, null);
+    }
+
+    /**
+     * The figures of a run up to the end of one interval of simulated time (cumulative from the start of the run).
+     *
+     * @param events input events handled so far (duplicates included)
+     */
+    record Snapshot(Instant end, DynamoDbBill bill, long events, long batches, long invocations, long sqsRequests, long timerSends,
+                    long emitted) { }
+
+    /** Snapshots of a run every {@code length} of simulated time, taken when the clock passes each boundary. */
+    static final class Intervals {
+        final Duration length;
+        final List<Snapshot> snapshots = new ArrayList<>();
+        private Instant next;
+
+        Intervals(Duration length) {
+            this.length = length;
+        }
+    }
+
+    /** A run with the metered stores, snapshot every interval when {@code intervals} is not null. */
+    static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, Intervals intervals) {
         DynamoDbBill bill = new DynamoDbBill();
         MeteredWindowStore store = new MeteredWindowStore(DynamoDbWindowStore.Settings.defaults(), bill);
         MeteredWatermarkStore watermarks = new MeteredWatermarkStore(DynamoDbWatermarkStore.Settings.defaults(), bill);
@@ -103,10 +131,11 @@ final class Simulation {
             public double slotWriteUnits() {
                 return store.slotWriteUnits();
             }
-        });
+        }, intervals);
     }
 
-    static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, DynamoDbBill bill, Stores stores) {
+    private static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, DynamoDbBill bill, Stores stores,
+                              Intervals intervals) {
         Instant start = workload.arrivals().get(0).at();
         ForwardClock clock = new ForwardClock(start);
         TimedEmitter emitter = new TimedEmitter(clock);
@@ -135,15 +164,23 @@ final class Simulation {
         long late = 0;
         long tooLate = 0;
         long failed = 0;
+        long[] events = {0};
         while (true) {
             Instant batchAt = next < batches.size() ? handleAt(batches.get(next)) : null;
             Instant timerAt = timers.next();
+            if (intervals != null) {
+                Instant at = batchAt != null ? batchAt : nextSweep;
+                at = timerAt != null && timerAt.isBefore(at) ? timerAt : at;
+                at = nextSweep.isBefore(at) ? nextSweep : at;
+                snapshotUntil(intervals, at, start, bill, events[0], next, timerInvocations, sweeps, timers, emitter);
+            }
             if (batchAt != null && !batchAt.isAfter(nextSweep) && (timerAt == null || !batchAt.isAfter(timerAt))) {
                 clock.advanceTo(batchAt);
                 List<InboundMessage> messages = new ArrayList<>();
                 for (Arrival a : batches.get(next)) {
                     messages.add(a.message(batchAt));
                 }
+                events[0] += messages.size();
                 BatchResult r = ingest.handle(messages);
                 accepted += r.eventsAccepted();
                 duplicates += r.duplicates();
@@ -174,6 +211,20 @@ final class Simulation {
         return new Result(workload, mode, bill, stores.meanHeadBytes(), stores.watermarkWriteUnits(), stores.slotWriteUnits(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
                 batches.size(), sweeps, timers.armed(), timers.sendRequests(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
                 failed, side.sideRecords().size(), side.deadLetters().size());
+    }
+
+    /** Takes the snapshots of every interval that ends before {@code at}, as the run stands. */
+    private static void snapshotUntil(Intervals intervals, Instant at, Instant start, DynamoDbBill bill, long events, long batches,
+                                      long timerInvocations, long sweeps, SimTimers timers, TimedEmitter emitter) {
+        if (intervals.next == null) {
+            intervals.next = start.plus(intervals.length);
+        }
+        while (at.isAfter(intervals.next)) {
+            long sqs = 2L * batches + timers.sendRequests() + 2 * timerInvocations;
+            intervals.snapshots.add(new Snapshot(intervals.next, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
+                    timers.sendRequests(), emitter.emitted().size()));
+            intervals.next = intervals.next.plus(intervals.length);
+        }
     }
 
     /** SQS batches as the event source mapping forms them. */

@@ -41,14 +41,54 @@ public final class Workloads {
 
     /** @throws IllegalArgumentException naming the profiles when {@code name} is none of them */
     static void checkKnown(String name) {
-        if (!NAMES.contains(name) && sparseEventsPerKey(name) < 1) {
+        if (!NAMES.contains(name) && sparseEventsPerKey(name) < 1 && historyKeys(name) < 1) {
             throw unknown(name);
         }
     }
 
     private static IllegalArgumentException unknown(String name) {
         return new IllegalArgumentException("unknown profile \"" + name + "\"; profiles: " + String.join(", ", NAMES)
-                + ", or sparse-N for sparse traffic with N events per key (1 to 20)");
+                + ", sparse-N for sparse traffic with N events per key (1 to 20), or history / history-N for 7 days of one or N keys (1 to 100)");
+    }
+
+    /**
+     * The history profile (issue 14): {@code keys} keys, each with a 3-alert session every 2 minutes (alerts 2 s apart)
+     * for {@code days} days, and 5% of alerts sent again 3 to 10 minutes later (a producer's duplicate, which lands
+     * in a session already closed and committed). What a batch costs must not grow with how long its key has lived.
+     */
+    public static Workload history(int keys, double days, long seed) {
+        Random random = new Random(seed);
+        List<Arrival> arrivals = new ArrayList<>();
+        long sessions = Math.round(days * 24 * 30);
+        int n = 0;
+        for (long s = 0; s < sessions; s++) {
+            for (int k = 0; k < keys; k++) {
+                Instant sessionStart = START.plus(Duration.ofMinutes(2 * s)).plusMillis(k * 11_000L);
+                for (int i = 0; i < 3; i++) {
+                    Instant at = sessionStart.plusSeconds(2L * i);
+                    String body = alert(n++, k, at.minusMillis(300), random);
+                    arrivals.add(new Arrival(at, "m-" + arrivals.size(), body));
+                    if (random.nextDouble() < 0.05) {
+                        arrivals.add(new Arrival(at.plusSeconds(180 + random.nextInt(420)), "m-" + arrivals.size(), body));
+                    }
+                }
+            }
+        }
+        String name = keys == 1 ? "history" : "history-" + keys;
+        return new Workload(name, "%d key(s), a 3-alert session every 2 minutes for %.1f days, 5%% of alerts sent again 3-10 min later"
+                .formatted(keys, days), sorted(arrivals));
+    }
+
+    /** The keys of a profile named {@code history} (1) or {@code history-N} (1 to 100), else 0. */
+    static int historyKeys(String name) {
+        if (name.equals("history")) {
+            return 1;
+        }
+        if (!name.matches("history-[0-9]{1,3}")) {
+            return 0;
+        }
+        int n = Integer.parseInt(name.substring("history-".length()));
+        return n >= 1 && n <= 100 ? n : 0;
     }
 
     /** N for a profile named {@code sparse-N} (1 to 20), else 0. */

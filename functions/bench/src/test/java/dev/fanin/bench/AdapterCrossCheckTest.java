@@ -59,6 +59,16 @@ class AdapterCrossCheckTest {
         crossCheck(dynamo, Workloads.named("file-uploads", 0.01, 3));
     }
 
+    /**
+     * A key with committed sessions and producer duplicates landing in them: the descending query for committed
+     * sessions around an event, page by page, as the model bills it.
+     */
+    @Test
+    void aKeyWithDuplicatesOfCommittedSessionsMakesTheSameCallsOnTheAdapterAsInTheModel(DynamoDbClient dynamo) {
+        Workload history = Workloads.history(1, 0.02, 5);
+        assertThat(crossCheck(dynamo, history).duplicates()).as("duplicates that land in committed sessions").isPositive();
+    }
+
     @Test
     void theNaiveBaselineOnDynamoDbMakesTheCallsItsModelBills(DynamoDbClient dynamo) {
         List<Event> events = BenchMain.parse(CONFIG, Workloads.named("alert-storm", 0.01, 5)).subList(0, 120);

@@ -1,0 +1,120 @@
+package dev.fanin.bench;
+
+import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.event.Event;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
+
+/**
+ * The history profile (issue 14, item 4): keys that live for days, each with a short session every 2 minutes, and the
+ * cost of an event per 6-hour interval of their life. A batch must read what its events need, never the key's
+ * history, so read units per event on day 7 stay within 1.2x of the first 6 hours, and so do dollars per million
+ * events. Figures are counts from the metered stores (no timing); Lambda time is priced per DynamoDB call as in the
+ * other profiles, with no CPU term.
+ */
+final class HistoryProfile {
+
+    static final Duration INTERVAL = Duration.ofHours(6);
+
+    private HistoryProfile() { }
+
+    /**
+     * Runs the profile for each key count and prints its table, on a deployment of the alert-storm pipeline alone (so
+     * the sweeper's fixed reads, one query per due-bucket shard and minute, are those of one pipeline).
+     */
+    static void report(PrintStream out, FaninConfig bundled, PriceTable prices, double days, long seed, List<Integer> keyCounts) {
+        FaninConfig config = new FaninConfig(bundled.version(), List.of(bundled.pipeline("alert-storm").orElseThrow()));
+        for (int keys : keyCounts) {
+            Workload workload = Workloads.history(keys, days, seed);
+            Simulation.Intervals intervals = new Simulation.Intervals(INTERVAL);
+            Simulation.Result run = Simulation.run(config, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT, intervals);
+            table(out, workload, intervals.snapshots, prices);
+            baseline(out, config, workload, prices);
+            out.printf("Outcomes: %d accepted, %d duplicates, %d late, %d too late, %d failed deliveries.%n%n", run.accepted(), run.duplicates(),
+                    run.late(), run.tooLate(), run.failedMessages());
+        }
+    }
+
+    private static void table(PrintStream out, Workload workload, List<Simulation.Snapshot> snapshots, PriceTable prices) {
+        out.printf("## %s%n%n%s.%n%n", workload.name(), workload.summary());
+        out.println("| interval | events | read units / event | write units / event | DynamoDB calls / batch | Query pages / batch "
+                + "| bytes read / batch | $ / M events |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+        Row first = null;
+        Row last = null;
+        for (int i = 0; i < snapshots.size(); i++) {
+            Row row = Row.of(i == 0 ? null : snapshots.get(i - 1), snapshots.get(i), prices);
+            if (row.events() == 0) {
+                continue;
+            }
+            first = first == null ? row : first;
+            last = row;
+            out.printf(Locale.ROOT, "| %s | %d | %.3f | %.3f | %.2f | %.2f | %,.0f | %.2f |%n", label(i), row.events(), row.readUnitsPerEvent(),
+                    row.writeUnitsPerEvent(), row.callsPerBatch(), row.queryPagesPerBatch(), row.bytesPerBatch(), row.dollarsPerMillion());
+        }
+        if (first != null) {
+            out.printf(Locale.ROOT, "%nLast interval against the first: read units per event %.2fx, $ per million events %.2fx.%n%n",
+                    last.readUnitsPerEvent() / first.readUnitsPerEvent(), last.dollarsPerMillion() / first.dollarsPerMillion());
+        }
+    }
+
+    private static void baseline(PrintStream out, FaninConfig config, Workload workload, PriceTable prices) {
+        List<Event> events = BenchMain.parse(config, workload);
+        NaiveBaseline naive = new NaiveBaseline(BenchMain.pipelines(config));
+        events.forEach(naive::accept);
+        DynamoDbBill bill = naive.flushAll();
+        long batches = Simulation.batches(workload.arrivals(), Simulation.BatchShape.DEFAULT).size();
+        ProfileFigures figures = new ProfileFigures(events.size(), naive.windows(), naive.windows(), bill, batches, 2 * batches, naive.windows(), 0, 0);
+        out.printf(Locale.ROOT, "Naive baseline over the whole run (its dedupe item per event id does not grow either): %.3f read units and "
+                        + "%.3f write units per event, $%.2f per million events.%n", bill.readUnits() / events.size(), figures.writeUnitsPerEvent(),
+                figures.totalPerMillion(prices));
+    }
+
+    private static String label(int interval) {
+        long hours = INTERVAL.toHours() * interval;
+        return String.format(Locale.ROOT, "day %d, %02d-%02dh", hours / 24 + 1, hours % 24, hours % 24 + INTERVAL.toHours());
+    }
+
+    /** One interval: what was billed between two snapshots. */
+    private record Row(long events, long batches, DynamoDbBill bill, ProfileFigures figures, PriceTable prices) {
+
+        static Row of(Simulation.Snapshot before, Simulation.Snapshot after, PriceTable prices) {
+            long events = after.events() - (before == null ? 0 : before.events());
+            long batches = after.batches() - (before == null ? 0 : before.batches());
+            DynamoDbBill bill = before == null ? after.bill() : after.bill().since(before.bill());
+            long invocations = after.invocations() - (before == null ? 0 : before.invocations());
+            long sqs = after.sqsRequests() - (before == null ? 0 : before.sqsRequests());
+            long emitted = after.emitted() - (before == null ? 0 : before.emitted());
+            long timerSends = after.timerSends() - (before == null ? 0 : before.timerSends());
+            // One emission per emit call: each closed session is emitted on its own.
+            return new Row(events, batches, bill, new ProfileFigures(Math.max(1, events), emitted, emitted, bill, invocations, sqs, emitted,
+                    timerSends, 0), prices);
+        }
+
+        double readUnitsPerEvent() {
+            return bill.readUnits() / events;
+        }
+
+        double writeUnitsPerEvent() {
+            return bill.writeUnits() / events;
+        }
+
+        double callsPerBatch() {
+            return (double) bill.calls() / Math.max(1, batches);
+        }
+
+        double queryPagesPerBatch() {
+            return (double) bill.calls("Query") / Math.max(1, batches);
+        }
+
+        double bytesPerBatch() {
+            return (double) bill.bytesRead() / Math.max(1, batches);
+        }
+
+        double dollarsPerMillion() {
+            return figures.totalPerMillion(prices);
+        }
+    }
+}
