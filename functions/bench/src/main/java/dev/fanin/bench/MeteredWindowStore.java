@@ -96,13 +96,15 @@ public final class MeteredWindowStore implements WindowStore {
     }
 
     /**
-     * As the adapter: the pages of a descending consistent {@code Query} of the partition below {@code S<to>}, the
+     * As the adapter: the pages of an ascending consistent {@code Query} from {@code S<to>} until the second session's
+     * head (or the committed sessions' end); then the pages of a descending consistent {@code Query} of the partition below {@code S<to>}, the
      * first of {@code FIRST_PAGE_ITEMS}, the next of {@code NEXT_PAGE_ITEMS}, until a page holds the head of a session
      * starting at or before {@code from} or the items end (a page ending exactly at its limit is followed by another
      * only if items remain, as the local endpoint pages; DynamoDB may return one more, empty, page there).
      */
     @Override
     public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
+        billFirstSessionFrom(pipeline, key, toMillis);
         List<Map.Entry<String, Long>> below = new ArrayList<>(partition(WindowKeys.windowPk(pipeline, key))
                 .headMap(WindowRef.sessionId(toMillis), false).descendingMap().entrySet());
         int at = 0;
@@ -117,6 +119,28 @@ public final class MeteredWindowStore implements WindowStore {
             limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
         } while (!reached && at < below.size());
         return delegate.closedSessions(pipeline, key, fromMillis, toMillis);
+    }
+
+    private void billFirstSessionFrom(String pipeline, String key, long fromMillis) {
+        List<Map.Entry<String, Long>> later = new ArrayList<>(partition(WindowKeys.windowPk(pipeline, key))
+                .subMap(WindowRef.sessionId(fromMillis), true, "S:", true).entrySet());
+        int at = 0;
+        int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
+        String first = later.isEmpty() ? null : windowIdOf(later.get(0).getKey());
+        boolean reached = false;
+        do {
+            List<Map.Entry<String, Long>> page = later.subList(at, Math.min(later.size(), at + limit));
+            bill.call(QUERY);
+            read(page.stream().mapToLong(Map.Entry::getValue).sum());
+            reached = page.stream().anyMatch(item -> !windowIdOf(item.getKey()).equals(first));
+            at += page.size();
+            limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
+        } while (!reached && at < later.size());
+    }
+
+    private static String windowIdOf(String sk) {
+        int separator = sk.indexOf('#');
+        return separator < 0 ? sk : sk.substring(0, separator);
     }
 
     /** A strongly consistent read returning {@code bytes}. */

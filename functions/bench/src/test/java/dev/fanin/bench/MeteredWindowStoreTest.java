@@ -208,10 +208,13 @@ class MeteredWindowStoreTest {
         List<StoredWindow> near = store.closedSessions("p", "k", 20_500, 21_000);
         List<StoredWindow> far = store.closedSessions("p", "k", 500, 21_000);
 
-        assertThat(near).extracting(w -> w.ref().windowId()).containsExactly(WindowRef.sessionId(20_000));
-        assertThat(far).hasSize(20);
-        // 8 items on the first page, 64 on the next: the near one needs one page, the far one three
-        assertThat(bill.calls("Query") - before).isEqualTo(1 + 2);
+        assertThat(near).extracting(w -> w.ref().windowId())
+                .as("the first at or after the range end, then down to the one at or before its start")
+                .containsExactly(WindowRef.sessionId(21_000), WindowRef.sessionId(20_000));
+        assertThat(far).hasSize(21);
+        // Each: one ascending page for the session after the range, then descending pages of 8 items, then 64: the near
+        // one needs one, the far one two
+        assertThat(bill.calls("Query") - before).isEqualTo((1 + 1) + (1 + 2));
     }
 
     private static StoredWindow window(long version, WindowStatus status, Instant due, Set<String> ids, String state, Object layout) {

@@ -47,6 +47,12 @@ final class DynamoDbSessions {
     static final String SPILL_CONDITION = "#ver = :written";
     static final String CLOSED_QUERY = "#pk = :pk AND #sk < :before";
     static final String SLICES_QUERY = "#pk = :pk AND begins_with(#sk, :slices)";
+    static final String LATER_QUERY = "#pk = :pk AND #sk BETWEEN :from AND :sessions";
+    /**
+     * Above every committed session's items ({@code S<digits>#...}) and below the live item ({@code S~}): ':' follows
+     * the digits.
+     */
+    static final String COMMITTED_SESSIONS_END = "S:";
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -94,12 +100,14 @@ final class DynamoDbSessions {
     }
 
     /**
-     * The committed sessions starting before {@code toMillis}, latest first, down to the first that starts at or before
-     * {@code fromMillis}: pages of a descending query, the first small, stopped as soon as that session's head is read
-     * (its slices come before it in that order).
+     * The committed sessions around {@code [fromMillis, toMillis)} ({@link dev.fanin.core.port.WindowStore#closedSessions}):
+     * the first whose id is at or after {@code S<toMillis>}, read by an ascending query stopped at the next session's
+     * head, then those with ids before it, latest first, down to the first whose id is at or before {@code fromMillis}:
+     * pages of a descending query, the first small, stopped as soon as that session's head is read (its slices come
+     * before it in that order).
      */
     List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        List<Map<String, AttributeValue>> items = firstSessionFrom(pipeline, key, toMillis);
         Map<String, AttributeValue> start = null;
         boolean reached = false;
         int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
@@ -117,6 +125,41 @@ final class DynamoDbSessions {
             limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
         } while (!reached && start != null);
         return WindowItemCodec.windows(pipeline, items);
+    }
+
+    /** The items (head, then slices) of the committed session with the first id at or after {@code S<fromMillis>}. */
+    private List<Map<String, AttributeValue>> firstSessionFrom(String pipeline, String key, long fromMillis) {
+        List<Map<String, AttributeValue>> items = new ArrayList<>();
+        Map<String, AttributeValue> start = null;
+        String windowId = null;
+        int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
+        do {
+            QueryResponse page = DynamoDbCalls.query(dynamo, laterRequest(pipeline, key, fromMillis, limit, start), "closedSessions");
+            for (Map<String, AttributeValue> item : page.items()) {
+                String id = WindowKeys.windowIdOf(item.get(SK).s());
+                if (windowId != null && !windowId.equals(id)) {
+                    return items;
+                }
+                windowId = id;
+                items.add(item);
+            }
+            start = DynamoDbCalls.next(page);
+            limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
+        } while (start != null);
+        return items;
+    }
+
+    QueryRequest laterRequest(String pipeline, String key, long fromMillis, int limit, Map<String, AttributeValue> start) {
+        return QueryRequest.builder()
+                .tableName(table)
+                .keyConditionExpression(LATER_QUERY)
+                .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
+                .expressionAttributeValues(Map.of(":pk", s(WindowKeys.windowPk(pipeline, key)), ":from", s(WindowRef.sessionId(fromMillis)),
+                        ":sessions", s(COMMITTED_SESSIONS_END)))
+                .consistentRead(true)
+                .limit(limit)
+                .exclusiveStartKey(start)
+                .build();
     }
 
     QueryRequest closedRequest(String pipeline, String key, long toMillis, int limit, Map<String, AttributeValue> start) {

@@ -145,10 +145,41 @@ class DynamoDbSessionsTest {
         List<StoredWindow> around = store.closedSessions("alerts", KEY, 5_500, 7_500);
 
         assertThat(around).extracting(w -> w.ref().windowId())
-                .containsExactly("S000000000007000", "S000000000006000", "S000000000005000");
-        assertThat(around.get(2).eventIds()).containsExactly("e5000");
-        assertThat(store.closedSessions("alerts", KEY, 500, 900)).isEmpty();
+                .as("the first at or after the range end (it may have grown to before its id), then down to the one at or before its start")
+                .containsExactly("S000000000008000", "S000000000007000", "S000000000006000", "S000000000005000");
+        assertThat(around.get(3).eventIds()).containsExactly("e5000");
+        assertThat(store.closedSessions("alerts", KEY, 500, 900)).extracting(w -> w.ref().windowId()).containsExactly("S000000000001000");
         assertThat(store.closedSessions("alerts", KEY, 25_000, 26_000)).extracting(w -> w.ref().windowId()).containsExactly("S000000000020000");
+    }
+
+    @Test
+    void theFirstSessionAfterTheRangeComesWithEverySliceAndNeverTheLiveItem() {
+        Set<String> ids = new HashSet<>();
+        for (int i = 0; i < 30; i++) {
+            ids.add("id-" + i);
+        }
+        store.create(closed("S000000000009000", ids));
+        store.create(closed("S000000000012000", Set.of("later")));
+        assertThat(store.replaceLive(store.loadLive("alerts", KEY), live(store.loadLive("alerts", KEY), null,
+                session("S000000000020000", Set.of("live"), null))).applied()).isTrue();
+
+        List<StoredWindow> around = store.closedSessions("alerts", KEY, 8_000, 8_500);
+
+        assertThat(around).extracting(w -> w.ref().windowId()).containsExactly("S000000000009000");
+        assertThat(around.get(0).eventIds()).as("its head and its slices").isEqualTo(ids);
+        assertThat(store.closedSessions("alerts", KEY, 13_000, 14_000)).extracting(w -> w.ref().windowId())
+                .as("nothing after the range but the live item, which is not a committed session").containsExactly("S000000000012000");
+    }
+
+    @Test
+    void theFirstLaterSessionIsReadByAnAscendingConsistentQueryThatEndsBelowTheLiveItem() {
+        QueryRequest q = store.sessions().laterRequest("alerts", KEY, 2_000, 8, null);
+        assertThat(q.keyConditionExpression()).isEqualTo("#pk = :pk AND #sk BETWEEN :from AND :sessions");
+        assertThat(q.expressionAttributeValues().get(":from")).isEqualTo(AttributeValue.fromS("S000000000002000"));
+        assertThat(q.expressionAttributeValues().get(":sessions")).isEqualTo(AttributeValue.fromS("S:"));
+        assertThat(q.scanIndexForward()).isNull();
+        assertThat(q.consistentRead()).isTrue();
+        assertThat(q.limit()).isEqualTo(8);
     }
 
     // ------------------------------------------------------------ helpers

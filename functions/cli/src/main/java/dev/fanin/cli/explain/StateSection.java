@@ -39,8 +39,8 @@ final class StateSection {
         md.append("`<windowId>` is ").append(shape.session()
                 ? "`S` + the event time (epoch ms, 15 digits) of the event that opened the session; a session keeps it as it grows or absorbs "
                         + "others. A batch reads the key's live item (one consistent `GetItem`) and, only for events before the end of the "
-                        + "latest committed session, the committed sessions around those events (a descending query that stops at the first "
-                        + "session starting at or before the event): never the key's history. Every change to the live sessions is one "
+                        + "latest committed session, the committed sessions around those events (the first one after them, and those before "
+                        + "it down to the first starting at or before them): never the key's history. Every change to the live sessions is one "
                         + "`PutItem` conditional on their version, so two invocations on one key never both create or extend a session. "
                         + "A key holds at most " + LiveSessions.MAX_ACCEPTING + " accepting sessions (and "
                         + LiveSessions.MAX_LIVE_STATE_BYTES / 1024 + " KiB of their state) at once; beyond, the oldest are "

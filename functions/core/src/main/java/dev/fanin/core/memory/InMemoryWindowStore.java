@@ -75,6 +75,10 @@ public final class InMemoryWindowStore implements WindowStore {
     public synchronized List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
         TreeMap<String, StoredWindow> heads = sessionsByKey.getOrDefault(WindowRef.wholeKey(pipeline, key), new TreeMap<>());
         List<StoredWindow> found = new ArrayList<>();
+        Map.Entry<String, StoredWindow> after = heads.ceilingEntry(WindowRef.sessionId(toMillis));
+        if (after != null) {
+            found.add(after.getValue());
+        }
         for (StoredWindow head : heads.headMap(WindowRef.sessionId(toMillis), false).descendingMap().values()) {
             found.add(head);
             if (sessionStart(head) <= fromMillis) {

@@ -40,10 +40,13 @@ public interface WindowStore {
 
     /**
      * The committed sessions of a key whose bounds may overlap {@code [fromMillis, toMillis)}, each with all its event
-     * ids: every committed session starting before {@code toMillis}, latest first, down to and including the latest
-     * one starting at or before {@code fromMillis}. Committed sessions never overlap, so no earlier one can reach
-     * {@code fromMillis}. May include a copy of a session that is still live (its committer's, before it left the live
-     * item): the live copy is authoritative.
+     * ids, found by their ids ({@code S<time of the event that opened it>}): the first session whose id is at or after
+     * {@code S<toMillis>}, then every one whose id is before it, latest first, down to and including the latest whose
+     * id is at or before {@code S<fromMillis>}. Committed sessions never overlap and each id lies inside its own
+     * session, so ids are in the order of the sessions: no earlier one can reach {@code fromMillis}, and of the later
+     * ones only the first can, because a session grown to events before the one that opened it starts before its id.
+     * May include a copy of a session that is still live (its committer's, before it left the live item): the live
+     * copy is authoritative.
      */
     List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis);
 
