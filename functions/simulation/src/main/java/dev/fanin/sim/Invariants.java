@@ -99,7 +99,8 @@ final class Invariants {
                 violations.add(seed + "event " + id + " counted in " + n + " windows: " + windowsCounting(id));
             } else if (n == 0 && !outputs.late().contains(id) && !outputs.dead().contains(id)) {
                 lost++;
-                violations.add(seed + "event " + id + " lost: not counted, not in the late side output, not dead-lettered");
+                violations.add(seed + "event " + id + " lost: not counted, not in the late side output, not dead-lettered; the key's windows: "
+                        + windowsOfKey(id));
             }
         }
         onTimeEventsStayOutOfTheSideOutput(seed);
@@ -159,6 +160,20 @@ final class Invariants {
             }
         }
         return counted;
+    }
+
+    private List<String> windowsOfKey(Identity id) {
+        List<String> out = new ArrayList<>();
+        for (CommitLedger.Life life : ledger.windows().values()) {
+            if (life.ref.pipeline().equals(id.pipeline()) && life.ref.key().equals(id.key())) {
+                for (CommittedRevision c : life.segments) {
+                    out.add(c.aggregateId() + " " + c.reason() + (c.deadLetter() ? " dead-lettered" : "") + " expected " + c.expected()
+                            + " [" + Instant.ofEpochMilli(c.startMillis()) + ", " + Instant.ofEpochMilli(c.endMillis()) + ")"
+                            + (life.merged ? " (window merged)" : ""));
+                }
+            }
+        }
+        return out;
     }
 
     private List<String> windowsCounting(Identity id) {

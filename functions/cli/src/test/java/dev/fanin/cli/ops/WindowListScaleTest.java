@@ -80,7 +80,7 @@ class WindowListScaleTest {
             StoredWindow stored = WindowCodec.encode(new WindowState(held.ref(), held.kind(), held.bounds(), dev.fanin.core.window.WindowStatus.HELD,
                     held.version(), held.fence(), held.leaseUntil(), held.dueAt(), held.expiresAt(), held.eventIds(), held.layout(),
                     held.revision(), held.committedRevision(), held.aggregates(), held.completeness(), held.revisionEvents(), held.openedAt(),
-                    held.hardDeadline(), held.firstEventTime(), held.lastEventTime(), held.lastArrival(), held.claim(), held.pendingSince(),
+                    held.hardDeadline(), held.firstEventTime(), held.lastEventTime(), held.lastTakenTime(), held.lastArrival(), held.claim(), held.pendingSince(),
                     held.timer(), held.absorbed(), held.lateEvents(), held.continues(), held.cutBy()));
             batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(WindowItemCodec.head(stored, 1, Set.copyOf(stored.eventIds())))
                     .build()).build());

@@ -105,6 +105,7 @@ final class EventAdmission {
             s.firstEventTime = min(s.firstEventTime, event.eventTime());
             s.lastEventTime = max(s.lastEventTime, event.eventTime());
         }
+        s.lastTakenTime = max(s.lastTakenTime, event.eventTime());
         s.completeness = s.completeness.observe(config, event);
         s.lastArrival = max(s.lastArrival, now);
     }

@@ -53,6 +53,10 @@ public final class WindowCodec {
         n.put("d", s.hardDeadline().toEpochMilli());
         putInstant(n, "f", s.firstEventTime());
         putInstant(n, "l", s.lastEventTime());
+        if (!java.util.Objects.equals(s.lastTakenTime(), s.lastEventTime())) {
+            // Written only where it differs (a sentinel that does not count came last, or a split reset "l").
+            putInstant(n, "lt", s.lastTakenTime());
+        }
         putInstant(n, "la", s.lastArrival());
         putInstant(n, "p", s.pendingSince());
         if (s.timer() != null) {
@@ -130,6 +134,7 @@ public final class WindowCodec {
                 Instant.ofEpochMilli(n.path("d").longValue()),
                 instant(n, "f"),
                 instant(n, "l"),
+                n.has("lt") ? instant(n, "lt") : instant(n, "l"),
                 instant(n, "la"),
                 claim,
                 instant(n, "p"),

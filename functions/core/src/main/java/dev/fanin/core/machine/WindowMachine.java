@@ -112,7 +112,7 @@ public final class WindowMachine {
         Instant hardDeadline = now.plus(config.triggers().maxLifetime());
         return new WindowState(ref, WindowKind.of(config.window()), bounds, WindowStatus.OPEN, 0, 0, null, null, expiryOfWindowOpenedAt(now),
                 Set.of(), null, 0, -1, Aggregates.empty(config.aggregations()), Completeness.initial(config), 0, now,
-                hardDeadline, null, null, null, null, null, null, List.of(), 0, continues, null);
+                hardDeadline, null, null, null, null, null, null, null, List.of(), 0, continues, null);
     }
 
     /**
@@ -446,15 +446,16 @@ public final class WindowMachine {
     }
 
     /**
-     * A session cut short before its gap ended (maxLifetime, maxEventsPerWindow) ends just after its last event: its
+     * A session cut short before its gap ended (maxLifetime, maxEventsPerWindow) ends just after the last event it
+     * took (a sentinel that is not counted included, which {@code lastEventTime} leaves out): its
      * bounds freeze there, so the on-time events after it open a new session that continues it instead of being late
      * for this one.
      */
     private static void freezeIfCut(WindowState.Builder s, CloseReason reason) {
         boolean cut = reason == CloseReason.HARD_LIFETIME || reason == CloseReason.SIZE_LIMIT || reason == CloseReason.SESSION_LIMIT;
-        if (cut && s.lastEventTime != null) {
+        if (cut && s.lastTakenTime != null) {
             s.cutBy = reason;
-            long end = EventTimeMath.plus(s.lastEventTime.toEpochMilli(), 1);
+            long end = EventTimeMath.plus(s.lastTakenTime.toEpochMilli(), 1);
             if (end < s.bounds.endMillis()) {
                 s.bounds = new Interval(s.bounds.startMillis(), end);
             }
@@ -506,6 +507,7 @@ public final class WindowMachine {
         s.hardDeadline = min(s.hardDeadline, absorbed.hardDeadline());
         s.firstEventTime = min(s.firstEventTime, absorbed.firstEventTime());
         s.lastEventTime = max(s.lastEventTime, absorbed.lastEventTime());
+        s.lastTakenTime = max(s.lastTakenTime, absorbed.lastTakenTime());
         s.lastArrival = max(s.lastArrival, absorbed.lastArrival());
         s.lateEvents += absorbed.lateEvents();
         if (s.continues == null) {

@@ -42,6 +42,8 @@ import java.util.Set;
  * @param firstEventTime    earliest event time among the events the accumulators hold (a sentinel that does not
  *                          count as an event is not one; a SIZE_LIMIT split starts afresh), null when none
  * @param lastEventTime     latest such event time, null when none
+ * @param lastTakenTime     latest event time of every event the window took over its life, a sentinel that does not
+ *                          count as an event included (a session cut short ends just after it), null when none
  * @param lastArrival       processing time of the latest accepted event
  * @param claim             the frozen revision while CLAIMED, else null
  * @param pendingSince      when the first event not yet in an emitted revision arrived after a claim (a correction
@@ -75,6 +77,7 @@ public record WindowState(
         Instant hardDeadline,
         Instant firstEventTime,
         Instant lastEventTime,
+        Instant lastTakenTime,
         Instant lastArrival,
         Claim claim,
         Instant pendingSince,
@@ -136,11 +139,11 @@ public record WindowState(
     }
 
     /**
-     * For a session cut short: the event time before which a new session continues it (its last event plus
+     * For a session cut short: the event time before which a new session continues it (the last event it took plus
      * {@code gap}); {@link Long#MIN_VALUE} for any other window.
      */
     public long cutUntil(Duration gap) {
-        return cutBy != null && lastEventTime != null ? EventTimeMath.plus(lastEventTime.toEpochMilli(), gap.toMillis()) : Long.MIN_VALUE;
+        return cutBy != null && lastTakenTime != null ? EventTimeMath.plus(lastTakenTime.toEpochMilli(), gap.toMillis()) : Long.MIN_VALUE;
     }
 
     WindowState.Builder toBuilder() {
@@ -169,6 +172,7 @@ public record WindowState(
         Instant hardDeadline;
         Instant firstEventTime;
         Instant lastEventTime;
+        Instant lastTakenTime;
         Instant lastArrival;
         Claim claim;
         Instant pendingSince;
@@ -199,6 +203,7 @@ public record WindowState(
             hardDeadline = s.hardDeadline;
             firstEventTime = s.firstEventTime;
             lastEventTime = s.lastEventTime;
+            lastTakenTime = s.lastTakenTime;
             lastArrival = s.lastArrival;
             claim = s.claim;
             pendingSince = s.pendingSince;
@@ -212,7 +217,7 @@ public record WindowState(
         WindowState build() {
             return new WindowState(ref, kind, bounds, status, version, fence, leaseUntil, dueAt, expiresAt, eventIds, layout,
                     revision, committedRevision, aggregates, completeness, revisionEvents, openedAt, hardDeadline,
-                    firstEventTime, lastEventTime, lastArrival, claim, pendingSince, timer, absorbed, lateEvents, continues, cutBy);
+                    firstEventTime, lastEventTime, lastTakenTime, lastArrival, claim, pendingSince, timer, absorbed, lateEvents, continues, cutBy);
         }
     }
 }
