@@ -43,7 +43,9 @@ final class EventAdmission {
         if (s.status == WindowStatus.MERGED) {
             throw new IllegalStateException("events offered to merged window " + s.ref + "; re-plan the key's sessions");
         }
-        boolean afterClose = s.status == WindowStatus.CLOSED || s.status == WindowStatus.CLAIMED;
+        // A time window's split (claimed for SIZE_LIMIT) goes on counting its next revision: not after its close.
+        boolean splitting = s.status == WindowStatus.CLAIMED && s.claim.reason() == CloseReason.SIZE_LIMIT && !s.kind.isSession();
+        boolean afterClose = s.status == WindowStatus.CLOSED || (s.status == WindowStatus.CLAIMED && !splitting);
         Lateness lateness = Lateness.classify(bounds.endMillis(), watermark, config.allowedLateness());
         boolean reconciling = afterClose && config.incomplete().mode() == IncompletePolicy.Mode.FIRE_AND_RECONCILE
                 && !s.completeness.isComplete();
@@ -51,7 +53,7 @@ final class EventAdmission {
         // A window held while incomplete waits for its missing events until the hard deadline, whatever the watermark
         // says: a HELD one, and a stored OPEN one under HOLD, which this very decision holds if they are still missing
         // (a too-late event never creates a window).
-        boolean holding = s.status == WindowStatus.HELD || (s.status == WindowStatus.OPEN && s.version > 0 && holdsIncomplete());
+        boolean holding = s.status == WindowStatus.HELD || ((s.status == WindowStatus.OPEN || splitting) && s.version > 0 && holdsIncomplete());
         if (isFinal || (lateness == Lateness.TOO_LATE && !reconciling && !holding)) {
             return new EventOutcome(event, Disposition.TOO_LATE, isFinal ? finalReason(s) : lateReason(bounds, watermark));
         }
@@ -75,17 +77,15 @@ final class EventAdmission {
     }
 
     /**
-     * Why an event that is neither a duplicate nor too late cannot be counted now, or null. A time window splitting at
-     * its size bound makes events wait (RETRY) for the next revision; a session never reopens (its continuation is a
-     * new session), so a flushed session takes its late events as corrections even past the bound.
+     * Why an event that is neither a duplicate nor too late cannot be counted now, or null. A time window whose
+     * revision is full splits (the machine cuts it and offers the event again to the next revision); only when the
+     * next one is full as well, before the split's emission committed, does the event wait (RETRY). A session never
+     * reopens (its continuation is a new session), so a flushed session takes its late events as corrections even past
+     * the bound.
      */
     private Disposition refusal(WindowState.Builder s, boolean afterClose) {
         if (s.kind.isSession() && afterClose) {
             return null;
-        }
-        if (s.status == WindowStatus.CLAIMED && s.claim.reason() == CloseReason.SIZE_LIMIT) {
-            // The next revision starts empty once the split commits; until then the event waits in SQS.
-            return Disposition.RETRY;
         }
         if (s.revisionEvents >= config.bounds().maxEventsPerWindow()) {
             return config.bounds().onOverflow() == Bounds.Overflow.SIDE_OUTPUT ? Disposition.WINDOW_FULL : Disposition.RETRY;

@@ -166,10 +166,16 @@ public final class WindowMachine {
         ordered.sort(Comparator.comparing(Event::eventTime).thenComparing(Event::eventId));
         List<EventOutcome> outcomes = new ArrayList<>();
         boolean changed = false;
+        boolean split = false;
         for (Event event : ordered) {
             EventOutcome outcome = admission.offer(s, event, watermark, now, bounds);
+            if (outcome.disposition() == EventOutcome.Disposition.RETRY && !split && splitsNow(s, watermark, now)) {
+                // The revision is full: cut it here and count the rest of the batch in the next one.
+                split = close(s, CloseReason.SIZE_LIMIT, EnumSet.of(CloseReason.SIZE_LIMIT), now) == Transition.Action.EMIT;
+                outcome = admission.offer(s, event, watermark, now, bounds);
+            }
             outcomes.add(outcome);
-            changed |= outcome.disposition().counted();
+            changed |= outcome.disposition().counted() || split;
         }
         // Report in the order offered, so callers can pair outcomes with their messages.
         List<EventOutcome> inOfferOrder = new ArrayList<>();
@@ -185,7 +191,19 @@ public final class WindowMachine {
             // Nothing counted (all too late or refused): a window is never created empty.
             return new Transition(state, false, inOfferOrder, Transition.Action.NONE, null, state.dueAt());
         }
-        return decide(s, state, changed, inOfferOrder, watermark, now, Visitor.WRITER);
+        Transition t = decide(s, state, changed, inOfferOrder, watermark, now, Visitor.WRITER);
+        return split ? new Transition(t.next(), true, inOfferOrder, Transition.Action.EMIT, t.timerDue(), t.indexDue()) : t;
+    }
+
+    /**
+     * Whether a time window that refused an event for its size bound splits now: it accepts events, splits at the
+     * bound ({@code onOverflow: split}), and no trigger that precedes SIZE_LIMIT holds (that one closes it instead,
+     * in the decision after the batch).
+     */
+    private boolean splitsNow(WindowState.Builder s, long watermark, Instant now) {
+        boolean accepting = s.status == WindowStatus.OPEN || s.status == WindowStatus.HELD;
+        return accepting && !s.kind.isSession() && config.bounds().onOverflow() == Bounds.Overflow.SPLIT
+                && Triggers.winner(Triggers.holding(config, facts(s), watermark, now)).orElse(null) == CloseReason.SIZE_LIMIT;
     }
 
     /**
@@ -424,6 +442,16 @@ public final class WindowMachine {
         s.dueAt = s.leaseUntil;
         // The claim ends the window's timer chain: a later message of it finds the window claimed and stops.
         s.timer = null;
+        if (reason == CloseReason.SIZE_LIMIT && !s.kind.isSession()) {
+            // A time window continues: its emission is frozen in the claim, so the next revision starts empty now and
+            // counts the events that come while this one is emitted (a crashed emission waits for its lease, they
+            // do not).
+            s.aggregates = Aggregates.empty(config.aggregations());
+            s.completeness = Completeness.initial(config);
+            s.revisionEvents = 0;
+            s.firstEventTime = null;
+            s.lastEventTime = null;
+        }
     }
 
     /**
@@ -478,14 +506,9 @@ public final class WindowMachine {
         s.claim = null;
         s.leaseUntil = null;
         if (claim.reason() == CloseReason.SIZE_LIMIT && !s.kind.isSession()) {
-            // The window continues: the next revision starts empty (events were retried while the split was claimed).
-            // A session does not: the events after it open a session that continues it.
+            // The window continues with the revision it has counted since the claim. A session does not: the events
+            // after it open a session that continues it.
             s.status = WindowStatus.OPEN;
-            s.aggregates = Aggregates.empty(config.aggregations());
-            s.completeness = Completeness.initial(config);
-            s.revisionEvents = 0;
-            s.firstEventTime = null;
-            s.lastEventTime = null;
         } else {
             s.status = WindowStatus.CLOSED;
         }

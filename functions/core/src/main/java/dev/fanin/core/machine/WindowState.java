@@ -34,7 +34,7 @@ import java.util.Set;
  * @param layout            the store's bookkeeping, carried unchanged
  * @param revision          the revision accumulating now (or being emitted, while CLAIMED)
  * @param committedRevision the last committed revision, -1 before the first commit
- * @param aggregates        the accumulators (cumulative across corrections; reset by a SIZE_LIMIT split)
+ * @param aggregates        the accumulators (cumulative across corrections; reset when a SIZE_LIMIT split is claimed)
  * @param completeness      expected/seen/members of the accumulating revision
  * @param revisionEvents    distinct events counted in the accumulating revision (COUNT trigger and size bound)
  * @param openedAt          creation time

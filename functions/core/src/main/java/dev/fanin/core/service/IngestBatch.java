@@ -75,8 +75,8 @@ final class IngestBatch {
                 case TOO_LATE -> tooLate(o, ref, watermark);
                 case WINDOW_FULL -> sideOutput("WINDOW_FULL", "WINDOW_FULL", "window " + ref.windowId() + " already holds bounds.maxEventsPerWindow="
                         + config(pipeline).bounds().maxEventsPerWindow() + " events (bounds.onOverflow: side-output)", e, ref, watermark);
-                case RETRY -> fail(List.of(e), "SIZE_LIMIT_SPLIT: window " + ref.windowId() + " reached bounds.maxEventsPerWindow="
-                        + config(pipeline).bounds().maxEventsPerWindow() + " events and its next revision has not started yet");
+                case RETRY -> fail(List.of(e), "SIZE_LIMIT_SPLIT: window " + ref.windowId() + " is full (bounds.maxEventsPerWindow="
+                        + config(pipeline).bounds().maxEventsPerWindow() + " events) until its split's emission commits");
                 default -> throw new IllegalStateException("unhandled disposition " + o.disposition());
             }
         }

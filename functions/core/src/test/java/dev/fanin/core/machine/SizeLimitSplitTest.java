@@ -1,0 +1,109 @@
+package dev.fanin.core.machine;
+
+import static dev.fanin.core.trigger.EventFixture.event;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.event.Event;
+import dev.fanin.core.trigger.PipelineFixture;
+import dev.fanin.core.window.CloseReason;
+import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A time window's split at {@code bounds.maxEventsPerWindow} (docs/SEMANTICS.md, "Window life cycle"): the full
+ * revision is claimed as soon as it is full, also in the middle of a batch, and the next one counts at once, also
+ * while the split's emission is pending or its claimer crashed (issue 17: under {@code --crash-rate 0.3} such events
+ * waited in SQS for the lease and some outlived the window's hard deadline). Only a next revision that fills too
+ * before the split commits makes an event wait.
+ *
+ * <p>The window: the fixture's tumbling minute [T0, T0+60 s), at most 3 events per revision, lease 30 s; the watermark
+ * trails processing time by 5 s.
+ */
+class SizeLimitSplitTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final Duration LEASE = Duration.ofSeconds(30);
+
+    private final WindowMachine machine = new WindowMachine(PipelineFixture.pipeline().maxEventsPerWindow(3).build(), LEASE);
+    private final WindowRef ref = new WindowRef("test-pipe", "key-1", WindowRef.timeWindowId(T0.toEpochMilli()));
+
+    private static long watermarkAt(Instant now) {
+        return now.toEpochMilli() - 5_000;
+    }
+
+    private static List<Event> events(String prefix, int n) {
+        List<Event> events = new ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            events.add(event(prefix + i, T0.toEpochMilli() + 1_000L * i));
+        }
+        return events;
+    }
+
+    private static WindowState stored(Transition t, WindowState read) {
+        assertThat(t.write()).as("the step writes").isTrue();
+        return t.next().withVersion(read.version() + 1);
+    }
+
+    @Test
+    void aBatchOverTheBoundClaimsTheFullRevisionAndCountsTheRestInTheNext() {
+        WindowState open = machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        Instant now = T0.plusSeconds(5);
+
+        Transition t = machine.ingest(open, events("e", 5), watermarkAt(now), now);
+
+        assertThat(t.action()).isEqualTo(Transition.Action.EMIT);
+        assertThat(t.outcomes()).extracting(EventOutcome::disposition).containsOnly(EventOutcome.Disposition.ACCEPTED);
+        WindowState claimed = t.next();
+        assertThat(claimed.status()).isEqualTo(WindowStatus.CLAIMED);
+        assertThat(claimed.claim().reason()).isEqualTo(CloseReason.SIZE_LIMIT);
+        assertThat(claimed.claim().emission().path("seen").asInt()).as("the claimed revision").isEqualTo(3);
+        assertThat(claimed.revisionEvents()).as("the next revision, counting already").isEqualTo(2);
+    }
+
+    @Test
+    void eventsCountInTheNextRevisionWhileTheSplitIsPendingAndTheCommitReopensWithThem() {
+        WindowState open = machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        Instant now = T0.plusSeconds(5);
+        WindowState claimed = stored(machine.ingest(open, events("e", 3), watermarkAt(now), now), open);
+        assertThat(claimed.status()).isEqualTo(WindowStatus.CLAIMED);
+
+        // The claimer crashed before emitting: events keep coming before the lease ends.
+        Instant later = now.plusSeconds(10);
+        Transition during = machine.ingest(claimed, List.of(event("f0", T0.toEpochMilli() + 20_000), event("f1", T0.toEpochMilli() + 21_000)),
+                watermarkAt(later), later);
+        assertThat(during.outcomes()).extracting(EventOutcome::disposition).containsOnly(EventOutcome.Disposition.ACCEPTED);
+        WindowState pending = stored(during, claimed);
+        assertThat(pending.claim()).as("the frozen emission is untouched").isEqualTo(claimed.claim());
+
+        // The takeover re-emits the same revision, and its commit reopens the window with what came meanwhile.
+        Instant afterLease = now.plus(LEASE).plusSeconds(1);
+        WindowState taken = stored(machine.tick(pending, watermarkAt(afterLease), afterLease), pending);
+        assertThat(taken.claim().emission()).isEqualTo(claimed.claim().emission());
+        WindowState reopened = stored(machine.commit(taken, taken.fence(), watermarkAt(afterLease), afterLease), taken);
+        assertThat(reopened.status()).isEqualTo(WindowStatus.OPEN);
+        assertThat(reopened.revision()).isEqualTo(1);
+        assertThat(reopened.revisionEvents()).isEqualTo(2);
+        assertThat(reopened.eventIds()).hasSize(5);
+    }
+
+    @Test
+    void onlyANextRevisionThatFillsBeforeTheSplitCommitsMakesAnEventWait() {
+        WindowState open = machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        Instant now = T0.plusSeconds(7);
+
+        Transition t = machine.ingest(open, events("e", 7), watermarkAt(now), now);
+
+        assertThat(t.outcomes()).extracting(EventOutcome::disposition).containsExactly(
+                EventOutcome.Disposition.ACCEPTED, EventOutcome.Disposition.ACCEPTED, EventOutcome.Disposition.ACCEPTED,
+                EventOutcome.Disposition.ACCEPTED, EventOutcome.Disposition.ACCEPTED, EventOutcome.Disposition.ACCEPTED,
+                EventOutcome.Disposition.RETRY);
+        assertThat(t.next().claim().emission().path("seen").asInt()).isEqualTo(3);
+        assertThat(t.next().revisionEvents()).isEqualTo(3);
+    }
+}
