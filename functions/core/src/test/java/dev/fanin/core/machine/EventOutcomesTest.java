@@ -110,14 +110,16 @@ class EventOutcomesTest {
     }
 
     @Test
-    void whileASplitIsClaimedEventsWaitInTheQueue() {
+    void whileASplitIsClaimedEventsCountInTheNextRevision() {
         WindowMachine m = splitting;
         WindowState split = splitClaimed();
 
         Transition t = m.ingest(split, List.of(event("e3", T0.toEpochMilli() + 2)), T0.toEpochMilli(), T0.plusSeconds(1));
 
-        assertThat(dispositions(t)).containsExactly(Disposition.RETRY);
-        assertThat(t.write()).isFalse();
+        assertThat(dispositions(t)).containsExactly(Disposition.ACCEPTED);
+        assertThat(t.write()).isTrue();
+        assertThat(t.next().claim()).as("the split's frozen emission").isEqualTo(split.claim());
+        assertThat(t.next().revisionEvents()).isEqualTo(1);
     }
 
     @Test
@@ -134,10 +136,10 @@ class EventOutcomesTest {
     }
 
     @ParameterizedTest(name = "onOverflow {0}")
-    @CsvSource({"SIDE_OUTPUT, WINDOW_FULL", "SPLIT, RETRY"})
-    void aFullRevisionRefusesTheNextEvent(Bounds.Overflow overflow, Disposition disposition) {
-        // SPLIT claims the full revision (SIZE_LIMIT) and retries what comes while it is claimed; SIDE_OUTPUT keeps the
-        // window open and sends what does not fit to the side output.
+    @CsvSource({"SIDE_OUTPUT, WINDOW_FULL", "SPLIT, ACCEPTED"})
+    void aFullRevisionTakesNoMoreEvents(Bounds.Overflow overflow, Disposition disposition) {
+        // SPLIT claims the full revision (SIZE_LIMIT) and counts what comes while it is claimed in the next one;
+        // SIDE_OUTPUT keeps the window open and sends what does not fit to the side output.
         PipelineConfig config = PipelineFixture.pipeline().maxEventsPerWindow(2).onOverflow(overflow).build();
         WindowMachine m = new WindowMachine(config, LEASE);
         WindowState fresh = open(m);
@@ -148,7 +150,12 @@ class EventOutcomesTest {
         Transition t = m.ingest(full, List.of(event("e3", T0.toEpochMilli() + 2)), T0.toEpochMilli(), T0.plusSeconds(1));
 
         assertThat(dispositions(t)).containsExactly(disposition);
-        assertThat(full.revisionEvents()).isEqualTo(2);
+        if (overflow == Bounds.Overflow.SPLIT) {
+            assertThat(full.claim().emission().path("seen").asInt()).as("the claimed revision").isEqualTo(2);
+            assertThat(t.next().revisionEvents()).as("the next one").isEqualTo(1);
+        } else {
+            assertThat(full.revisionEvents()).isEqualTo(2);
+        }
     }
 
     @Test
