@@ -7,18 +7,19 @@ import java.util.List;
  * A decision of the machine, as a value: the state to store (conditional on the version read), what happened to each
  * event, and what the caller must do after the write succeeds. The caller executes it and nothing else.
  *
- * @param next      the state to write; equal to the input when {@code write} is false
- * @param write     whether anything changed that must be stored
- * @param outcomes  per offered event, in the order offered
- * @param action    what to do once the write is applied
- * @param timerDue  when to arm the next message of the timer chain {@code next.timer()}, null for none: once the
- *                  write is applied, or at once when there is nothing to write (a chain continued by its own message)
- * @param indexDue  when the window next needs a visit, rounded up to the due granularity (null: never). The stored
- *                  {@code next.dueAt()} may be earlier (it only has to be early); the sweeper lists a window whose
- *                  stored due time has passed at this time instead, without a write
+ * @param next       the state to write; equal to the input when {@code write} is false
+ * @param write      whether anything changed that must be stored
+ * @param outcomes   per offered event, in the order offered
+ * @param action     what to do once the write is applied
+ * @param timerDue   when to arm the next message of the timer chain {@code next.timer()}, null for none: once the
+ *                   write is applied, or at once when there is nothing to write (a chain continued by its own message)
+ * @param listingDue the time at which a due bucket should list the window: its next visit, rounded up to the due
+ *                   granularity (null: never). The stored {@code next.dueAt()} may be earlier (it only has to be
+ *                   early); the sweeper lists a window whose stored due time has passed at this time instead, without
+ *                   a write
  */
 public record Transition(WindowState next, boolean write, List<EventOutcome> outcomes, Action action, Instant timerDue,
-                         Instant indexDue) {
+                         Instant listingDue) {
 
     public Transition {
         outcomes = List.copyOf(outcomes);

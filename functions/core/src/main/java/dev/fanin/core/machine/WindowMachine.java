@@ -192,7 +192,7 @@ public final class WindowMachine {
             return new Transition(state, false, inOfferOrder, Transition.Action.NONE, null, state.dueAt());
         }
         Transition t = decide(s, state, changed, inOfferOrder, watermark, now, Visitor.WRITER);
-        return split ? new Transition(t.next(), true, inOfferOrder, Transition.Action.EMIT, t.timerDue(), t.indexDue()) : t;
+        return split ? new Transition(t.next(), true, inOfferOrder, Transition.Action.EMIT, t.timerDue(), t.listingDue()) : t;
     }
 
     /**
@@ -306,13 +306,13 @@ public final class WindowMachine {
         // s.dueAt holds the exact next check here; the timer gets it exactly, the due buckets a rounded-up copy.
         Instant exactDue = s.dueAt;
         Instant timerDue = null;
-        Instant indexDue;
+        Instant listingDue;
         boolean writingAnyway = visitor == Visitor.WRITER && changed;
         if (s.status == WindowStatus.CLAIMED) {
             // A claim is normally committed within the same invocation: no timer for it, and the stored due time only
             // moves if the lease would end before it (a takeover waits for the sweep).
-            indexDue = roundUp(s.leaseUntil, s.leaseUntil);
-            s.dueAt = keepsIndexedDue(before.dueAt(), indexDue, now, writingAnyway) ? before.dueAt() : indexDue;
+            listingDue = roundUp(s.leaseUntil, s.leaseUntil);
+            s.dueAt = keepsStoredDue(before.dueAt(), listingDue, now, writingAnyway) ? before.dueAt() : listingDue;
         } else {
             if (exactDue != null) {
                 boolean ownMessage = visitor instanceof Visitor.Timer timer && timer.continues(s.timer);
@@ -325,11 +325,11 @@ public final class WindowMachine {
                     timerDue = exactDue;
                 }
             }
-            indexDue = roundUp(exactDue, s.hardDeadline);
-            s.dueAt = keepsIndexedDue(before.dueAt(), indexDue, now, writingAnyway) ? before.dueAt() : indexDue;
+            listingDue = roundUp(exactDue, s.hardDeadline);
+            s.dueAt = keepsStoredDue(before.dueAt(), listingDue, now, writingAnyway) ? before.dueAt() : listingDue;
         }
         changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timer, before.timer());
-        return new Transition(changed ? s.build() : before, changed, outcomes, action, timerDue, indexDue);
+        return new Transition(changed ? s.build() : before, changed, outcomes, action, timerDue, listingDue);
     }
 
     /**
@@ -353,10 +353,10 @@ public final class WindowMachine {
      * too early, never too late). A write that happens anyway also replaces a stored time already past: the sweeper
      * may have listed the window again at a later time that only its bucket knows, so the writer lists it afresh
      * (see {@code DueCoverage}). Other visitors keep a past time; the sweeper lists such a window at
-     * {@link Transition#indexDue()} without a write.
+     * {@link Transition#listingDue()} without a write.
      */
-    private static boolean keepsIndexedDue(Instant stored, Instant indexDue, Instant now, boolean writingAnyway) {
-        return stored != null && indexDue != null && !stored.isAfter(indexDue) && !(writingAnyway && !stored.isAfter(now));
+    private static boolean keepsStoredDue(Instant stored, Instant listingDue, Instant now, boolean writingAnyway) {
+        return stored != null && listingDue != null && !stored.isAfter(listingDue) && !(writingAnyway && !stored.isAfter(now));
     }
 
     /** Applies the winning trigger under the incomplete-window policy. */
@@ -405,7 +405,7 @@ public final class WindowMachine {
         WindowState.Builder s = state.toBuilder();
         claim(s, CloseReason.OPERATOR, s.completeness.completeOnClose(CloseReason.OPERATOR), false, now, note);
         Transition claimed = decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
-        return new Transition(claimed.next(), true, List.of(), Transition.Action.EMIT, claimed.timerDue(), claimed.indexDue());
+        return new Transition(claimed.next(), true, List.of(), Transition.Action.EMIT, claimed.timerDue(), claimed.listingDue());
     }
 
     private void claim(WindowState.Builder s, CloseReason reason, boolean complete, boolean deadLetter, Instant now) {
@@ -470,7 +470,7 @@ public final class WindowMachine {
                 && config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
         claim(s, CloseReason.SESSION_LIMIT, complete, deadLetter, now);
         Transition t = decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
-        return new Transition(t.next(), true, List.of(), Transition.Action.EMIT, t.timerDue(), t.indexDue());
+        return new Transition(t.next(), true, List.of(), Transition.Action.EMIT, t.timerDue(), t.listingDue());
     }
 
     /**

@@ -61,7 +61,7 @@ final class WindowVisit {
             if (stored.isAfter(now)) {
                 return new Visited(state, stored, readAt);
             }
-            Instant found = t.indexDue();
+            Instant found = t.listingDue();
             return new Visited(state, found != null && found.isAfter(now) ? found : now, readAt);
         }
     }

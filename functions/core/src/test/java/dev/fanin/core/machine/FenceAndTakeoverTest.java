@@ -170,7 +170,7 @@ class FenceAndTakeoverTest {
             assertThat(t.write()).isFalse();
             assertThat(t.action()).isEqualTo(Transition.Action.NONE);
             assertThat(t.next()).isEqualTo(a);
-            assertThat(t.indexDue()).as("the sweeper looks again at the lease end").isEqualTo(a.leaseUntil());
+            assertThat(t.listingDue()).as("the sweeper looks again at the lease end").isEqualTo(a.leaseUntil());
             return;
         }
         assertThat(t.write()).isTrue();
@@ -181,7 +181,7 @@ class FenceAndTakeoverTest {
         assertThat(next.leaseUntil()).isEqualTo(now.plus(LEASE));
         assertThat(next.revision()).isEqualTo(a.revision());
         assertThat(next.claim()).as("the frozen emission is unchanged, so is its aggregate id").isEqualTo(a.claim());
-        assertThat(t.indexDue()).as("listed at the new lease end, for the next takeover").isEqualTo(next.leaseUntil());
+        assertThat(t.listingDue()).as("listed at the new lease end, for the next takeover").isEqualTo(next.leaseUntil());
         assertThat(next.dueAt()).isBeforeOrEqualTo(next.leaseUntil());
         assertThat(t.armsTimer()).as("a claim has no timer chain").isFalse();
     }

@@ -85,7 +85,7 @@ class HoldPolicyTest {
         WindowState h = stored(t, s);
         assertThat(h.status()).isEqualTo(WindowStatus.HELD);
         assertThat(h.claim()).isNull();
-        assertThat(t.indexDue()).as("a HELD window is next due at its hard deadline").isEqualTo(DEADLINE);
+        assertThat(t.listingDue()).as("a HELD window is next due at its hard deadline").isEqualTo(DEADLINE);
         assertThat(h.dueAt()).as("an earlier stored due time may stay").isBeforeOrEqualTo(DEADLINE);
 
         Transition again = m.tick(h, END + watermarkAfterEnd + 60_000, now.plusSeconds(60));

@@ -20,10 +20,10 @@ import org.junit.jupiter.params.provider.ValueSource;
  * How the machine keeps a window's stored due time (its {@code dueAt}, which a due bucket lists): never later than the
  * next check rounded up to the 10 s grid (so the sweeper is never late), moved earlier at once, and moved later only by
  * a write that happens anyway and finds it already past. A sweep that finds it past writes nothing and reports the
- * next visit ({@link Transition#indexDue()}), where the sweeper lists the window again. Timers keep the exact time; a
+ * next visit ({@link Transition#listingDue()}), where the sweeper lists the window again. Timers keep the exact time; a
  * timer chain continued by its own message writes nothing (TimerChainTest).
  */
-class DueIndexRulesTest {
+class DueBucketRulesTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
     private static final Duration LEASE = Duration.ofSeconds(30);
@@ -46,7 +46,7 @@ class DueIndexRulesTest {
     }
 
     @Test
-    void aNewWindowIsIndexedAtItsNextCheckRoundedUpAndTimedExactly() {
+    void aNewWindowIsListedAtItsNextCheckRoundedUpAndTimedExactly() {
         WindowState s = firstEvent();
         // Session end T0+30 s, watermark T0-5 s: the watermark reaches the end 35 s from now.
         assertThat(s.timer()).isEqualTo(new TimerChain(1, T0.plusSeconds(35)));
@@ -54,19 +54,19 @@ class DueIndexRulesTest {
     }
 
     @Test
-    void anEventExtendingTheSessionKeepsTheEarlierIndexEntryAndItsTimer() {
+    void anEventExtendingTheSessionKeepsTheEarlierListingAndItsTimer() {
         WindowState s = firstEvent();
         Instant now = T0.plusSeconds(20);
         Transition t = machine.ingest(s, List.of(event("e2", now.toEpochMilli())), watermarkAt(now), now);
 
         assertThat(t.write()).isTrue();
-        assertThat(t.next().dueAt()).as("index entry not moved: an early entry is harmless").isEqualTo(T0.plusSeconds(40));
+        assertThat(t.next().dueAt()).as("stored due time not moved: an early listing is harmless").isEqualTo(T0.plusSeconds(40));
         assertThat(t.next().timer()).as("the armed timer is earlier, so no new one").isEqualTo(s.timer());
         assertThat(t.armsTimer()).isFalse();
     }
 
     @Test
-    void aTimerFiringBeforeTheWindowIsDueContinuesItsChainWithoutAWriteOrAnIndexMove() {
+    void aTimerFiringBeforeTheWindowIsDueContinuesItsChainWithoutAWriteOrANewListing() {
         WindowState extended = machine.ingest(firstEvent(), List.of(event("e2", T0.plusSeconds(20).toEpochMilli())),
                 watermarkAt(T0.plusSeconds(20)), T0.plusSeconds(20)).next().withVersion(2);
         Instant fired = T0.plusSeconds(35);
@@ -88,7 +88,7 @@ class DueIndexRulesTest {
         assertThat(t.write()).isFalse();
         assertThat(t.next().dueAt()).isEqualTo(extended.dueAt());
         // Session end T0+50 s: the watermark gets there at T0+55 s, rounded up to the grid.
-        assertThat(t.indexDue()).isEqualTo(T0.plusSeconds(60));
+        assertThat(t.listingDue()).isEqualTo(T0.plusSeconds(60));
     }
 
     @Test
@@ -112,7 +112,7 @@ class DueIndexRulesTest {
         // Session end now+30 s, watermark now-5 s: next check 35 s from now, rounded up.
         Instant exact = now.plusSeconds(35);
         Instant roundedUp = Instant.ofEpochMilli(Math.floorDiv(exact.toEpochMilli() + 9_999, 10_000) * 10_000);
-        assertThat(t.next().dueAt()).isEqualTo(roundedUp).isEqualTo(t.indexDue());
+        assertThat(t.next().dueAt()).isEqualTo(roundedUp).isEqualTo(t.listingDue());
     }
 
     @Test
@@ -123,7 +123,7 @@ class DueIndexRulesTest {
 
         assertThat(t.write()).isTrue();
         assertThat(t.next().dueAt()).isEqualTo(extended.dueAt());
-        assertThat(t.indexDue()).isAfter(extended.dueAt());
+        assertThat(t.listingDue()).isAfter(extended.dueAt());
     }
 
     @Test
@@ -138,7 +138,7 @@ class DueIndexRulesTest {
 
     @Test
     void anEntryMovesEarlierAtOnceWhenTheNextCheckComesSooner() {
-        // A tumbling minute whose watermark lags by ten minutes is indexed at its hard deadline (an hour away) ...
+        // A tumbling minute whose watermark lags by ten minutes is listed at its hard deadline (an hour away) ...
         PipelineConfig tumbling = PipelineFixture.pipeline().build();
         WindowMachine m = new WindowMachine(tumbling, LEASE, Duration.ofSeconds(10));
         WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
@@ -154,7 +154,7 @@ class DueIndexRulesTest {
     }
 
     @Test
-    void theIndexedDueNeverPassesTheRoundedNextCheckAcrossAnyVisitor() {
+    void theStoredDueNeverPassesTheRoundedNextCheckAcrossAnyVisitor() {
         WindowState s = firstEvent();
         Instant now = T0;
         for (int i = 1; i <= 40; i++) {
