@@ -5,6 +5,7 @@ import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.EventTimeMath;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -15,6 +16,23 @@ import java.util.Optional;
  * processing time.
  */
 public final class Triggers {
+
+    /**
+     * Which trigger's reason a revision records when several hold at once, first wins: what the window is known to
+     * hold (completeness, sentinel, count) beats event time (watermark, session gap), which beats processing time (hard
+     * lifetime); the size bound comes last, because it cuts a revision that no other trigger would close yet.
+     * Stated here once (docs/SEMANTICS.md, "Close triggers", links it); {@link CloseReason}'s declaration order means
+     * nothing. Only the triggers are ranked: SESSION_LIMIT, LATE_CORRECTION and OPERATOR are decisions, never in
+     * {@link #holding}.
+     */
+    public static final List<CloseReason> PRECEDENCE = List.of(
+            CloseReason.EXPECTED_COMPLETE,
+            CloseReason.SENTINEL,
+            CloseReason.COUNT,
+            CloseReason.WATERMARK,
+            CloseReason.SESSION_GAP,
+            CloseReason.HARD_LIFETIME,
+            CloseReason.SIZE_LIMIT);
 
     private Triggers() {
     }
@@ -55,13 +73,9 @@ public final class Triggers {
         return holding;
     }
 
-    /**
-     * The reason recorded when several triggers hold at once: the first in {@link CloseReason} declaration order
-     * (completeness, sentinel, count, watermark, session gap, hard lifetime, size limit).
-     */
+    /** The reason recorded when several triggers hold at once: the first of {@link #PRECEDENCE} that holds. */
     public static Optional<CloseReason> winner(EnumSet<CloseReason> holding) {
-        // EnumSet iterates in declaration order.
-        return holding.stream().findFirst();
+        return PRECEDENCE.stream().filter(holding::contains).findFirst();
     }
 
     /**

@@ -1,9 +1,9 @@
 package dev.fanin.core.window;
 
 /**
- * Why a window revision closed. When several triggers hold at the same decision, the reason is the first in this
- * declaration order (completeness beats count beats event time beats processing time); only one close is ever
- * committed per window revision. {@link #OPERATOR} is no trigger: it is an explicit decision that closes an open or
+ * Why a window revision closed. When several triggers hold at the same decision, the reason recorded is the first of
+ * {@code Triggers.PRECEDENCE} (not this declaration order); only one close is ever committed per window revision.
+ * {@link #OPERATOR} is no trigger: it is an explicit decision that closes an open or
  * held window at once, and loses to any close claimed before it (docs/SEMANTICS.md, "Close triggers").
  */
 public enum CloseReason {

@@ -88,11 +88,25 @@ class TriggersTest {
     }
 
     @Test
-    void winnerIsFirstInDeclarationOrder() {
+    void winnerIsTheFirstOfThePrecedenceList() {
         assertThat(Triggers.winner(EnumSet.of(CloseReason.HARD_LIFETIME, CloseReason.WATERMARK, CloseReason.COUNT))).contains(CloseReason.COUNT);
         assertThat(Triggers.winner(EnumSet.of(CloseReason.SIZE_LIMIT, CloseReason.SESSION_GAP))).contains(CloseReason.SESSION_GAP);
         assertThat(Triggers.winner(EnumSet.of(CloseReason.SENTINEL, CloseReason.EXPECTED_COMPLETE))).contains(CloseReason.EXPECTED_COMPLETE);
         assertThat(Triggers.winner(EnumSet.noneOf(CloseReason.class))).isEmpty();
+    }
+
+    @Test
+    void precedenceRanksEveryTriggerOnce() {
+        // Every reason holding() can return is ranked exactly once; the decisions that are no triggers are not.
+        assertThat(Triggers.PRECEDENCE).doesNotHaveDuplicates()
+                .containsExactlyInAnyOrder(EnumSet.complementOf(EnumSet.of(CloseReason.SESSION_LIMIT, CloseReason.LATE_CORRECTION,
+                        CloseReason.OPERATOR)).toArray(CloseReason[]::new));
+        for (int i = 0; i < Triggers.PRECEDENCE.size(); i++) {
+            for (int j = i + 1; j < Triggers.PRECEDENCE.size(); j++) {
+                CloseReason first = Triggers.PRECEDENCE.get(i);
+                assertThat(Triggers.winner(EnumSet.of(Triggers.PRECEDENCE.get(j), first))).contains(first);
+            }
+        }
     }
 
     @Test
