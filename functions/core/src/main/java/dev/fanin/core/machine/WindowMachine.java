@@ -161,6 +161,23 @@ public final class WindowMachine {
      * an event is counted.
      */
     public Transition ingest(WindowState state, List<Event> events, long watermark, Instant now, Interval bounds) {
+        Stimulus stimulus = overflows(state, events) ? Stimulus.SIZE_LIMIT_SPLIT : Stimulus.EVENTS;
+        TransitionTable.require(state, stimulus);
+        return TransitionTable.checked(state.status(), stimulus, offer(state, events, watermark, now, bounds));
+    }
+
+    /** Whether the events offered are more than the revision has room for, and the pipeline splits a full one. */
+    private boolean overflows(WindowState state, List<Event> events) {
+        return config.bounds().onOverflow() == Bounds.Overflow.SPLIT
+                && state.revisionEvents() + events.size() > config.bounds().maxEventsPerWindow();
+    }
+
+    /** What a visit at {@code now} is: a takeover when it finds a claim whose lease has ended. */
+    static Stimulus visitOf(WindowState state, Instant now) {
+        return state.isClaimed() && !now.isBefore(state.leaseUntil()) ? Stimulus.TAKEOVER : Stimulus.VISIT;
+    }
+
+    private Transition offer(WindowState state, List<Event> events, long watermark, Instant now, Interval bounds) {
         WindowState.Builder s = state.toBuilder();
         List<Event> ordered = new ArrayList<>(events);
         ordered.sort(Comparator.comparing(Event::eventTime).thenComparing(Event::eventId));
@@ -216,7 +233,7 @@ public final class WindowMachine {
 
     /** As {@link #tick(WindowState, long, Instant)}, by the given visitor (see {@link Visitor}). */
     public Transition tick(WindowState state, long watermark, Instant now, Visitor visitor) {
-        return decide(state.toBuilder(), state, false, List.of(), watermark, now, visitor);
+        return TransitionTable.checked(state.status(), visitOf(state, now), decide(state.toBuilder(), state, false, List.of(), watermark, now, visitor));
     }
 
     /**
@@ -399,13 +416,14 @@ public final class WindowMachine {
      * won, and an operator close never makes a second one.
      */
     public Transition closeByOperator(WindowState state, String note, long watermark, Instant now) {
-        if (state.status() != WindowStatus.OPEN && state.status() != WindowStatus.HELD) {
+        if (TransitionTable.cell(state.status(), Stimulus.OPERATOR_CLOSE).kind() == TransitionTable.Kind.IGNORED) {
             return new Transition(state, false, List.of(), Transition.Action.NONE, null, state.dueAt());
         }
         WindowState.Builder s = state.toBuilder();
         claim(s, CloseReason.OPERATOR, s.completeness.completeOnClose(CloseReason.OPERATOR), false, now, note);
         Transition claimed = decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
-        return new Transition(claimed.next(), true, List.of(), Transition.Action.EMIT, claimed.timerDue(), claimed.listingDue());
+        return TransitionTable.checked(state.status(), Stimulus.OPERATOR_CLOSE,
+                new Transition(claimed.next(), true, List.of(), Transition.Action.EMIT, claimed.timerDue(), claimed.listingDue()));
     }
 
     private void claim(WindowState.Builder s, CloseReason reason, boolean complete, boolean deadLetter, Instant now) {
@@ -461,16 +479,15 @@ public final class WindowMachine {
      * session that continues it.
      */
     public Transition cutShort(WindowState state, long watermark, Instant now) {
-        if (state.status() != WindowStatus.OPEN && state.status() != WindowStatus.HELD) {
-            throw new IllegalStateException("only an accepting session can be cut short, not a " + state.status() + " one: " + state.ref());
-        }
+        TransitionTable.require(state, Stimulus.SESSION_LIMIT_CUT);
         WindowState.Builder s = state.toBuilder();
         boolean complete = s.completeness.completeOnClose(CloseReason.SESSION_LIMIT);
         boolean deadLetter = !complete && config.knowsCompleteness() && config.incomplete().mode() == IncompletePolicy.Mode.HOLD
                 && config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
         claim(s, CloseReason.SESSION_LIMIT, complete, deadLetter, now);
         Transition t = decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
-        return new Transition(t.next(), true, List.of(), Transition.Action.EMIT, t.timerDue(), t.listingDue());
+        return TransitionTable.checked(state.status(), Stimulus.SESSION_LIMIT_CUT,
+                new Transition(t.next(), true, List.of(), Transition.Action.EMIT, t.timerDue(), t.listingDue()));
     }
 
     /**
@@ -497,7 +514,8 @@ public final class WindowMachine {
      */
     public Transition commit(WindowState state, long fence, long watermark, Instant now) {
         if (state.status() != WindowStatus.CLAIMED || state.fence() != fence) {
-            return new Transition(state, false, List.of(), Transition.Action.NONE, null, state.dueAt());
+            return TransitionTable.checked(state.status(), Stimulus.COMMIT,
+                    new Transition(state, false, List.of(), Transition.Action.NONE, null, state.dueAt()));
         }
         WindowState.Builder s = state.toBuilder();
         Claim claim = s.claim;
@@ -512,7 +530,7 @@ public final class WindowMachine {
         } else {
             s.status = WindowStatus.CLOSED;
         }
-        return decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
+        return TransitionTable.checked(state.status(), Stimulus.COMMIT, decide(s, state, true, List.of(), watermark, now, Visitor.WRITER));
     }
 
     /**
@@ -520,6 +538,8 @@ public final class WindowMachine {
      * deadline becomes the earlier of the two, so merging never postpones a close.
      */
     public WindowState absorb(WindowState survivor, WindowState absorbed) {
+        TransitionTable.require(survivor, Stimulus.ABSORB);
+        TransitionTable.require(absorbed, Stimulus.ABSORB);
         WindowState.Builder s = survivor.toBuilder();
         s.bounds = s.bounds.span(absorbed.bounds());
         s.eventIds.addAll(absorbed.eventIds());

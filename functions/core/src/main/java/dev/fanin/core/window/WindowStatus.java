@@ -1,7 +1,8 @@
 package dev.fanin.core.window;
 
 /**
- * The life of a window. Transitions are decided by the core and executed by the store under a version condition.
+ * The life of a window. Transitions are decided by the core and executed by the store under a version condition; the
+ * picture is the common path, {@code dev.fanin.core.machine.TransitionTable} has every status meeting every stimulus.
  *
  * <pre>
  *   OPEN ──trigger──▶ CLAIMED ──commit──▶ CLOSED ──late event within lateness──▶ CLAIMED (next revision) ...
