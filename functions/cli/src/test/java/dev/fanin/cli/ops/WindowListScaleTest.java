@@ -77,11 +77,10 @@ class WindowListScaleTest {
             List<Event> events = new MessageIntake(ConfigLoader.load(WindowsCommandTest.JOBS, "test")).parse(new InboundMessage("m" + i,
                     "{\"job\":\"job-" + i + "\",\"shard\":0,\"n\":4,\"at\":\"" + now + "\"}", Map.of(), now)).accepted();
             WindowState held = machine.ingest(open, events, now.toEpochMilli(), now).next();
-            StoredWindow stored = WindowCodec.encode(new WindowState(held.ref(), held.kind(), held.bounds(), dev.fanin.core.window.WindowStatus.HELD,
-                    held.version(), held.fence(), held.leaseUntil(), held.dueAt(), held.expiresAt(), held.eventIds(), held.layout(),
-                    held.revision(), held.committedRevision(), held.aggregates(), held.completeness(), held.revisionEvents(), held.openedAt(),
-                    held.hardDeadline(), held.firstEventTime(), held.lastEventTime(), held.lastTakenTime(), held.lastArrival(), held.claim(), held.pendingSince(),
-                    held.timer(), held.absorbed(), held.lateEvents(), held.continues(), held.cutBy()));
+            dev.fanin.core.machine.Lifecycle l = held.lifecycle();
+            StoredWindow stored = WindowCodec.encode(new WindowState(held.ref(), held.kind(), new dev.fanin.core.machine.Lifecycle(
+                    dev.fanin.core.window.WindowStatus.HELD, l.version(), l.fence(), l.leaseUntil(), l.claim(), l.revision(), l.committedRevision()),
+                    held.schedule(), held.contents(), held.times(), held.lineage(), held.layout()));
             batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(WindowItemCodec.head(stored, 1, Set.copyOf(stored.eventIds())))
                     .build()).build());
             if (batch.size() == 25 || i == WINDOWS - 1) {

@@ -113,36 +113,17 @@ public final class WindowCodec {
         }
         List<String> absorbed = new ArrayList<>();
         n.path("ab").forEach(x -> absorbed.add(x.textValue()));
-        return new WindowState(
-                w.ref(),
-                WindowKind.valueOf(n.path("k").textValue()),
-                new Interval(n.path("s").longValue(), n.path("e").longValue()),
-                w.status(),
-                w.version(),
-                w.fence(),
-                w.leaseUntil(),
-                w.dueAt(),
-                w.expiresAt(),
-                w.eventIds(),
-                w.layout(),
-                n.path("r").intValue(),
-                n.path("cr").intValue(),
-                Aggregates.fromState(config.aggregations(), n.path("a")),
-                Completeness.fromJson(config, n.path("c")),
-                n.path("n").longValue(),
-                Instant.ofEpochMilli(n.path("o").longValue()),
-                Instant.ofEpochMilli(n.path("d").longValue()),
-                instant(n, "f"),
-                instant(n, "l"),
-                n.has("lt") ? instant(n, "lt") : instant(n, "l"),
-                instant(n, "la"),
-                claim,
-                instant(n, "p"),
-                n.path("t").isNumber() ? new TimerChain(n.path("ti").longValue(), instant(n, "t")) : null,
-                absorbed,
-                n.path("le").longValue(),
-                n.path("co").textValue(),
+        Lifecycle lifecycle = new Lifecycle(w.status(), w.version(), w.fence(), w.leaseUntil(), claim, n.path("r").intValue(),
+                n.path("cr").intValue());
+        Schedule schedule = new Schedule(w.dueAt(), n.path("t").isNumber() ? new TimerChain(n.path("ti").longValue(), instant(n, "t")) : null,
+                Instant.ofEpochMilli(n.path("o").longValue()), Instant.ofEpochMilli(n.path("d").longValue()), w.expiresAt(), instant(n, "p"));
+        Contents contents = new Contents(new Interval(n.path("s").longValue(), n.path("e").longValue()), w.eventIds(),
+                Aggregates.fromState(config.aggregations(), n.path("a")), Completeness.fromJson(config, n.path("c")), n.path("n").longValue(),
+                n.path("le").longValue());
+        EventTimes times = new EventTimes(instant(n, "f"), instant(n, "l"), n.has("lt") ? instant(n, "lt") : instant(n, "l"), instant(n, "la"));
+        Lineage lineage = new Lineage(absorbed, n.path("co").textValue(),
                 n.path("cut").isTextual() ? CloseReason.valueOf(n.path("cut").textValue()) : null);
+        return new WindowState(w.ref(), WindowKind.valueOf(n.path("k").textValue()), lifecycle, schedule, contents, times, lineage, w.layout());
     }
 
     private static void putInstant(ObjectNode n, String field, Instant value) {

@@ -110,9 +110,9 @@ public final class WindowMachine {
      */
     public WindowState open(WindowRef ref, Interval bounds, Instant now, String continues) {
         Instant hardDeadline = now.plus(config.triggers().maxLifetime());
-        return new WindowState(ref, WindowKind.of(config.window()), bounds, WindowStatus.OPEN, 0, 0, null, null, expiryOfWindowOpenedAt(now),
-                Set.of(), null, 0, -1, Aggregates.empty(config.aggregations()), Completeness.initial(config), 0, now,
-                hardDeadline, null, null, null, null, null, null, null, List.of(), 0, continues, null);
+        return new WindowState(ref, WindowKind.of(config.window()), Lifecycle.NEW, Schedule.opened(now, hardDeadline, expiryOfWindowOpenedAt(now)),
+                Contents.empty(bounds, Aggregates.empty(config.aggregations()), Completeness.initial(config)), EventTimes.NONE,
+                Lineage.of(continues), null);
     }
 
     /**

@@ -15,97 +15,140 @@ import java.util.Objects;
 import java.util.Set;
 
 /**
- * The core's whole view of one window. Immutable; the {@link WindowMachine} derives the next state, the store
- * persists it (through {@link WindowCodec}) under a version condition.
+ * The core's whole view of one window, in parts that each own one idea: its {@link Lifecycle} (status, version, fence,
+ * claim, revisions), its {@link Schedule} (due time, timer chain, deadlines, pending correction), its {@link Contents}
+ * (bounds, event ids, accumulators, completeness, counts), the {@link EventTimes} of what it took and, for a session,
+ * its {@link Lineage}. Immutable; the {@link WindowMachine} derives the next state, the store persists it (through
+ * {@link WindowCodec}) under a version condition. The accessors below read through to the parts.
  *
- * <p>Two clocks: {@code bounds}, {@code firstEventTime} and {@code lastEventTime} are event time; every other instant
- * is processing time.
- *
- * @param ref               identity
- * @param kind              tumbling, sliding or session
- * @param bounds            half-open event-time bounds; a session's grows as events extend it
- * @param status            life-cycle status
- * @param version           store version this state was read at (0: never stored)
- * @param fence             fencing token of the latest claim
- * @param leaseUntil        while CLAIMED, when the claim may be taken over
- * @param dueAt             next processing time at which a sweep or timer must look at the window (null: never)
- * @param expiresAt         TTL, fixed at creation: hard deadline + allowed lateness + correction delay + retention
- * @param eventIds          digests of every event id accepted during the window's life
- * @param layout            the store's bookkeeping, carried unchanged
- * @param revision          the revision accumulating now (or being emitted, while CLAIMED)
- * @param committedRevision the last committed revision, -1 before the first commit
- * @param aggregates        the accumulators (cumulative across corrections; reset when a SIZE_LIMIT split is claimed)
- * @param completeness      expected/seen/members of the accumulating revision
- * @param revisionEvents    distinct events counted in the accumulating revision (COUNT trigger and size bound)
- * @param openedAt          creation time
- * @param hardDeadline      openedAt + maxLifetime: the window is claimed by then at the latest
- * @param firstEventTime    earliest event time among the events the accumulators hold (a sentinel that does not
- *                          count as an event is not one; a SIZE_LIMIT split starts afresh), null when none
- * @param lastEventTime     latest such event time, null when none
- * @param lastTakenTime     latest event time of every event the window took over its life, a sentinel that does not
- *                          count as an event included (a session cut short ends just after it), null when none
- * @param lastArrival       processing time of the latest accepted event
- * @param claim             the frozen revision while CLAIMED, else null
- * @param pendingSince      when the first event not yet in an emitted revision arrived after a claim (a correction
- *                          is due at pendingSince + correctionDelay), else null
- * @param timer             the window's live timer chain, null when it has none (closed, claimed or merged)
- * @param absorbed          ids of the sessions merged into this one
- * @param lateEvents        late events (within lateness) accepted over the window's life
- * @param continues         for a session that continues one cut short, the aggregate id of the cut revision; else null
- * @param cutBy             for a session cut short at its first close, why (HARD_LIFETIME, SIZE_LIMIT): its bounds end
- *                          just after its last event, and a new session starting within the gap after it continues it;
- *                          else null
+ * @param ref    identity
+ * @param kind   tumbling, sliding or session
+ * @param layout the store's bookkeeping, carried unchanged
  */
-public record WindowState(
-        WindowRef ref,
-        WindowKind kind,
-        Interval bounds,
-        WindowStatus status,
-        long version,
-        long fence,
-        Instant leaseUntil,
-        Instant dueAt,
-        Instant expiresAt,
-        Set<String> eventIds,
-        Object layout,
-        int revision,
-        int committedRevision,
-        Aggregates aggregates,
-        Completeness completeness,
-        long revisionEvents,
-        Instant openedAt,
-        Instant hardDeadline,
-        Instant firstEventTime,
-        Instant lastEventTime,
-        Instant lastTakenTime,
-        Instant lastArrival,
-        Claim claim,
-        Instant pendingSince,
-        TimerChain timer,
-        List<String> absorbed,
-        long lateEvents,
-        String continues,
-        CloseReason cutBy) {
+public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, Schedule schedule, Contents contents, EventTimes times,
+                          Lineage lineage, Object layout) {
 
     public WindowState {
         Objects.requireNonNull(ref, "ref");
         Objects.requireNonNull(kind, "kind");
-        Objects.requireNonNull(bounds, "bounds");
-        Objects.requireNonNull(status, "status");
-        Objects.requireNonNull(expiresAt, "expiresAt");
-        Objects.requireNonNull(aggregates, "aggregates");
-        Objects.requireNonNull(completeness, "completeness");
-        Objects.requireNonNull(openedAt, "openedAt");
-        Objects.requireNonNull(hardDeadline, "hardDeadline");
-        eventIds = Set.copyOf(eventIds);
-        absorbed = List.copyOf(absorbed);
-        if (status == WindowStatus.CLAIMED && (claim == null || leaseUntil == null)) {
-            throw new IllegalArgumentException("a CLAIMED window needs its claim and lease: " + ref);
-        }
+        Objects.requireNonNull(lifecycle, "lifecycle");
+        Objects.requireNonNull(schedule, "schedule");
+        Objects.requireNonNull(contents, "contents");
+        Objects.requireNonNull(times, "times");
+        Objects.requireNonNull(lineage, "lineage");
+    }
+
+    // Read-through accessors: Lifecycle.
+    public WindowStatus status() {
+        return lifecycle.status();
+    }
+
+    public long version() {
+        return lifecycle.version();
+    }
+
+    public long fence() {
+        return lifecycle.fence();
+    }
+
+    public Instant leaseUntil() {
+        return lifecycle.leaseUntil();
+    }
+
+    public Claim claim() {
+        return lifecycle.claim();
+    }
+
+    public int revision() {
+        return lifecycle.revision();
+    }
+
+    public int committedRevision() {
+        return lifecycle.committedRevision();
+    }
+
+    // Schedule.
+    public Instant dueAt() {
+        return schedule.dueAt();
+    }
+
+    public TimerChain timer() {
+        return schedule.timer();
+    }
+
+    public Instant openedAt() {
+        return schedule.openedAt();
+    }
+
+    public Instant hardDeadline() {
+        return schedule.hardDeadline();
+    }
+
+    public Instant expiresAt() {
+        return schedule.expiresAt();
+    }
+
+    public Instant pendingSince() {
+        return schedule.pendingSince();
+    }
+
+    // Contents.
+    public Interval bounds() {
+        return contents.bounds();
+    }
+
+    public Set<String> eventIds() {
+        return contents.eventIds();
+    }
+
+    public Aggregates aggregates() {
+        return contents.aggregates();
+    }
+
+    public Completeness completeness() {
+        return contents.completeness();
+    }
+
+    public long revisionEvents() {
+        return contents.revisionEvents();
+    }
+
+    public long lateEvents() {
+        return contents.lateEvents();
+    }
+
+    // EventTimes.
+    public Instant firstEventTime() {
+        return times.first();
+    }
+
+    public Instant lastEventTime() {
+        return times.last();
+    }
+
+    public Instant lastTakenTime() {
+        return times.lastTaken();
+    }
+
+    public Instant lastArrival() {
+        return times.lastArrival();
+    }
+
+    // Lineage.
+    public List<String> absorbed() {
+        return lineage.absorbed();
+    }
+
+    public String continues() {
+        return lineage.continues();
+    }
+
+    public CloseReason cutBy() {
+        return lineage.cutBy();
     }
 
     public boolean isClaimed() {
-        return status == WindowStatus.CLAIMED;
+        return status() == WindowStatus.CLAIMED;
     }
 
     /**
@@ -114,28 +157,28 @@ public record WindowState(
      * correction (a closed window claimed again for late events) takes none.
      */
     public boolean holdsSlot() {
-        return switch (status) {
+        return switch (status()) {
             case OPEN, HELD -> true;
-            case CLAIMED -> claim == null || claim.reason() != CloseReason.LATE_CORRECTION;
+            case CLAIMED -> claim().reason() != CloseReason.LATE_CORRECTION;
             case CLOSED, MERGED -> false;
         };
     }
 
     /** Whether an emitted revision exists, so that new events are corrections of it. */
     public boolean hasCommitted() {
-        return committedRevision >= 0;
+        return committedRevision() >= 0;
     }
 
     /** The aggregate id of the revision being accumulated or emitted now. */
     public String aggregateId() {
-        return ref.aggregateId(revision);
+        return ref.aggregateId(revision());
     }
 
     /** This state as the store holds it after a write: the next version. */
     public WindowState withVersion(long newVersion) {
-        Builder b = toBuilder();
-        b.version = newVersion;
-        return b.build();
+        Lifecycle l = lifecycle;
+        return new WindowState(ref, kind, new Lifecycle(l.status(), newVersion, l.fence(), l.leaseUntil(), l.claim(), l.revision(),
+                l.committedRevision()), schedule, contents, times, lineage, layout);
     }
 
     /**
@@ -143,7 +186,8 @@ public record WindowState(
      * {@code gap}); {@link Long#MIN_VALUE} for any other window.
      */
     public long cutUntil(Duration gap) {
-        return cutBy != null && lastTakenTime != null ? EventTimeMath.plus(lastTakenTime.toEpochMilli(), gap.toMillis()) : Long.MIN_VALUE;
+        Instant lastTaken = times.lastTaken();
+        return lineage.cutBy() != null && lastTaken != null ? EventTimeMath.plus(lastTaken.toEpochMilli(), gap.toMillis()) : Long.MIN_VALUE;
     }
 
     WindowState.Builder toBuilder() {
@@ -185,39 +229,42 @@ public record WindowState(
         Builder(WindowState s) {
             ref = s.ref;
             kind = s.kind;
-            bounds = s.bounds;
-            status = s.status;
-            version = s.version;
-            fence = s.fence;
-            leaseUntil = s.leaseUntil;
-            dueAt = s.dueAt;
-            expiresAt = s.expiresAt;
-            eventIds = new java.util.HashSet<>(s.eventIds);
+            bounds = s.bounds();
+            status = s.status();
+            version = s.version();
+            fence = s.fence();
+            leaseUntil = s.leaseUntil();
+            dueAt = s.dueAt();
+            expiresAt = s.expiresAt();
+            eventIds = new java.util.HashSet<>(s.eventIds());
             layout = s.layout;
-            revision = s.revision;
-            committedRevision = s.committedRevision;
-            aggregates = s.aggregates;
-            completeness = s.completeness;
-            revisionEvents = s.revisionEvents;
-            openedAt = s.openedAt;
-            hardDeadline = s.hardDeadline;
-            firstEventTime = s.firstEventTime;
-            lastEventTime = s.lastEventTime;
-            lastTakenTime = s.lastTakenTime;
-            lastArrival = s.lastArrival;
-            claim = s.claim;
-            pendingSince = s.pendingSince;
-            timer = s.timer;
-            absorbed = new java.util.ArrayList<>(s.absorbed);
-            lateEvents = s.lateEvents;
-            continues = s.continues;
-            cutBy = s.cutBy;
+            revision = s.revision();
+            committedRevision = s.committedRevision();
+            aggregates = s.aggregates();
+            completeness = s.completeness();
+            revisionEvents = s.revisionEvents();
+            openedAt = s.openedAt();
+            hardDeadline = s.hardDeadline();
+            firstEventTime = s.firstEventTime();
+            lastEventTime = s.lastEventTime();
+            lastTakenTime = s.lastTakenTime();
+            lastArrival = s.lastArrival();
+            claim = s.claim();
+            pendingSince = s.pendingSince();
+            timer = s.timer();
+            absorbed = new java.util.ArrayList<>(s.absorbed());
+            lateEvents = s.lateEvents();
+            continues = s.continues();
+            cutBy = s.cutBy();
         }
 
         WindowState build() {
-            return new WindowState(ref, kind, bounds, status, version, fence, leaseUntil, dueAt, expiresAt, eventIds, layout,
-                    revision, committedRevision, aggregates, completeness, revisionEvents, openedAt, hardDeadline,
-                    firstEventTime, lastEventTime, lastTakenTime, lastArrival, claim, pendingSince, timer, absorbed, lateEvents, continues, cutBy);
+            return new WindowState(ref, kind,
+                    new Lifecycle(status, version, fence, leaseUntil, claim, revision, committedRevision),
+                    new Schedule(dueAt, timer, openedAt, hardDeadline, expiresAt, pendingSince),
+                    new Contents(bounds, eventIds, aggregates, completeness, revisionEvents, lateEvents),
+                    new EventTimes(firstEventTime, lastEventTime, lastTakenTime, lastArrival),
+                    new Lineage(absorbed, continues, cutBy), layout);
         }
     }
 }

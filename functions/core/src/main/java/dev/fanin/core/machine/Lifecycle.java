@@ -1,0 +1,30 @@
+package dev.fanin.core.machine;
+
+import dev.fanin.core.window.WindowStatus;
+import java.time.Instant;
+import java.util.Objects;
+
+/**
+ * Where a window is in its life, and who holds it: the fields the store's conditions read.
+ *
+ * @param status            life-cycle status ({@link TransitionTable} has every change)
+ * @param version           store version this state was read at (0: never stored)
+ * @param fence             fencing token of the latest claim
+ * @param leaseUntil        while CLAIMED, when the claim may be taken over; else null
+ * @param claim             the frozen revision while CLAIMED, else null
+ * @param revision          the revision accumulating now (or being emitted, while CLAIMED)
+ * @param committedRevision the last committed revision, -1 before the first commit
+ */
+public record Lifecycle(WindowStatus status, long version, long fence, Instant leaseUntil, Claim claim, int revision,
+                        int committedRevision) {
+
+    /** A window not yet stored, accumulating its first revision. */
+    static final Lifecycle NEW = new Lifecycle(WindowStatus.OPEN, 0, 0, null, null, 0, -1);
+
+    public Lifecycle {
+        Objects.requireNonNull(status, "status");
+        if (status == WindowStatus.CLAIMED && (claim == null || leaseUntil == null)) {
+            throw new IllegalArgumentException("a CLAIMED window needs its claim and lease");
+        }
+    }
+}
