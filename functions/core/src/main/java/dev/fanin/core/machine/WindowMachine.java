@@ -6,7 +6,6 @@ import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.config.Retirement;
 import dev.fanin.core.config.WindowSpec;
-import dev.fanin.core.emit.AggregateEvent;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.trigger.Triggers;
@@ -56,9 +55,9 @@ public final class WindowMachine {
     private final PipelineConfig config;
     private final Duration lease;
     private final long dueGranularityMillis;
-    /** Set on the machine of a pipeline no longer configured: every revision it claims says so. */
-    private final Retirement retired;
     private final EventAdmission admission;
+    private final Claims claims;
+    private final DueSchedule due;
 
     /**
      * @param config the pipeline
@@ -83,8 +82,9 @@ public final class WindowMachine {
         this.config = Objects.requireNonNull(config, "config");
         this.lease = Objects.requireNonNull(lease, "lease");
         this.dueGranularityMillis = dueGranularityMillis;
-        this.retired = retired;
         this.admission = new EventAdmission(config);
+        this.claims = new Claims(config, lease, retired);
+        this.due = new DueSchedule(dueGranularityMillis);
     }
 
     /**
@@ -188,7 +188,7 @@ public final class WindowMachine {
             EventOutcome outcome = admission.offer(s, event, watermark, now, bounds);
             if (outcome.disposition() == EventOutcome.Disposition.RETRY && !split && splitsNow(s, watermark, now)) {
                 // The revision is full: cut it here and count the rest of the batch in the next one.
-                split = close(s, CloseReason.SIZE_LIMIT, EnumSet.of(CloseReason.SIZE_LIMIT), now) == Transition.Action.EMIT;
+                split = claims.close(s, CloseReason.SIZE_LIMIT, EnumSet.of(CloseReason.SIZE_LIMIT), now) == Transition.Action.EMIT;
                 outcome = admission.offer(s, event, watermark, now, bounds);
             }
             outcomes.add(outcome);
@@ -282,7 +282,7 @@ public final class WindowMachine {
                 Optional<CloseReason> winner = Triggers.winner(holding);
                 if (winner.isPresent()) {
                     WindowStatus was = s.status;
-                    action = close(s, winner.get(), holding, now);
+                    action = claims.close(s, winner.get(), holding, now);
                     // A HELD window that is still to be held changes nothing: a visit then writes nothing.
                     changed |= action != Transition.Action.NONE || s.status != was;
                 }
@@ -306,7 +306,8 @@ public final class WindowMachine {
                 if (s.pendingSince != null) {
                     Instant correctionDue = s.pendingSince.plus(config.late().correctionDelay());
                     if (!now.isBefore(correctionDue)) {
-                        claim(s, CloseReason.LATE_CORRECTION, s.completeness.completeOnClose(CloseReason.LATE_CORRECTION), false, now);
+                        claims.claim(s, new Claims.Close(CloseReason.LATE_CORRECTION,
+                                s.completeness.completeOnClose(CloseReason.LATE_CORRECTION), false, null), now);
                         action = Transition.Action.EMIT;
                         changed = true;
                         s.dueAt = s.leaseUntil;
@@ -320,92 +321,9 @@ public final class WindowMachine {
             case MERGED -> s.dueAt = null;
             default -> throw new IllegalStateException("unknown status " + s.status);
         }
-        // s.dueAt holds the exact next check here; the timer gets it exactly, the due buckets a rounded-up copy.
-        Instant exactDue = s.dueAt;
-        Instant timerDue = null;
-        Instant listingDue;
-        boolean writingAnyway = visitor == Visitor.WRITER && changed;
-        if (s.status == WindowStatus.CLAIMED) {
-            // A claim is normally committed within the same invocation: no timer for it, and the stored due time only
-            // moves if the lease would end before it (a takeover waits for the sweep).
-            listingDue = roundUp(s.leaseUntil, s.leaseUntil);
-            s.dueAt = keepsStoredDue(before.dueAt(), listingDue, now, writingAnyway) ? before.dueAt() : listingDue;
-        } else {
-            if (exactDue != null) {
-                boolean ownMessage = visitor instanceof Visitor.Timer timer && timer.continues(s.timer);
-                if (startsTimerChain(s.timer, exactDue, now, writingAnyway) || (ownMessage && s.timer.id() == 0)) {
-                    // (A chain stored before chains had ids is replaced by one that has, at its own message.)
-                    s.timer = new TimerChain(before.version() + 1, exactDue);
-                    timerDue = exactDue;
-                } else if (ownMessage) {
-                    // The live chain's message, early: its next message needs no write, the chain keeps its identity.
-                    timerDue = exactDue;
-                }
-            }
-            listingDue = roundUp(exactDue, s.hardDeadline);
-            s.dueAt = keepsStoredDue(before.dueAt(), listingDue, now, writingAnyway) ? before.dueAt() : listingDue;
-        }
+        DueSchedule.Listed listed = due.schedule(s, before, visitor == Visitor.WRITER && changed, visitor, now);
         changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timer, before.timer());
-        return new Transition(changed ? s.build() : before, changed, outcomes, action, timerDue, listingDue);
-    }
-
-    /**
-     * Whether a step that finds the window next due at {@code exactDue} starts a new timer chain (a write, which makes
-     * the current chain's messages stale): when the window has none, or when its chain's first message has not come
-     * yet and was armed for a later time. A chain past its first message was re-armed at a time only its message
-     * knows: a visit leaves it alone (starting a chain would cost a write), a write that happens anyway ({@code
-     * writingAnyway}: events counted, a commit) replaces it, since the window may be due earlier now (a watermark that
-     * jumped). Between writes, such a window closes at its chain's next message or at the next sweep, whichever comes
-     * first. A chain lost to a transport failure leaves the close to the sweeper.
-     */
-    private static boolean startsTimerChain(TimerChain chain, Instant exactDue, Instant now, boolean writingAnyway) {
-        if (chain == null) {
-            return true;
-        }
-        return chain.armedFor().isAfter(now) ? exactDue.isBefore(chain.armedFor()) : writingAnyway;
-    }
-
-    /**
-     * Whether the stored due time can stay: it must not be later than the new one (a due bucket may send the sweeper
-     * too early, never too late). A write that happens anyway also replaces a stored time already past: the sweeper
-     * may have listed the window again at a later time that only its bucket knows, so the writer lists it afresh
-     * (see {@code DueCoverage}). Other visitors keep a past time; the sweeper lists such a window at
-     * {@link Transition#listingDue()} without a write.
-     */
-    private static boolean keepsStoredDue(Instant stored, Instant listingDue, Instant now, boolean writingAnyway) {
-        return stored != null && listingDue != null && !stored.isAfter(listingDue) && !(writingAnyway && !stored.isAfter(now));
-    }
-
-    /** Applies the winning trigger under the incomplete-window policy. */
-    private Transition.Action close(WindowState.Builder s, CloseReason reason, EnumSet<CloseReason> holding, Instant now) {
-        boolean complete = s.completeness.completeOnClose(reason);
-        // Under HOLD an incomplete window fires at its hard deadline only: the event-time end or a count reached first
-        // holds it. The size bound is the exception: a full revision is cut (flagged) so the window can go on.
-        if (!complete && reason != CloseReason.SIZE_LIMIT && holdsIncomplete()) {
-            if (!holding.contains(CloseReason.HARD_LIFETIME)) {
-                boolean wasHeld = s.status == WindowStatus.HELD;
-                s.status = WindowStatus.HELD;
-                return wasHeld ? Transition.Action.NONE : Transition.Action.HELD;
-            }
-            boolean deadLetter = config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
-            claim(s, CloseReason.HARD_LIFETIME, false, deadLetter, now);
-            return Transition.Action.EMIT;
-        }
-        if (s.revisionEvents == 0 && s.committedRevision >= 0) {
-            // A SIZE_LIMIT continuation that received nothing: close without emitting an empty revision. Nothing is
-            // due any more: the due time goes and the timer chain ends.
-            s.status = WindowStatus.CLOSED;
-            s.dueAt = null;
-            s.timer = null;
-            return Transition.Action.NONE;
-        }
-        claim(s, reason, complete, false, now);
-        return Transition.Action.EMIT;
-    }
-
-    /** The pipeline holds incomplete windows instead of firing them (HOLD, and it knows what complete means). */
-    private boolean holdsIncomplete() {
-        return config.knowsCompleteness() && config.incomplete().mode() == IncompletePolicy.Mode.HOLD;
+        return new Transition(changed ? s.build() : before, changed, outcomes, action, listed.timerDue(), listed.listingDue());
     }
 
     /**
@@ -420,56 +338,10 @@ public final class WindowMachine {
             return new Transition(state, false, List.of(), Transition.Action.NONE, null, state.dueAt());
         }
         WindowState.Builder s = state.toBuilder();
-        claim(s, CloseReason.OPERATOR, s.completeness.completeOnClose(CloseReason.OPERATOR), false, now, note);
+        claims.claim(s, new Claims.Close(CloseReason.OPERATOR, s.completeness.completeOnClose(CloseReason.OPERATOR), false, note), now);
         Transition claimed = decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
         return TransitionTable.checked(state.status(), Stimulus.OPERATOR_CLOSE,
                 new Transition(claimed.next(), true, List.of(), Transition.Action.EMIT, claimed.timerDue(), claimed.listingDue()));
-    }
-
-    private void claim(WindowState.Builder s, CloseReason reason, boolean complete, boolean deadLetter, Instant now) {
-        claim(s, reason, complete, deadLetter, now, null);
-    }
-
-    private void claim(WindowState.Builder s, CloseReason reason, boolean complete, boolean deadLetter, Instant now, String note) {
-        int revision = s.committedRevision + 1;
-        String corrects = reason == CloseReason.LATE_CORRECTION ? s.ref.aggregateId(s.committedRevision) : null;
-        if (s.kind.isSession() && revision == 0) {
-            freezeIfCut(s, reason);
-        }
-        AggregateEvent event = AggregateEvent.builder(s.ref, s.kind, s.bounds)
-                .revision(revision)
-                .corrects(corrects)
-                .continues(revision == 0 ? s.continues : null)
-                .closeReason(reason)
-                .completeness(s.completeness)
-                .complete(complete)
-                .aggregations(s.aggregates)
-                .eventTimes(s.firstEventTime, s.lastEventTime)
-                .openedAt(s.openedAt)
-                .closedAt(now)
-                .operatorNote(note)
-                .retired(retired)
-                .build();
-        s.revision = revision;
-        s.completeness = s.completeness.closedBy(reason);
-        s.status = WindowStatus.CLAIMED;
-        s.fence++;
-        s.leaseUntil = now.plus(lease);
-        s.claim = new Claim(revision, reason, complete, deadLetter, event.toJson(now));
-        s.pendingSince = null;
-        s.dueAt = s.leaseUntil;
-        // The claim ends the window's timer chain: a later message of it finds the window claimed and stops.
-        s.timer = null;
-        if (reason == CloseReason.SIZE_LIMIT && !s.kind.isSession()) {
-            // A time window continues: its emission is frozen in the claim, so the next revision starts empty now and
-            // counts the events that come while this one is emitted (a crashed emission waits for its lease, they
-            // do not).
-            s.aggregates = Aggregates.empty(config.aggregations());
-            s.completeness = Completeness.initial(config);
-            s.revisionEvents = 0;
-            s.firstEventTime = null;
-            s.lastEventTime = null;
-        }
     }
 
     /**
@@ -482,29 +354,12 @@ public final class WindowMachine {
         TransitionTable.require(state, Stimulus.SESSION_LIMIT_CUT);
         WindowState.Builder s = state.toBuilder();
         boolean complete = s.completeness.completeOnClose(CloseReason.SESSION_LIMIT);
-        boolean deadLetter = !complete && config.knowsCompleteness() && config.incomplete().mode() == IncompletePolicy.Mode.HOLD
+        boolean deadLetter = !complete && claims.holdsIncomplete()
                 && config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
-        claim(s, CloseReason.SESSION_LIMIT, complete, deadLetter, now);
+        claims.claim(s, new Claims.Close(CloseReason.SESSION_LIMIT, complete, deadLetter, null), now);
         Transition t = decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
         return TransitionTable.checked(state.status(), Stimulus.SESSION_LIMIT_CUT,
                 new Transition(t.next(), true, List.of(), Transition.Action.EMIT, t.timerDue(), t.listingDue()));
-    }
-
-    /**
-     * A session cut short before its gap ended (maxLifetime, maxEventsPerWindow) ends just after the last event it
-     * took (a sentinel that is not counted included, which {@code lastEventTime} leaves out): its
-     * bounds freeze there, so the on-time events after it open a new session that continues it instead of being late
-     * for this one.
-     */
-    private static void freezeIfCut(WindowState.Builder s, CloseReason reason) {
-        boolean cut = reason == CloseReason.HARD_LIFETIME || reason == CloseReason.SIZE_LIMIT || reason == CloseReason.SESSION_LIMIT;
-        if (cut && s.lastTakenTime != null) {
-            s.cutBy = reason;
-            long end = EventTimeMath.plus(s.lastTakenTime.toEpochMilli(), 1);
-            if (end < s.bounds.endMillis()) {
-                s.bounds = new Interval(s.bounds.startMillis(), end);
-            }
-        }
     }
 
     /**
@@ -570,24 +425,6 @@ public final class WindowMachine {
         // Session pipelines with completeness tracking re-observe nothing here: completeness of sessions is defined by
         // their events, and merged sessions keep the survivor's expectation with the union of members and seen counts.
         return a.completeness().mergedWith(b.completeness());
-    }
-
-    /**
-     * Rounds up to the due granularity (never earlier than the exact time, so a sweep never visits too soon), but never
-     * past {@code cap} (the hard deadline, which does not move and so needs no rounding): the hard-lifetime close is
-     * never delayed by rounding.
-     */
-    private Instant roundUp(Instant exact, Instant cap) {
-        if (exact == null) {
-            return null;
-        }
-        if (!exact.isBefore(cap)) {
-            return exact;
-        }
-        long ms = exact.toEpochMilli();
-        long rounded = Math.floorDiv(ms + dueGranularityMillis - 1, dueGranularityMillis) * dueGranularityMillis;
-        Instant up = Instant.ofEpochMilli(rounded);
-        return up.isAfter(cap) ? cap : up;
     }
 
     private WindowFacts facts(WindowState.Builder s) {

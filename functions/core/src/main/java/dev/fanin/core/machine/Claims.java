@@ -1,0 +1,134 @@
+package dev.fanin.core.machine;
+
+import dev.fanin.core.aggregate.Aggregates;
+import dev.fanin.core.config.IncompletePolicy;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.Retirement;
+import dev.fanin.core.emit.AggregateEvent;
+import dev.fanin.core.trigger.Completeness;
+import dev.fanin.core.window.CloseReason;
+import dev.fanin.core.window.EventTimeMath;
+import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+
+/**
+ * How a revision is claimed: the winning trigger under the incomplete-window policy, the frozen emission, the new
+ * fence and lease, and what a split or a cut session keeps. A step of {@link WindowMachine}, on its working copy.
+ */
+final class Claims {
+
+    /** One close: why, the {@code complete} flag it carries, whether HOLD's deadline dead-letters it, and an operator's note. */
+    record Close(CloseReason reason, boolean complete, boolean deadLetter, String note) {
+    }
+
+    private final PipelineConfig config;
+    private final Duration lease;
+    /** Set for a pipeline no longer configured: every revision claimed says so. */
+    private final Retirement retired;
+
+    Claims(PipelineConfig config, Duration lease, Retirement retired) {
+        this.config = config;
+        this.lease = lease;
+        this.retired = retired;
+    }
+
+    /** Applies the winning trigger under the incomplete-window policy. */
+    Transition.Action close(WindowState.Builder s, CloseReason reason, EnumSet<CloseReason> holding, Instant now) {
+        boolean complete = s.completeness.completeOnClose(reason);
+        // Under HOLD an incomplete window fires at its hard deadline only: the event-time end or a count reached first
+        // holds it. The size bound is the exception: a full revision is cut (flagged) so the window can go on.
+        if (!complete && reason != CloseReason.SIZE_LIMIT && holdsIncomplete()) {
+            if (!holding.contains(CloseReason.HARD_LIFETIME)) {
+                boolean wasHeld = s.status == WindowStatus.HELD;
+                s.status = WindowStatus.HELD;
+                return wasHeld ? Transition.Action.NONE : Transition.Action.HELD;
+            }
+            boolean deadLetter = config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
+            claim(s, new Close(CloseReason.HARD_LIFETIME, false, deadLetter, null), now);
+            return Transition.Action.EMIT;
+        }
+        if (s.revisionEvents == 0 && s.committedRevision >= 0) {
+            // A SIZE_LIMIT continuation that received nothing: close without emitting an empty revision. Nothing is
+            // due any more: the due time goes and the timer chain ends.
+            s.status = WindowStatus.CLOSED;
+            s.dueAt = null;
+            s.timer = null;
+            return Transition.Action.NONE;
+        }
+        claim(s, new Close(reason, complete, false, null), now);
+        return Transition.Action.EMIT;
+    }
+
+    /** The pipeline holds incomplete windows instead of firing them (HOLD, and it knows what complete means). */
+    boolean holdsIncomplete() {
+        return config.knowsCompleteness() && config.incomplete().mode() == IncompletePolicy.Mode.HOLD;
+    }
+
+    /** Claims the next revision: its emission frozen, a new fence and lease, the timer chain ended. */
+    void claim(WindowState.Builder s, Close close, Instant now) {
+        int revision = s.committedRevision + 1;
+        if (s.kind.isSession() && revision == 0) {
+            freezeIfCut(s, close.reason());
+        }
+        AggregateEvent event = emission(s, close, revision, now);
+        s.revision = revision;
+        s.completeness = s.completeness.closedBy(close.reason());
+        s.status = WindowStatus.CLAIMED;
+        s.fence++;
+        s.leaseUntil = now.plus(lease);
+        s.claim = new Claim(revision, close.reason(), close.complete(), close.deadLetter(), event.toJson(now));
+        s.pendingSince = null;
+        s.dueAt = s.leaseUntil;
+        // The claim ends the window's timer chain: a later message of it finds the window claimed and stops.
+        s.timer = null;
+        if (close.reason() == CloseReason.SIZE_LIMIT && !s.kind.isSession()) {
+            // A time window continues: its emission is frozen in the claim, so the next revision starts empty now and
+            // counts the events that come while this one is emitted (a crashed emission waits for its lease, they
+            // do not).
+            s.aggregates = Aggregates.empty(config.aggregations());
+            s.completeness = Completeness.initial(config);
+            s.revisionEvents = 0;
+            s.firstEventTime = null;
+            s.lastEventTime = null;
+        }
+    }
+
+    /** The aggregate the claim freezes. */
+    private AggregateEvent emission(WindowState.Builder s, Close close, int revision, Instant now) {
+        CloseReason reason = close.reason();
+        return AggregateEvent.builder(s.ref, s.kind, s.bounds)
+                .revision(revision)
+                .corrects(reason == CloseReason.LATE_CORRECTION ? s.ref.aggregateId(s.committedRevision) : null)
+                .continues(revision == 0 ? s.continues : null)
+                .closeReason(reason)
+                .completeness(s.completeness)
+                .complete(close.complete())
+                .aggregations(s.aggregates)
+                .eventTimes(s.firstEventTime, s.lastEventTime)
+                .openedAt(s.openedAt)
+                .closedAt(now)
+                .operatorNote(close.note())
+                .retired(retired)
+                .build();
+    }
+
+    /**
+     * A session cut short before its gap ended (maxLifetime, maxEventsPerWindow) ends just after the last event it
+     * took (a sentinel that is not counted included, which {@code lastEventTime} leaves out): its
+     * bounds freeze there, so the on-time events after it open a new session that continues it instead of being late
+     * for this one.
+     */
+    private static void freezeIfCut(WindowState.Builder s, CloseReason reason) {
+        boolean cut = reason == CloseReason.HARD_LIFETIME || reason == CloseReason.SIZE_LIMIT || reason == CloseReason.SESSION_LIMIT;
+        if (cut && s.lastTakenTime != null) {
+            s.cutBy = reason;
+            long end = EventTimeMath.plus(s.lastTakenTime.toEpochMilli(), 1);
+            if (end < s.bounds.endMillis()) {
+                s.bounds = new Interval(s.bounds.startMillis(), end);
+            }
+        }
+    }
+}
