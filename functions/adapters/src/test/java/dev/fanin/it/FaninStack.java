@@ -29,6 +29,7 @@ import dev.fanin.core.window.WindowRef;
 import dev.fanin.testkit.LocalAwsEndpoint;
 import dev.fanin.testkit.LocalResources;
 import dev.fanin.testkit.TemplateResources;
+import dev.fanin.testkit.TestClock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -4,7 +4,7 @@ import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fanin.core.emit.IsoMillis;
+import dev.fanin.core.text.IsoMillis;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.service.BatchResult;
 import dev.fanin.core.service.MetricNames;

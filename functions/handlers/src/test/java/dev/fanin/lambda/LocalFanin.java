@@ -8,6 +8,7 @@ import dev.fanin.core.machine.WindowState;
 import dev.fanin.testkit.LocalAwsEndpoint;
 import dev.fanin.testkit.LocalResources;
 import dev.fanin.testkit.TemplateResources;
+import dev.fanin.testkit.TestClock;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -38,10 +39,10 @@ final class LocalFanin {
     final LocalAwsEndpoint endpoint;
     final LocalResources resources;
     final Map<String, String> environment;
-    final MutableClock clock;
+    final TestClock clock;
     final FaninRuntime runtime;
 
-    private LocalFanin(LocalAwsEndpoint endpoint, LocalResources resources, Map<String, String> environment, MutableClock clock) {
+    private LocalFanin(LocalAwsEndpoint endpoint, LocalResources resources, Map<String, String> environment, TestClock clock) {
         this.endpoint = endpoint;
         this.resources = resources;
         this.environment = environment;
@@ -60,7 +61,7 @@ final class LocalFanin {
         LocalResources resources = TemplateResources.load(TemplateResources.locateTemplate()).createOn(endpoint, prefix(name));
         Map<String, String> environment = environmentFor(endpoint, resources);
         environment.putAll(environmentOverrides);
-        return new LocalFanin(endpoint, resources, environment, new MutableClock(clockStart));
+        return new LocalFanin(endpoint, resources, environment, new TestClock(clockStart));
     }
 
     /** A fresh prefix for the names of one test's resources. */

@@ -6,7 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.NullNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.config.FieldPath;
-import dev.fanin.core.emit.IsoMillis;
+import dev.fanin.core.text.IsoMillis;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.text.ExactJson;
 import java.util.ArrayList;

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.aggregate.Aggregates;
 import dev.fanin.core.config.Retirement;
+import dev.fanin.core.text.IsoMillis;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.Interval;

@@ -8,7 +8,7 @@ import dev.fanin.core.config.Bounds;
 import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.config.SentinelSpec;
-import dev.fanin.core.emit.IsoMillis;
+import dev.fanin.core.text.IsoMillis;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.machine.EventOutcome.Disposition;
 import dev.fanin.core.trigger.EventValues;

@@ -2,7 +2,7 @@ package dev.fanin.core.service;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.fanin.core.emit.IsoMillis;
+import dev.fanin.core.text.IsoMillis;
 import dev.fanin.core.machine.Claim;
 import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowState;

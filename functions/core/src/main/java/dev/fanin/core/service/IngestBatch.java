@@ -4,7 +4,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.config.LatePolicy;
 import dev.fanin.core.config.PipelineConfig;
-import dev.fanin.core.emit.IsoMillis;
+import dev.fanin.core.text.IsoMillis;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.machine.EventOutcome;

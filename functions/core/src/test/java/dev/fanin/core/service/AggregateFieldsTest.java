@@ -8,6 +8,7 @@ import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.testkit.AggregateSchema;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -23,7 +24,7 @@ class AggregateFieldsTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant T0 = Instant.parse("2026-11-29T08:13:00Z");
 
-    private final MutableClock clock = new MutableClock(T0);
+    private final TestClock clock = new TestClock(T0);
     private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
 
     @Test

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ class CorrectionCompletenessTest {
     @MethodSource("closes")
     void aCorrectionIsAsCompleteAsTheCloseItCorrects(String name, String window, int everySeconds, int forSeconds,
                                                       String firstReason, boolean complete) throws Exception {
-        MutableClock clock = new MutableClock(T0);
+        TestClock clock = new TestClock(T0);
         RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
         FaninEngine engine = InMemoryEngines.of(pipeline(window), new InMemoryWindowStore(4), emitter, new RecordingTimers(), clock);
         IngestService ingest = new IngestService(engine);

@@ -15,6 +15,7 @@ import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -35,7 +36,7 @@ class DueBucketsTest {
     /** When the idle watermark (idle after 5 minutes) has passed the end of the minute [T0, T0+60 s). */
     private static final Duration IDLE_PAST_END = Duration.ofMinutes(7);
 
-    private final MutableClock clock = new MutableClock(T0);
+    private final TestClock clock = new TestClock(T0);
     private final InMemoryWindowStore memory = new InMemoryWindowStore(4);
     private final FlakyStore store = new FlakyStore(memory);
     private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.testkit.TestClock;
 import java.time.Instant;
 import java.util.List;
 import net.jqwik.api.Arbitrary;
@@ -20,7 +21,7 @@ class EveryWindowClosesProperties {
 
     @Property(tries = 150)
     void everyWindowClosesByItsHardDeadline(@ForAll("scenarios") Scenario scenario) {
-        MutableClock clock = new MutableClock(Scenario.START);
+        TestClock clock = new TestClock(Scenario.START);
         InMemoryWindowStore store = new InMemoryWindowStore(4);
         FaninEngine engine = scenario.engine(store, new RecordingTimers(), clock);
         IngestService ingest = new IngestService(engine);

@@ -8,6 +8,7 @@ import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.port.WindowTimers;
+import dev.fanin.testkit.TestClock;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -29,7 +30,7 @@ class LostTimerRedeliveryTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"{type: session, gap: 30s}", "{type: tumbling, size: 60s}"})
     void aRedeliveredBatchThatChangesNothingGivesTheWindowsChainItsMessage(String window) {
-        MutableClock clock = new MutableClock(T0);
+        TestClock clock = new TestClock(T0);
         InMemoryWindowStore store = new InMemoryWindowStore(4);
         OutageTimers timers = new OutageTimers();
         FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline(window), store, new RecordingEmitter(AggregateSchema::assertValid), timers, clock);

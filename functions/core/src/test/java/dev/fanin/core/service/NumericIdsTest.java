@@ -13,6 +13,7 @@ import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.text.ExactJson;
+import dev.fanin.testkit.TestClock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -29,7 +30,7 @@ class NumericIdsTest {
     private final RecordingSideOutput side = new RecordingSideOutput();
     private final IngestService ingest = new IngestService(new FaninEngine(ConfigLoader.loadBundled(),
             new FaninPorts(new InMemoryWindowStore(4), new InMemoryWatermarkStore(), emitter, new RecordingTimers(), side, side,
-                    Metrics.NONE), FaninSettings.defaults(), new MutableClock(NOW)));
+                    Metrics.NONE), FaninSettings.defaults(), new TestClock(NOW)));
 
     private static InboundMessage shard(String id, String shard) {
         String body = "{\"type\":\"shard.done\",\"jobId\":\"etl\",\"runId\":\"r1\",\"shard\":" + shard

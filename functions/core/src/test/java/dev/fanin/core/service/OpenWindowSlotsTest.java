@@ -14,6 +14,7 @@ import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.WindowStore;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -50,7 +51,7 @@ class OpenWindowSlotsTest {
 
     private final FaninConfig config = ConfigLoader.load(YAML, "test");
     private final PipelineConfig alerts = config.pipeline("alerts").orElseThrow();
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+    private final TestClock clock = new TestClock(Instant.parse("2026-11-29T10:00:00Z"));
     private final InMemoryWindowStore memory = new InMemoryWindowStore(4);
     private final AtomicInteger reservations = new AtomicInteger();
     private final AtomicInteger releases = new AtomicInteger();

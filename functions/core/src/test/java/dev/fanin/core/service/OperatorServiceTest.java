@@ -12,6 +12,7 @@ import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.WindowStatus;
+import dev.fanin.testkit.TestClock;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -33,7 +34,7 @@ class OperatorServiceTest {
             + "    incomplete: {policy: hold, atDeadline: fire-flagged}\n"
             + "    watermark: {outOfOrderness: 0s, idleAfter: 5m}\n    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
 
-    private final MutableClock clock = new MutableClock(T0);
+    private final TestClock clock = new TestClock(T0);
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final FaninEngine engine = InMemoryEngines.of(HOLD, store, emitter, new RecordingTimers(), clock);

@@ -10,6 +10,7 @@ import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
+import dev.fanin.testkit.TestClock;
 import java.time.Instant;
 import java.util.List;
 import java.util.Set;
@@ -26,7 +27,7 @@ class PoisonWindowIsolationTest {
 
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}"), store,
-            new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), new MutableClock(NOW));
+            new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), new TestClock(NOW));
     private final IngestService ingest = new IngestService(engine);
 
     @Test

@@ -14,6 +14,7 @@ import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.Metrics;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -25,7 +26,7 @@ class ServiceFlowTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private final FaninConfig config = ConfigLoader.loadBundled();
-    private final MutableClock clock = new MutableClock(Instant.parse("2026-11-29T10:00:00Z"));
+    private final TestClock clock = new TestClock(Instant.parse("2026-11-29T10:00:00Z"));
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final RecordingSideOutput side = new RecordingSideOutput();

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ class SessionCutAfterSentinelTest {
             + "    watermark: {outOfOrderness: 0s, idleAfter: 5s}\n    allowedLateness: 10m\n"
             + "    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
 
-    private final MutableClock clock = new MutableClock(T0);
+    private final TestClock clock = new TestClock(T0);
     private final RecordingEmitter emitter = new RecordingEmitter();
     private final FaninEngine engine = InMemoryEngines.of(PIPELINE, new InMemoryWindowStore(4), emitter, new RecordingTimers(), clock);
     private final IngestService ingest = new IngestService(engine);

@@ -7,6 +7,7 @@ import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.window.WindowRef;
+import dev.fanin.testkit.TestClock;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -29,7 +30,7 @@ class SessionGrownDownwardTest {
             + "    watermark: {outOfOrderness: 10m, idleAfter: 1h}\n    allowedLateness: 10m\n"
             + "    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
 
-    private final MutableClock clock = new MutableClock(T0.plusSeconds(120));
+    private final TestClock clock = new TestClock(T0.plusSeconds(120));
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final FaninEngine engine = InMemoryEngines.of(PIPELINE, store, new RecordingEmitter(), new RecordingTimers(), clock);
 

@@ -17,6 +17,7 @@ import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.window.WindowRef;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -37,7 +38,7 @@ class SessionKeyRaceTest {
 
     private final FaninConfig config = ConfigLoader.load(InMemoryEngines.rawPipeline("{type: session, gap: 30s}")
             .replace("emit: {sqs", "aggregations: [{name: count, type: count}, {name: ids, type: distinct-ids}]\n    emit: {sqs"), "test");
-    private final MutableClock clock = new MutableClock(T0.plusSeconds(6));
+    private final TestClock clock = new TestClock(T0.plusSeconds(6));
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final WatermarkStore watermarks = new InMemoryWatermarkStore();
     private final RecordingEmitter emitter = new RecordingEmitter();

@@ -13,6 +13,7 @@ import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.Metrics;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -32,7 +33,7 @@ class SessionLimitTest {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
 
-    private final MutableClock clock = new MutableClock(T0.plusSeconds(600));
+    private final TestClock clock = new TestClock(T0.plusSeconds(600));
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final RecordingEmitter emitter = new RecordingEmitter();
     private final RecordingSideOutput side = new RecordingSideOutput();

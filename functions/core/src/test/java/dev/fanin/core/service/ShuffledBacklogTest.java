@@ -13,6 +13,7 @@ import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.Metrics;
+import dev.fanin.testkit.TestClock;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -86,7 +87,7 @@ class ShuffledBacklogTest {
     private record Run(RecordingEmitter emitter, RecordingSideOutput side) {
 
         static Run of(List<Alert> alerts) {
-            MutableClock clock = new MutableClock(T0);
+            TestClock clock = new TestClock(T0);
             RecordingEmitter emitter = new RecordingEmitter();
             RecordingSideOutput side = new RecordingSideOutput();
             RecordingTimers timers = new RecordingTimers();

@@ -11,6 +11,7 @@ import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashSet;
@@ -30,7 +31,7 @@ class SweepRelistAfterCommitTest {
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
     private static final int SHARDS = 4;
 
-    private final MutableClock clock = new MutableClock(T0);
+    private final TestClock clock = new TestClock(T0);
     private final InMemoryWindowStore memory = new InMemoryWindowStore(SHARDS);
     private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final String yaml = InMemoryEngines.rawPipeline("{type: tumbling, size: 60s}") + "    late: {correctionDelay: 5m}\n";

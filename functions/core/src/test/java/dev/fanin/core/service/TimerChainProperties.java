@@ -6,6 +6,7 @@ import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowTimers;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Comparator;
@@ -50,7 +51,7 @@ class TimerChainProperties {
 
     @Property(tries = 150)
     void aWindowHasExactlyOneMessageOfItsLiveChainOnItsWayAndStillCloses(@ForAll("scenarios") Scenario scenario) {
-        MutableClock clock = new MutableClock(Scenario.START);
+        TestClock clock = new TestClock(Scenario.START);
         InMemoryWindowStore store = new InMemoryWindowStore(4);
         DelayedMessages timers = new DelayedMessages();
         FaninEngine engine = scenario.engine(store, timers, clock);

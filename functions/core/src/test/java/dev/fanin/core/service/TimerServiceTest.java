@@ -8,6 +8,7 @@ import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowTimers;
+import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -17,7 +18,7 @@ import org.junit.jupiter.api.Test;
 class TimerServiceTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-    private final MutableClock clock = new MutableClock(T0);
+    private final TestClock clock = new TestClock(T0);
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final OutageTimers timers = new OutageTimers();

@@ -1,4 +1,4 @@
-package dev.fanin.it;
+package dev.fanin.testkit;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,20 +7,20 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** Processing time moved by the test, shared safely by the threads of a race. */
-final class TestClock extends Clock {
+/** The tests' processing-time clock: moved by the test, and read safely by the threads of a race. UTC only. */
+public final class TestClock extends Clock {
 
     private final AtomicReference<Instant> now;
 
-    TestClock(Instant start) {
+    public TestClock(Instant start) {
         this.now = new AtomicReference<>(start);
     }
 
-    void advance(Duration d) {
+    public void advance(Duration d) {
         now.updateAndGet(t -> t.plus(d));
     }
 
-    void set(Instant instant) {
+    public void set(Instant instant) {
         now.set(instant);
     }
 

@@ -1,4 +1,4 @@
-package dev.fanin.core.emit;
+package dev.fanin.core.text;
 
 import java.time.Instant;
 import java.time.ZoneOffset;
