@@ -24,6 +24,9 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.crac.Core;
 import org.crac.Resource;
 import org.slf4j.Logger;
@@ -58,6 +61,8 @@ public final class FaninRuntime implements Resource {
     private final DynamoDbWatermarkStore watermarks;
     private final PipelineRetirement retirement;
     private final Duration refresh;
+    /** The threads the sweeper works on shards with, built once per process; null when it sweeps one at a time. */
+    private final ExecutorService sweepThreads;
     private Instant nextHistoryRead = Instant.MIN;
     /** Whether the pipelines in force are recorded in the pipeline history (no window of one is opened before). */
     private volatile boolean recorded;
@@ -81,6 +86,7 @@ public final class FaninRuntime implements Resource {
         this.retirement = new PipelineRetirement(new DynamoDbPipelineHistory(clients.dynamoDb(), settings.tableName()),
                 FaninSettings.defaults().lease());
         this.refresh = refresh;
+        this.sweepThreads = settings.sweepParallelism() > 1 ? sweepThreads(settings.sweepParallelism()) : null;
     }
 
     /** The Lambda cold start: the process environment and the system clock. */
@@ -202,7 +208,17 @@ public final class FaninRuntime implements Resource {
                 .withIngestTimeout(Duration.ofSeconds(settings.ingestTimeoutSeconds()))
                 .withSweepParallelism(settings.sweepParallelism());
         FaninEngine core = new FaninEngine(config, retired, ports, faninSettings, clock);
-        return new Engine(config, core, new IngestService(core), new SweepService(core), new TimerService(core));
+        return new Engine(config, core, new IngestService(core), new SweepService(core, sweepThreads), new TimerService(core));
+    }
+
+    /** Daemon threads: a shard still running when the process ends never keeps it alive. */
+    private static ExecutorService sweepThreads(int threads) {
+        AtomicInteger number = new AtomicInteger();
+        return Executors.newFixedThreadPool(threads, task -> {
+            Thread thread = new Thread(task, "fanin-sweep-" + number.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** The engine in force, loading the configuration if none is yet. */

@@ -21,6 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 
 /**
  * The configured core of one process: the pipelines, their state machines, intake, the ports and the clock. Built
@@ -41,13 +43,24 @@ public final class FaninEngine {
     private final MessageIntake intake;
     private final Map<String, WindowMachine> machines = new LinkedHashMap<>();
     private final List<PipelineConfig> retired;
+    private final LongSupplier sequence;
 
     public FaninEngine(FaninConfig config, FaninPorts ports, FaninSettings settings, Clock clock) {
         this(config, List.of(), ports, settings, clock);
     }
 
-    /** @param retired pipelines no longer in {@code config} whose windows may still be open (a name in both is ignored) */
+    /** An engine whose reads and commits are ordered by a counter of its own ({@link #nextSequence()}). */
     public FaninEngine(FaninConfig config, List<PipelineConfig> retired, FaninPorts ports, FaninSettings settings, Clock clock) {
+        this(config, retired, ports, settings, clock, new AtomicLong()::incrementAndGet);
+    }
+
+    /**
+     * @param retired  pipelines no longer in {@code config} whose windows may still be open (a name in both is ignored)
+     * @param sequence the source of {@link #nextSequence()}: increasing, and safe to call from several threads
+     */
+    public FaninEngine(FaninConfig config, List<PipelineConfig> retired, FaninPorts ports, FaninSettings settings, Clock clock,
+                       LongSupplier sequence) {
+        this.sequence = Objects.requireNonNull(sequence, "sequence");
         this.config = Objects.requireNonNull(config, "config");
         this.ports = Objects.requireNonNull(ports, "ports");
         this.settings = Objects.requireNonNull(settings, "settings");
@@ -96,6 +109,15 @@ public final class FaninEngine {
 
     public Clock clock() {
         return clock;
+    }
+
+    /**
+     * The next number in one order of what sweeps read and what commits write (program order within one thread). A
+     * sweep run replaces a listing it planned from a read only by a commit numbered after that read, so every read and
+     * commit a run compares must draw from this one engine.
+     */
+    public long nextSequence() {
+        return sequence.getAsLong();
     }
 
     public MessageIntake intake() {

@@ -174,7 +174,7 @@ public final class FlushService {
             return Optional.of(true);
         }
         // Drawn before the write is sent: a sweep's read drawn later may already see the commit (or what follows it).
-        long commitSequence = Followups.nextSequence();
+        long commitSequence = engine.nextSequence();
         if (!writes.write(loaded.get(), t, followups).applied()) {
             return Optional.empty();
         }

@@ -10,7 +10,6 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Work that follows successful window writes within one invocation: claimed revisions to emit (batched, so one
@@ -19,15 +18,8 @@ import java.util.concurrent.atomic.AtomicLong;
  */
 final class Followups {
 
-    private static final AtomicLong SEQUENCE = new AtomicLong();
-
-    /** A commit written: the next visit it left (null: none) and its place in {@link #nextSequence} order. */
+    /** A commit written: the next visit it left (null: none) and its place in {@link FaninEngine#nextSequence} order. */
     record Committed(Instant nextVisit, long sequence) { }
-
-    /** A process-wide order of what sweeps record and what commits write (program order within one thread). */
-    static long nextSequence() {
-        return SEQUENCE.incrementAndGet();
-    }
 
     final List<WindowState> claimed = new ArrayList<>();
     final List<WindowTimers.Wakeup> timers = new ArrayList<>();
@@ -52,7 +44,7 @@ final class Followups {
     final Map<WindowRef, Instant> listed = new HashMap<>();
     /**
      * Windows whose claim this invocation committed, with when a sweep must visit them next and when (in
-     * {@link #nextSequence} order) the commit was written, so that a sweep does not list again, at its lease end, a
+     * {@link FaninEngine#nextSequence} order) the commit was written, so that a sweep does not list again, at its lease end, a
      * window it claimed and then closed, while a listing it recorded after the commit stands.
      */
     final Map<WindowRef, Committed> committed = new HashMap<>();

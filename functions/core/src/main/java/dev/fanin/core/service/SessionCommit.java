@@ -68,7 +68,7 @@ final class SessionCommit {
         if (t == null) {
             return Optional.of(true);
         }
-        long commitSequence = Followups.nextSequence();
+        long commitSequence = engine.nextSequence();
         Optional<Long> written = writeCommittedCopy(t, committedCopy, followups);
         if (written.isEmpty()) {
             return Optional.empty();

@@ -35,7 +35,7 @@ final class SessionVisit {
      * in one read and at most one write, re-read and re-decided on a conflict.
      *
      * @param preloaded the live item as just read by the caller, for the first attempt; null to read it
-     * @param preloadedAt {@link Followups#nextSequence()} drawn just before the caller's read
+     * @param preloadedAt {@link FaninEngine#nextSequence()} drawn just before the caller's read
      * @return by session, the outcome of its visit; a session not in the live item is absent; empty when the visit kept
      *         conflicting
      */
@@ -45,7 +45,7 @@ final class SessionVisit {
         int[] attempt = {0};
         return Conflicts.retry(engine.settings().conflictRetries(), () -> {
             boolean usePreloaded = attempt[0]++ == 0 && preloaded != null;
-            long readAt = usePreloaded ? preloadedAt : Followups.nextSequence();
+            long readAt = usePreloaded ? preloadedAt : engine.nextSequence();
             LiveSessions live = usePreloaded ? preloaded : engine.ports().store().loadLive(pipeline, key);
             return attempt(live, windowIds, readAt, watermark, now, visitor, followups);
         });

@@ -10,15 +10,13 @@ import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -43,11 +41,26 @@ public final class SweepService {
     private final FaninEngine engine;
     private final WindowVisit visits;
     private final FlushService flush;
+    private final ExecutorService shardThreads;
 
+    /** A sweeper that works on one shard after the other ({@link FaninSettings#sweepParallelism()} must be 1). */
     public SweepService(FaninEngine engine) {
+        this(engine, null);
+    }
+
+    /**
+     * @param shardThreads the threads shards are swept on when {@link FaninSettings#sweepParallelism()} is above 1
+     *                     (the caller builds and owns them, once per process); null when it is 1
+     */
+    public SweepService(FaninEngine engine, ExecutorService shardThreads) {
+        if (engine.settings().sweepParallelism() > 1 && shardThreads == null) {
+            throw new IllegalArgumentException("sweepParallelism " + engine.settings().sweepParallelism()
+                    + " needs threads to sweep shards on; pass an ExecutorService, or set sweepParallelism to 1");
+        }
         this.engine = engine;
         this.visits = new WindowVisit(engine);
         this.flush = new FlushService(engine);
+        this.shardThreads = shardThreads;
     }
 
     /**
@@ -56,10 +69,9 @@ public final class SweepService {
      */
     public SweepReport sweep(Instant deadline) {
         Instant start = engine.clock().instant();
-        // The budget is per shard thread, so that more threads buy more visits.
-        Run run = new Run(deadline, engine.settings().sweepMaxWindows() * Math.max(1, engine.settings().sweepParallelism()));
         WindowStore store = engine.ports().store();
-        Metrics metrics = engine.ports().metrics();
+        SweepPlan plan = SweepPlan.of(engine.settings(), store.dueShards(), start, deadline);
+        SweepRun run = new SweepRun(plan);
         for (PipelineConfig pipeline : engine.sweptPipelines()) {
             String name = pipeline.name();
             long watermark;
@@ -70,42 +82,42 @@ public final class SweepService {
                 LOG.warn("sweep of pipeline {} skipped: watermark unavailable: {}", name, e.getMessage());
                 continue;
             }
-            PipelineSweep sweep = new PipelineSweep(name, watermark);
-            int shards = store.dueShards();
-            // Rotate the first shard between runs so a budget cut does not always starve the same shards.
-            int first = (int) Math.floorMod(start.getEpochSecond() / 60, (long) shards);
-            List<Integer> order = new ArrayList<>();
-            for (int i = 0; i < shards; i++) {
-                order.add((first + i) % shards);
-            }
-            sweepShards(sweep, order, run);
+            PipelineSweep sweep = new PipelineSweep(engine, flush, name, watermark);
+            sweepShards(sweep, plan, run);
             sweep.relistAndRemove();
             run.addFigures(sweep.overdue(), sweep.oldest(), sweep.pastDeadline());
-            Map<String, String> dims = Map.of("pipeline", name);
-            metrics.record(MetricNames.OVERDUE_WINDOWS, sweep.overdue(), Metrics.Unit.COUNT, dims);
-            metrics.record(MetricNames.OLDEST_OPEN_WINDOW_AGE, sweep.oldest(), Metrics.Unit.SECONDS, dims);
-            metrics.record(MetricNames.SECONDS_PAST_HARD_DEADLINE, sweep.pastDeadline(), Metrics.Unit.SECONDS, dims);
-            try {
-                long returned = store.retireEpochs(name, AdmissionEpochs.retirableBefore(start, pipeline));
-                if (returned != 0) {
-                    LOG.info("pipeline {}: {} open-window slots left behind by interrupted invocations returned", name, returned);
-                }
-                metrics.record(MetricNames.OPEN_WINDOWS, store.openWindows(name), Metrics.Unit.COUNT, dims);
-            } catch (StoreUnavailableException e) {
-                LOG.warn("open-window slots of {} unavailable: {}", name, e.getMessage());
-            }
+            recordFigures(pipeline, sweep, start);
         }
-        metrics.record(MetricNames.WINDOWS_SWEPT, run.visited(), Metrics.Unit.COUNT, Map.of("pipeline", "all"));
+        engine.ports().metrics().record(MetricNames.WINDOWS_SWEPT, run.visited(), Metrics.Unit.COUNT, Map.of("pipeline", "all"));
         return run.report();
     }
 
-    /** Sweeps the shards in order, or with {@code sweepParallelism} shards at a time. */
-    private void sweepShards(PipelineSweep sweep, List<Integer> order, Run run) {
-        int parallelism = Math.min(engine.settings().sweepParallelism(), order.size());
-        if (parallelism <= 1) {
+    /** The pipeline's sweep figures, and its open-window slots after retiring the epochs whose windows are closed. */
+    private void recordFigures(PipelineConfig pipeline, PipelineSweep sweep, Instant start) {
+        String name = pipeline.name();
+        WindowStore store = engine.ports().store();
+        Metrics metrics = engine.ports().metrics();
+        Map<String, String> dims = Map.of("pipeline", name);
+        metrics.record(MetricNames.OVERDUE_WINDOWS, sweep.overdue(), Metrics.Unit.COUNT, dims);
+        metrics.record(MetricNames.OLDEST_OPEN_WINDOW_AGE, sweep.oldest(), Metrics.Unit.SECONDS, dims);
+        metrics.record(MetricNames.SECONDS_PAST_HARD_DEADLINE, sweep.pastDeadline(), Metrics.Unit.SECONDS, dims);
+        try {
+            long returned = store.retireEpochs(name, AdmissionEpochs.retirableBefore(start, pipeline));
+            if (returned != 0) {
+                LOG.info("pipeline {}: {} open-window slots left behind by interrupted invocations returned", name, returned);
+            }
+            metrics.record(MetricNames.OPEN_WINDOWS, store.openWindows(name), Metrics.Unit.COUNT, dims);
+        } catch (StoreUnavailableException e) {
+            LOG.warn("open-window slots of {} unavailable: {}", name, e.getMessage());
+        }
+    }
+
+    /** Sweeps the shards in the plan's order, one after the other or {@code threads} at a time. */
+    private void sweepShards(PipelineSweep sweep, SweepPlan plan, SweepRun run) {
+        if (plan.threads() <= 1) {
             // One after the other, with one set of follow-ups: one flush (and emission call) for the whole pipeline.
             Followups followups = sweep.followups();
-            for (int shard : order) {
+            for (int shard : plan.shardOrder()) {
                 if (run.exhausted()) {
                     break;
                 }
@@ -114,58 +126,60 @@ public final class SweepService {
             sweep.flush(followups);
             return;
         }
-        ExecutorService pool = Executors.newFixedThreadPool(parallelism, task -> {
-            Thread thread = new Thread(task, "fanin-sweep-" + sweep.pipeline);
-            thread.setDaemon(true);
-            return thread;
-        });
         // The invocation's log context (request id, function) goes with each shard, so that its lines say whose they are.
         Map<String, String> logContext = MDC.getCopyOfContextMap();
+        List<Future<?>> tasks = new ArrayList<>();
+        for (int shard : plan.shardOrder()) {
+            tasks.add(shardThreads.submit(() -> {
+                if (logContext != null) {
+                    MDC.setContextMap(logContext);
+                }
+                try {
+                    if (!run.exhausted()) {
+                        Followups followups = sweep.followups();
+                        sweepShard(sweep, shard, followups, run);
+                        sweep.flush(followups);
+                    }
+                } finally {
+                    MDC.clear();
+                }
+            }));
+        }
+        awaitShards(sweep, tasks);
+    }
+
+    /**
+     * Waits for every shard. As in the sequential sweep, a failure fails the run without settling (its buckets stay
+     * for the next run), and the function counts and reports it; an Error is a crash, so the other shards stop too,
+     * as they would with the process.
+     */
+    private static void awaitShards(PipelineSweep sweep, List<Future<?>> tasks) {
+        Throwable failure = null;
         try {
-            List<Future<?>> tasks = new ArrayList<>();
-            for (int shard : order) {
-                tasks.add(pool.submit(() -> {
-                    if (logContext != null) {
-                        MDC.setContextMap(logContext);
-                    }
-                    try {
-                        if (!run.exhausted()) {
-                            Followups followups = sweep.followups();
-                            sweepShard(sweep, shard, followups, run);
-                            sweep.flush(followups);
-                        }
-                    } finally {
-                        MDC.clear();
-                    }
-                }));
-            }
-            Throwable failure = null;
             for (Future<?> task : tasks) {
                 try {
                     task.get();
                 } catch (ExecutionException e) {
                     if (failure == null) {
                         failure = e.getCause();
-                        // An Error is a crash: the other shards stop too, as they would with the process.
                         if (failure instanceof Error) {
-                            pool.shutdownNow();
+                            tasks.forEach(t -> t.cancel(true));
                         }
                     }
+                } catch (CancellationException e) {
+                    // Cancelled after another shard crashed: that crash is the run's failure.
                 }
-            }
-            if (failure != null) {
-                // As in the sequential sweep: the run fails without settling (its buckets stay for the next run), and
-                // the function counts and reports the failure.
-                if (failure instanceof Error error) {
-                    throw error;
-                }
-                throw failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure);
             }
         } catch (InterruptedException e) {
+            tasks.forEach(t -> t.cancel(true));
             Thread.currentThread().interrupt();
             throw new IllegalStateException("sweep of pipeline " + sweep.pipeline + " interrupted", e);
-        } finally {
-            pool.shutdownNow();
+        }
+        if (failure instanceof Error error) {
+            throw error;
+        }
+        if (failure != null) {
+            throw failure instanceof RuntimeException runtime ? runtime : new IllegalStateException(failure);
         }
     }
 
@@ -173,7 +187,7 @@ public final class SweepService {
      * One shard: its pages of due buckets, each entry visited. Flushes {@code followups} every ten claims; the caller
      * flushes the rest.
      */
-    private void sweepShard(PipelineSweep sweep, int shard, Followups followups, Run run) {
+    private void sweepShard(PipelineSweep sweep, int shard, Followups followups, SweepRun run) {
         WindowStore store = engine.ports().store();
         String cursor = null;
         do {
@@ -231,13 +245,13 @@ public final class SweepService {
     private record EntryVisit(boolean handled, boolean foundOpen) { }
 
     /** Visits one entry (a window, or every live session of a key that has a due time). */
-    private EntryVisit visitEntry(PipelineSweep sweep, Followups followups, WindowRef entry, Run run) {
+    private EntryVisit visitEntry(PipelineSweep sweep, Followups followups, WindowRef entry, SweepRun run) {
         try {
             Instant now = engine.clock().instant();
             int before = followups.claimed.size();
             Map<WindowRef, WindowVisit.Visited> visited = new LinkedHashMap<>();
             if (entry.isWholeKey()) {
-                long readAt = Followups.nextSequence();
+                long readAt = engine.nextSequence();
                 LiveSessions live = engine.ports().store().loadLive(entry.pipeline(), entry.key());
                 Optional<Map<WindowRef, WindowVisit.Visited>> sessions = visits.visitLive(entry.pipeline(), entry.key(), live, readAt,
                         sweep.watermark, now, followups);
@@ -285,202 +299,4 @@ public final class SweepService {
         return open;
     }
 
-    /** The run's budget and figures, across pipelines and shards (shards may run in parallel). */
-    private static final class Run {
-        private final Instant deadline;
-        private final int budget;
-        private int visited;
-        private int claimed;
-        private int overdue;
-        private long oldest;
-        private long pastDeadline;
-        private boolean exhausted;
-
-        Run(Instant deadline, int budget) {
-            this.deadline = deadline;
-            this.budget = budget;
-        }
-
-        /** Whether the budget or the time is spent (and if so, marks the run exhausted). */
-        synchronized boolean spent(Instant now) {
-            if (visited >= budget || !now.isBefore(deadline)) {
-                exhausted = true;
-            }
-            return exhausted;
-        }
-
-        /** Takes one visit from the budget, unless it is spent. */
-        synchronized boolean take(Instant now) {
-            if (spent(now)) {
-                return false;
-            }
-            visited++;
-            return true;
-        }
-
-        synchronized boolean exhausted() {
-            return exhausted;
-        }
-
-        synchronized int visited() {
-            return visited;
-        }
-
-        synchronized void addClaimed(int n) {
-            claimed += n;
-        }
-
-        synchronized void addFigures(int pipelineOverdue, long pipelineOldest, long pipelinePastDeadline) {
-            overdue += pipelineOverdue;
-            oldest = Math.max(oldest, pipelineOldest);
-            pastDeadline = Math.max(pastDeadline, pipelinePastDeadline);
-        }
-
-        synchronized SweepReport report() {
-            return new SweepReport(visited, claimed, overdue, oldest, pastDeadline, exhausted);
-        }
-    }
-
-    /**
-     * One pipeline's part of a run, shared by its shards: what to list again, which buckets are handled, and the
-     * pipeline's figures.
-     */
-    private final class PipelineSweep {
-        final String pipeline;
-        final long watermark;
-        /** Windows (and keys) to list again, with the next visit and the expiry the listing must outlive. */
-        private final Map<WindowRef, Relisting> relisted = new HashMap<>();
-        /** The latest commit of each window this run committed. */
-        private final Map<WindowRef, Followups.Committed> commits = new HashMap<>();
-        private final List<WindowStore.DueBucket> handled = new ArrayList<>();
-        private int overdue;
-        private long oldest;
-        private long pastDeadline;
-
-        PipelineSweep(String pipeline, long watermark) {
-            this.pipeline = pipeline;
-            this.watermark = watermark;
-        }
-
-        /** Fresh follow-ups that know the pipeline's watermark. */
-        Followups followups() {
-            Followups followups = new Followups();
-            followups.watermarks.put(pipeline, watermark);
-            return followups;
-        }
-
-        /** An entry not visited: listed again at its bucket's time, so the next run takes it; no commit replaces it. */
-        synchronized void relistUnvisited(WindowRef entry, Instant dueAt) {
-            Instant expiresAt = engine.machine(pipeline).expiryOfWindowOpenedAt(engine.clock().instant());
-            relisted.merge(entry, new Relisting(dueAt, expiresAt, Long.MAX_VALUE), Relisting::earlier);
-        }
-
-        /**
-         * Plans to list {@code ref} at {@code nextVisit}, as read at {@code readAt}; a commit of this run written after
-         * that read decides instead (it is the newer state).
-         */
-        synchronized void relist(WindowRef ref, Instant nextVisit, Instant expiresAt, long readAt) {
-            Relisting relisting = newest(ref, new Relisting(nextVisit, expiresAt, readAt));
-            if (relisting != null) {
-                relisted.merge(ref, relisting, Relisting::earlier);
-            }
-        }
-
-        /**
-         * {@code planned} as this run's latest commit of {@code ref} leaves it: unchanged if it rests on a read drawn
-         * after the commit was written, else the commit's next visit (null: none).
-         */
-        private Relisting newest(WindowRef ref, Relisting planned) {
-            Followups.Committed commit = commits.get(ref);
-            if (commit == null || commit.sequence() < planned.sequence()) {
-                return planned;
-            }
-            return commit.nextVisit() == null ? null : new Relisting(commit.nextVisit(), planned.expiresAt(), commit.sequence());
-        }
-
-        synchronized void handled(WindowStore.DueBucket bucket) {
-            handled.add(bucket);
-        }
-
-        synchronized void countOverdue(int entries) {
-            overdue += entries;
-        }
-
-        synchronized int overdue() {
-            return overdue;
-        }
-
-        synchronized void oldest(long seconds) {
-            oldest = Math.max(oldest, seconds);
-        }
-
-        synchronized long oldest() {
-            return oldest;
-        }
-
-        /** Records a window not yet closed {@code seconds} past its hard deadline (negative: before it). */
-        synchronized void pastDeadline(long seconds) {
-            pastDeadline = Math.max(pastDeadline, seconds);
-        }
-
-        synchronized long pastDeadline() {
-            return pastDeadline;
-        }
-
-        /**
-         * Emits and commits what a shard claimed, then lists each window it committed as the commit left it (usually:
-         * not at all) instead of at its lease end. Only listings that rest on a read drawn before the commit was written
-         * are replaced: a window a late event reopened after the commit, and that this run read since, keeps the
-         * listing of that read. Commits are kept for the rest of the run, so that a listing planned later from an older
-         * read (another shard's) is replaced too.
-         */
-        void flush(Followups followups) {
-            SweepService.this.flush.flush(followups);
-            synchronized (this) {
-                followups.committed.forEach((ref, commit) -> {
-                    commits.merge(ref, commit, (x, y) -> x.sequence() > y.sequence() ? x : y);
-                    relisted.computeIfPresent(ref, (r, pending) -> newest(r, pending));
-                });
-            }
-            followups.committed.clear();
-        }
-
-        /**
-         * Lists again what is due later, then deletes the handled buckets: in this order, so a crash in between leaves
-         * a window listed twice, never not at all. The new buckets are written after the run has read its pages, so a
-         * run never picks up its own listings.
-         */
-        synchronized void relistAndRemove() {
-            long grid = WindowMachine.DEFAULT_DUE_GRANULARITY.toMillis();
-            // Early by less than the grid, so that windows due within one step share a bucket.
-            TreeMap<Instant, List<WindowRef>> bySlot = new TreeMap<>();
-            Map<Instant, Instant> expiries = new HashMap<>();
-            relisted.forEach((ref, r) -> {
-                Instant slot = Instant.ofEpochMilli(Math.floorDiv(r.nextVisit().toEpochMilli(), grid) * grid);
-                bySlot.computeIfAbsent(slot, s -> new ArrayList<>()).add(ref);
-                expiries.merge(slot, r.expiresAt(), (x, y) -> x.isAfter(y) ? x : y);
-            });
-            WindowStore store = engine.ports().store();
-            try {
-                for (Map.Entry<Instant, List<WindowRef>> slot : bySlot.entrySet()) {
-                    store.addDue(pipeline, slot.getKey(), slot.getValue(), expiries.get(slot.getKey()));
-                }
-                if (!handled.isEmpty()) {
-                    store.removeDue(handled);
-                }
-            } catch (StoreUnavailableException e) {
-                // The handled buckets stay and are handled again by the next run: a visit is idempotent.
-                LOG.warn("due buckets of pipeline {} not settled, the next sweep handles them again: {}", pipeline, e.getMessage());
-            }
-        }
-    }
-
-    /** A window to list again: when, until when the listing must outlive the window, and when it was recorded. */
-    private record Relisting(Instant nextVisit, Instant expiresAt, long sequence) {
-
-        static Relisting earlier(Relisting a, Relisting b) {
-            return new Relisting(a.nextVisit().isBefore(b.nextVisit()) ? a.nextVisit() : b.nextVisit(),
-                    a.expiresAt().isAfter(b.expiresAt()) ? a.expiresAt() : b.expiresAt(), Math.max(a.sequence(), b.sequence()));
-        }
-    }
 }

@@ -43,7 +43,7 @@ final class WindowVisit {
      * @param state     the window as it stands after the visit; null if it does not exist
      * @param nextVisit when a sweep must visit it next (null: never): its stored due time while that is ahead, else the
      *                  time the machine found (the stored one stays early, which needs no write)
-     * @param readAt    {@link Followups#nextSequence()} drawn just before the read this outcome rests on, so that a
+     * @param readAt    {@link FaninEngine#nextSequence()} drawn just before the read this outcome rests on, so that a
      *                  sweep can tell it from a commit written before or after that read
      */
     record Visited(WindowState state, Instant nextVisit, long readAt) {
@@ -68,7 +68,7 @@ final class WindowVisit {
 
     /**
      * @param preloaded the window as just loaded by the caller, for the first attempt; null to load it
-     * @param preloadedAt {@link Followups#nextSequence()} drawn just before the caller's load (with {@code preloaded})
+     * @param preloadedAt {@link FaninEngine#nextSequence()} drawn just before the caller's load (with {@code preloaded})
      * @param visitor   the sweeper, or the timer message that triggered this visit: a message of the window's live
      *                  chain that finds it not yet due arms the chain's next message, with no write
      * @return the outcome, or empty when the visit kept conflicting
@@ -85,7 +85,7 @@ final class WindowVisit {
         int[] attempt = {0};
         return Conflicts.retry(engine.settings().conflictRetries(), () -> {
             boolean usePreloaded = attempt[0]++ == 0 && preloaded != null;
-            long readAt = usePreloaded ? preloadedAt : Followups.nextSequence();
+            long readAt = usePreloaded ? preloadedAt : engine.nextSequence();
             Optional<StoredWindow> loaded = usePreloaded ? Optional.of(preloaded) : engine.ports().store().load(ref);
             return loaded.isEmpty() ? Optional.of(Visited.gone(readAt)) : decide(loaded.get(), readAt, watermark, now, visitor, followups);
         });

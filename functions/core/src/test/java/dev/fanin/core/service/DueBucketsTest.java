@@ -19,7 +19,10 @@ import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.stream.IntStream;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -46,7 +49,13 @@ class DueBucketsTest {
             new LostTimers(), engine.ports().sideOutput(), engine.ports().deadLetters(), engine.ports().metrics()), engine.settings(), clock);
     private final IngestService ingest = new IngestService(flaky);
     private final SweepService sweep = new SweepService(flaky);
+    private final ExecutorService shardThreads = Executors.newFixedThreadPool(4);
     private int messages;
+
+    @AfterEach
+    void stopShardThreads() {
+        shardThreads.shutdownNow();
+    }
 
     @Test
     void aBatchOpeningTenWindowsWritesOneBucketDueWhenTheInvocationIsSurelyOver() {
@@ -155,7 +164,7 @@ class DueBucketsTest {
 
     @Test
     void shardsSweptInParallelCloseEveryWindowOnceAndLeaveNothingListed() {
-        SweepService parallel = new SweepService(withSettings(flaky.settings().withSweepParallelism(4)));
+        SweepService parallel = new SweepService(withSettings(flaky.settings().withSweepParallelism(4)), shardThreads);
         for (int batch = 0; batch < 12; batch++) {
             ingest.handle(events("b" + batch + "-", 10, T0));
         }
@@ -172,7 +181,7 @@ class DueBucketsTest {
 
     @Test
     void aParallelSweepThatCrashesInOneShardFailsWholeAndSettlesNothing() {
-        SweepService parallel = new SweepService(withSettings(flaky.settings().withSweepParallelism(4)));
+        SweepService parallel = new SweepService(withSettings(flaky.settings().withSweepParallelism(4)), shardThreads);
         for (int batch = 0; batch < 12; batch++) {
             ingest.handle(events("b" + batch + "-", 10, T0));
         }
@@ -182,6 +191,14 @@ class DueBucketsTest {
 
         assertThatThrownBy(() -> parallel.sweep(clock.instant().plusSeconds(50))).isInstanceOf(SimulatedCrash.class);
         assertThat(memory.dueBuckets()).as("a crashed run deletes no bucket").containsAll(before);
+    }
+
+    @Test
+    void aParallelSweeperWithoutThreadsToSweepOnIsRefusedWithTheSetting() {
+        FaninEngine parallel = withSettings(flaky.settings().withSweepParallelism(4));
+
+        assertThatThrownBy(() -> new SweepService(parallel)).isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("sweepParallelism 4 needs threads");
     }
 
     private FaninEngine withSettings(FaninSettings settings) {

@@ -1,0 +1,82 @@
+package dev.fanin.core.service;
+
+import dev.fanin.core.window.WindowRef;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
+
+/**
+ * What one sweep run does, decided before it reads anything: which due-bucket shards it lists and in what order, how
+ * many shards at once, how many entries it may visit, when it stops, and how what is still due is listed again.
+ * Pure: the settings, the shard count and the run's start and deadline in, the plan out.
+ *
+ * @param shardOrder the shards, listed in this order (each page by page until its last page or the stop)
+ * @param threads    shards worked on at once; 1 means one after the other with one set of follow-ups per pipeline
+ * @param budget     due-bucket entries the run visits at most (per shard thread, so more threads buy more visits)
+ * @param deadline   processing time at which the run stops taking new entries
+ */
+record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant deadline) {
+
+    /** How long a rotation of the first shard lasts: runs within one minute start at the same shard. */
+    static final Duration ROTATION = Duration.ofMinutes(1);
+
+    SweepPlan {
+        shardOrder = List.copyOf(shardOrder);
+    }
+
+    static SweepPlan of(FaninSettings settings, int shards, Instant start, Instant deadline) {
+        // Rotate the first shard between runs so a budget cut does not always starve the same shards.
+        int first = (int) Math.floorMod(start.getEpochSecond() / ROTATION.toSeconds(), (long) shards);
+        List<Integer> order = new ArrayList<>();
+        for (int i = 0; i < shards; i++) {
+            order.add((first + i) % shards);
+        }
+        int parallelism = settings.sweepParallelism();
+        return new SweepPlan(order, Math.min(parallelism, shards), settings.sweepMaxWindows() * Math.max(1, parallelism), deadline);
+    }
+
+    /** Whether a run that has visited {@code visited} entries stops at {@code now}: out of budget, or of time. */
+    boolean stops(int visited, Instant now) {
+        return visited >= budget || !now.isBefore(deadline);
+    }
+
+    /** A window to list again: when, until when the listing must outlive the window, and when it was recorded. */
+    record Relisting(Instant nextVisit, Instant expiresAt, long sequence) {
+
+        static Relisting earlier(Relisting a, Relisting b) {
+            return new Relisting(a.nextVisit().isBefore(b.nextVisit()) ? a.nextVisit() : b.nextVisit(),
+                    a.expiresAt().isAfter(b.expiresAt()) ? a.expiresAt() : b.expiresAt(), Math.max(a.sequence(), b.sequence()));
+        }
+    }
+
+    /** One due bucket to write: the windows it lists, and the expiry it must outlive (the latest of theirs). */
+    record Listing(List<WindowRef> entries, Instant expiresAt) {
+
+        Listing {
+            entries = List.copyOf(entries);
+        }
+    }
+
+    /**
+     * The due buckets that list {@code relisted} again, by bucket time: each window in the bucket of its next visit
+     * rounded down to {@code grid} (early by less than the grid, so that windows due within one step share a bucket).
+     */
+    static NavigableMap<Instant, Listing> listings(Map<WindowRef, Relisting> relisted, Duration grid) {
+        long step = grid.toMillis();
+        TreeMap<Instant, List<WindowRef>> entries = new TreeMap<>();
+        Map<Instant, Instant> expiries = new HashMap<>();
+        relisted.forEach((ref, r) -> {
+            Instant slot = Instant.ofEpochMilli(Math.floorDiv(r.nextVisit().toEpochMilli(), step) * step);
+            entries.computeIfAbsent(slot, s -> new ArrayList<>()).add(ref);
+            expiries.merge(slot, r.expiresAt(), (x, y) -> x.isAfter(y) ? x : y);
+        });
+        TreeMap<Instant, Listing> bySlot = new TreeMap<>();
+        entries.forEach((slot, refs) -> bySlot.put(slot, new Listing(refs, expiries.get(slot))));
+        return bySlot;
+    }
+}

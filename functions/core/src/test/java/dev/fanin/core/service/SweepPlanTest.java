@@ -1,0 +1,120 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.service.SweepPlan.Listing;
+import dev.fanin.core.service.SweepPlan.Relisting;
+import dev.fanin.core.window.WindowRef;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+/** The sweeper's plan, decided before a run reads anything: shard order, threads, budget, the stop, the relistings. */
+class SweepPlanTest {
+
+    private static final Instant MIDNIGHT = Instant.parse("2026-11-29T00:00:00Z");
+    private static final Instant DEADLINE = MIDNIGHT.plusSeconds(600);
+
+    @ParameterizedTest(name = "{0} shards, run at +{1}s: {2}")
+    @CsvSource(delimiter = '|', value = {
+            "1 | 0   | 0",
+            "1 | 61  | 0",
+            "4 | 0   | 0 1 2 3",
+            "4 | 59  | 0 1 2 3",
+            "4 | 60  | 1 2 3 0",
+            "4 | 179 | 2 3 0 1",
+            "4 | 180 | 3 0 1 2",
+            "4 | 240 | 0 1 2 3",
+            "3 | 300 | 2 0 1",
+    })
+    void theFirstShardRotatesEveryMinuteAndEveryShardIsListedOnce(int shards, int secondsAfterMidnight, String order) {
+        SweepPlan plan = SweepPlan.of(FaninSettings.defaults(), shards, MIDNIGHT.plusSeconds(secondsAfterMidnight), DEADLINE);
+
+        assertThat(plan.shardOrder()).containsExactlyElementsOf(Arrays.stream(order.split(" ")).map(Integer::valueOf).toList());
+    }
+
+    @ParameterizedTest(name = "parallelism {0} over {1} shards: {2} threads, budget {3}")
+    @CsvSource(delimiter = '|', value = {
+            "1 | 16 | 1 | 20000",
+            "4 | 16 | 4 | 80000",
+            "8 | 4  | 4 | 160000",
+            "8 | 1  | 1 | 160000",
+    })
+    void threadsAreCappedByTheShardsAndTheBudgetGrowsWithTheThreadsAsked(int parallelism, int shards, int threads, int budget) {
+        SweepPlan plan = SweepPlan.of(FaninSettings.defaults().withSweepParallelism(parallelism), shards, MIDNIGHT, DEADLINE);
+
+        assertThat(plan.threads()).isEqualTo(threads);
+        assertThat(plan.budget()).isEqualTo(budget);
+    }
+
+    @ParameterizedTest(name = "visited {0} of 10, {1} ms before the deadline: stops {2}")
+    @CsvSource(delimiter = '|', value = {
+            "0  | 1000 | false",
+            "9  | 1    | false",
+            "10 | 1000 | true",
+            "11 | 1000 | true",
+            "0  | 0    | true",
+            "0  | -1   | true",
+    })
+    void aRunStopsWhenItsBudgetOrItsTimeIsSpent(int visited, long msBeforeDeadline, boolean stops) {
+        SweepPlan plan = SweepPlan.of(FaninSettings.defaults().withSweepMaxWindows(10), 4, MIDNIGHT, DEADLINE);
+
+        assertThat(plan.stops(visited, DEADLINE.minusMillis(msBeforeDeadline))).isEqualTo(stops);
+    }
+
+    @ParameterizedTest(name = "next visits {0} ms after the grid: buckets at {1}")
+    @CsvSource(delimiter = '|', value = {
+            "0             | 0",
+            "0 9999        | 0",
+            "0 10000       | 0 10000",
+            "9999 10001    | 0 10000",
+            "-1            | -10000",
+            "25000 5000 1  | 0 20000",
+    })
+    void windowsAreListedInTheBucketOfTheirNextVisitRoundedDownToTheGrid(String nextVisits, String buckets) {
+        Map<WindowRef, Relisting> relisted = new LinkedHashMap<>();
+        List<Long> offsets = Arrays.stream(nextVisits.split(" ")).map(Long::valueOf).toList();
+        for (int i = 0; i < offsets.size(); i++) {
+            relisted.put(ref(i), new Relisting(MIDNIGHT.plusMillis(offsets.get(i)), MIDNIGHT.plusSeconds(3600), i));
+        }
+
+        NavigableMap<Instant, Listing> listings = SweepPlan.listings(relisted, Duration.ofSeconds(10));
+
+        assertThat(listings.keySet()).containsExactlyElementsOf(
+                Arrays.stream(buckets.split(" ")).map(b -> MIDNIGHT.plusMillis(Long.parseLong(b))).toList());
+        assertThat(listings.values().stream().mapToInt(l -> l.entries().size()).sum()).as("every window listed once").isEqualTo(offsets.size());
+    }
+
+    @Test
+    void aBucketOutlivesTheLatestExpiryOfTheWindowsItLists() {
+        Map<WindowRef, Relisting> relisted = new LinkedHashMap<>();
+        relisted.put(ref(0), new Relisting(MIDNIGHT.plusSeconds(1), MIDNIGHT.plusSeconds(100), 1));
+        relisted.put(ref(1), new Relisting(MIDNIGHT.plusSeconds(2), MIDNIGHT.plusSeconds(900), 2));
+        relisted.put(ref(2), new Relisting(MIDNIGHT.plusSeconds(3), MIDNIGHT.plusSeconds(300), 3));
+
+        Listing only = SweepPlan.listings(relisted, Duration.ofSeconds(10)).get(MIDNIGHT);
+
+        assertThat(only.entries()).containsExactlyInAnyOrder(ref(0), ref(1), ref(2));
+        assertThat(only.expiresAt()).isEqualTo(MIDNIGHT.plusSeconds(900));
+    }
+
+    @Test
+    void twoPlansOfOneWindowKeepTheEarlierVisitTheLaterExpiryAndTheNewerRead() {
+        Relisting a = new Relisting(MIDNIGHT.plusSeconds(5), MIDNIGHT.plusSeconds(100), 7);
+        Relisting b = new Relisting(MIDNIGHT.plusSeconds(9), MIDNIGHT.plusSeconds(400), 3);
+
+        assertThat(Relisting.earlier(a, b)).isEqualTo(new Relisting(MIDNIGHT.plusSeconds(5), MIDNIGHT.plusSeconds(400), 7))
+                .isEqualTo(Relisting.earlier(b, a));
+    }
+
+    private static WindowRef ref(int i) {
+        return new WindowRef("p", "k" + i, "w" + i);
+    }
+}
