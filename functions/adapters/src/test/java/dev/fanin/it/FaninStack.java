@@ -1,5 +1,6 @@
 package dev.fanin.it;
 
+import dev.fanin.aws.sqs.SqsDeliveries;
 import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -32,7 +33,6 @@ import dev.fanin.testkit.TemplateResources;
 import dev.fanin.testkit.TestClock;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -154,19 +154,16 @@ final class FaninStack {
         synchronized (this) {
             messageSeq++;
         }
-        return new InboundMessage("msg-" + key + "-" + id + "-" + messageSeq, text,
-                Map.of(InboundMessage.SENT_TIMESTAMP, Long.toString(clock.instant().toEpochMilli()), "ApproximateReceiveCount", "1"),
-                clock.instant());
+        return SqsDeliveries.inbound("msg-" + key + "-" + id + "-" + messageSeq, text,
+                SqsDeliveries.systemAttributes(clock.instant(), 1), clock.instant());
     }
 
     /** The same messages as SQS redelivers them: same ids and bodies, receive count one higher. */
     static List<InboundMessage> redelivered(List<InboundMessage> batch) {
         List<InboundMessage> again = new ArrayList<>();
         for (InboundMessage m : batch) {
-            Map<String, String> attributes = new HashMap<>(m.attributes());
-            int count = Integer.parseInt(attributes.getOrDefault("ApproximateReceiveCount", "1"));
-            attributes.put("ApproximateReceiveCount", Integer.toString(count + 1));
-            again.add(new InboundMessage(m.messageId(), m.body(), attributes, m.receivedAt()));
+            again.add(SqsDeliveries.inbound(m.messageId(), m.body(), SqsDeliveries.systemAttributes(m.sentAt().orElseThrow(),
+                    m.attempt() + 1), m.receivedAt()));
         }
         return again;
     }

@@ -268,7 +268,7 @@ public final class FaninRuntime implements Resource {
     void prime() {
         try {
             FaninEngine core = engine();
-            core.intake().parse(new InboundMessage("fanin-priming", "{\"priming\":true}", Map.of(), core.clock().instant()));
+            core.intake().parse(new InboundMessage("fanin-priming", "{\"priming\":true}", null, core.clock().instant()));
             core.config().pipelines().stream().findFirst().ifPresent(p -> core.ports().watermarks().read(p.name()));
             LOG.info("primed the SDK clients and intake");
         } catch (RuntimeException e) {

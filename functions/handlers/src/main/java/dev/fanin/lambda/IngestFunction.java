@@ -4,6 +4,7 @@ import com.amazonaws.services.lambda.runtime.Context;
 import com.amazonaws.services.lambda.runtime.RequestHandler;
 import com.amazonaws.services.lambda.runtime.events.SQSBatchResponse;
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
+import dev.fanin.aws.sqs.SqsDeliveries;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.service.BatchResult;
@@ -64,10 +65,10 @@ public final class IngestFunction implements RequestHandler<SQSEvent, SQSBatchRe
         return failures(result.failedMessageIds());
     }
 
-    /** One SQS record as the core sees it: no AWS type, the system attributes as strings, received now. */
+    /** One SQS record as the core sees it: a delivery (its attempt, its sent time), received now. */
     static InboundMessage inbound(SQSEvent.SQSMessage message, Instant receivedAt) {
         String body = message.getBody() == null ? "" : message.getBody();
-        return new InboundMessage(message.getMessageId(), body, message.getAttributes(), receivedAt);
+        return SqsDeliveries.inbound(message.getMessageId(), body, message.getAttributes(), receivedAt);
     }
 
     /** Size-based write units of this batch's window writes per event accepted; nothing when none was accepted. */

@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.aws.sqs.SqsDeliveries;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.intake.InboundMessage;
@@ -229,9 +230,8 @@ public final class Simulation {
         List<InboundMessage> messages = new ArrayList<>();
         Instant receivedAt = w.engine.clock().instant();
         for (SimQueue.Delivery<SimMessage> d : batch) {
-            messages.add(new InboundMessage(d.messageId(), d.payload().body(), Map.of(
-                    InboundMessage.SENT_TIMESTAMP, Long.toString(d.sentAt()),
-                    "ApproximateReceiveCount", Integer.toString(d.receiveCount())), receivedAt));
+            messages.add(SqsDeliveries.inbound(d.messageId(), d.payload().body(),
+                    SqsDeliveries.systemAttributes(Instant.ofEpochMilli(d.sentAt()), d.receiveCount()), receivedAt));
         }
         invoke(w, () -> {
             BatchResult r = w.ingest.handle(messages);

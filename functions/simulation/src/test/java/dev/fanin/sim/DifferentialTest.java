@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.aws.sqs.SqsDeliveries;
 import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -178,7 +179,7 @@ class DifferentialTest {
             List<InboundMessage> batch = new ArrayList<>();
             while (next < trace.size() && trace.get(next).at() <= now) {
                 Arrival a = trace.get(next++);
-                batch.add(new InboundMessage(a.messageId(), a.body(), Map.of(InboundMessage.SENT_TIMESTAMP, Long.toString(a.at()),
+                batch.add(SqsDeliveries.inbound(a.messageId(), a.body(), Map.of(SqsDeliveries.SENT_TIMESTAMP, Long.toString(a.at()),
                         "ApproximateReceiveCount", "1"), clock.instant()));
                 if (batch.size() == 10) {
                     failures += handle(ingest, batch);

@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.aws.sqs.SqsDeliveries;
 import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -215,7 +216,7 @@ class HostileInputTest {
     private InboundMessage message(String body, Map<String, String> attributes) {
         Map<String, String> a = new HashMap<>(Map.of("SentTimestamp", Long.toString(NOW.toEpochMilli()), "ApproximateReceiveCount", "1"));
         a.putAll(attributes);
-        return new InboundMessage("m-" + (++seq), body, a, NOW);
+        return SqsDeliveries.inbound("m-" + (++seq), body, a, NOW);
     }
 
     @Test

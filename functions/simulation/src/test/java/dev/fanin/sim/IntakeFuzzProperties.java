@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.aws.sqs.SqsDeliveries;
 import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -94,7 +95,7 @@ class IntakeFuzzProperties {
     }
 
     private static InboundMessage message(String id, String body) {
-        return new InboundMessage(id, body, Map.of("SentTimestamp", Long.toString(NOW.toEpochMilli()), "ApproximateReceiveCount", "1"), NOW);
+        return SqsDeliveries.inbound(id, body, Map.of("SentTimestamp", Long.toString(NOW.toEpochMilli()), "ApproximateReceiveCount", "1"), NOW);
     }
 
     private static void checkAccounted(String body) {

@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.aws.sqs.SqsDeliveries;
 import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -52,7 +53,7 @@ class SessionCorrectionOverlapTest {
         String body = "{\"version\":\"0\",\"id\":\"" + id + "\",\"detail-type\":\"Resource Alert\",\"source\":\"custom.alerts\","
                 + "\"account\":\"111122223333\",\"time\":\"" + Instant.ofEpochMilli(t0 + eventTimeOffsetMillis) + "\",\"region\":\"eu-west-1\","
                 + "\"resources\":[],\"detail\":{\"service\":\"api\",\"resource\":\"i-1\"}}";
-        return new InboundMessage("m-" + (++seq), body, Map.of("SentTimestamp", Long.toString(clock.millis()),
+        return SqsDeliveries.inbound("m-" + (++seq), body, Map.of("SentTimestamp", Long.toString(clock.millis()),
                 "ApproximateReceiveCount", "1"), clock.instant());
     }
 

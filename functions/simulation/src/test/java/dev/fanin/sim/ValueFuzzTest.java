@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.aws.sqs.SqsDeliveries;
 import dev.fanin.testkit.AggregateSchema;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -214,7 +215,7 @@ class ValueFuzzTest {
                 } else {
                     body = event(i);
                 }
-                batch.add(new InboundMessage("m" + i, body, Map.of("SentTimestamp", Long.toString(START.toEpochMilli()),
+                batch.add(SqsDeliveries.inbound("m" + i, body, Map.of("SentTimestamp", Long.toString(START.toEpochMilli()),
                         "ApproximateReceiveCount", "1"), START));
             }
             return batch;

@@ -3,10 +3,10 @@ package dev.fanin.cli.replay;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.aws.sqs.SqsDeliveries;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.event.Event;
-import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.intake.MessageIntake;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -36,7 +36,7 @@ record TimelineFacts(String pipeline, List<Arrival> arrivals, List<JsonNode> agg
         Map<String, List<Arrival>> arrivals = new TreeMap<>();
         MessageIntake intake = new MessageIntake(config);
         for (TraceMessage m : trace) {
-            for (Event e : intake.parse(new InboundMessage(m.messageId(), m.body(), m.attributes(), m.at())).accepted()) {
+            for (Event e : intake.parse(SqsDeliveries.inbound(m.messageId(), m.body(), m.attributes(), m.at())).accepted()) {
                 arrivals.computeIfAbsent(e.pipeline(), p -> new ArrayList<>()).add(new Arrival(e.key(), e.eventTime(), m.at()));
             }
         }

@@ -75,7 +75,7 @@ class WindowListScaleTest {
             WindowRef ref = new WindowRef("jobs", "job-" + i, WindowRef.timeWindowId(hour));
             WindowState open = machine.open(ref, new Interval(hour, hour + 3_600_000), now);
             List<Event> events = new MessageIntake(ConfigLoader.load(WindowsCommandTest.JOBS, "test")).parse(new InboundMessage("m" + i,
-                    "{\"job\":\"job-" + i + "\",\"shard\":0,\"n\":4,\"at\":\"" + now + "\"}", Map.of(), now)).accepted();
+                    "{\"job\":\"job-" + i + "\",\"shard\":0,\"n\":4,\"at\":\"" + now + "\"}", null, now)).accepted();
             WindowState held = machine.ingest(open, events, now.toEpochMilli(), now).next();
             dev.fanin.core.machine.Lifecycle l = held.lifecycle();
             StoredWindow stored = WindowCodec.encode(new WindowState(held.ref(), held.kind(), new dev.fanin.core.machine.Lifecycle(

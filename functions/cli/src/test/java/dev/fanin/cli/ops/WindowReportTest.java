@@ -15,7 +15,6 @@ import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -36,7 +35,7 @@ class WindowReportTest {
         List<dev.fanin.core.event.Event> events = new java.util.ArrayList<>();
         for (int shard : shards) {
             events.addAll(intake.parse(new InboundMessage("m" + shard, "{\"job\":\"j\",\"shard\":" + shard + ",\"n\":4,\"at\":\""
-                    + T0.plusSeconds(shard) + "\"}", Map.of(), T0)).accepted());
+                    + T0.plusSeconds(shard) + "\"}", null, T0)).accepted());
         }
         return machine.ingest(open, events, watermark, now);
     }

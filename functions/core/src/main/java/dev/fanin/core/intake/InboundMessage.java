@@ -2,37 +2,50 @@ package dev.fanin.core.intake;
 
 import java.time.Instant;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
- * One SQS message as the Lambda function sees it, free of any AWS type.
+ * One delivery of an input message, free of any transport's types and attribute names: each handler sets these facts
+ * from its own transport (for SQS, {@code dev.fanin.aws.sqs.SqsDeliveries}), so a new input is a new handler.
  *
- * @param messageId  the SQS message id; the event id of events whose pipeline configures none (except S3 records)
+ * @param messageId  the transport's id of the message, the same on every delivery; the event id of events whose
+ *                   pipeline configures none (except S3 records)
  * @param body       the message body, exactly as received
- * @param attributes SQS system attributes, e.g. {@code SentTimestamp} (epoch milliseconds as a string) and
- *                   {@code ApproximateReceiveCount}; never null
+ * @param attempt    which delivery of the message this is, counting from 1
+ * @param sentTime   when the producer sent the message, or null when the transport does not say
  * @param receivedAt processing time at which fanin received the message (the Lambda clock, or a simulated one)
+ * @param attributes the transport's own attributes of the message, opaque to the core: they go with its dead letter;
+ *                   never null
  */
-public record InboundMessage(String messageId, String body, Map<String, String> attributes, Instant receivedAt) {
-
-    /** The SQS attribute holding the time the producer sent the message, in epoch milliseconds. */
-    public static final String SENT_TIMESTAMP = "SentTimestamp";
+public record InboundMessage(String messageId, String body, int attempt, Instant sentTime, Instant receivedAt,
+                             Map<String, String> attributes) {
 
     public InboundMessage {
+        if (attempt < 1) {
+            throw new IllegalArgumentException("a delivery attempt counts from 1, was " + attempt);
+        }
+        Objects.requireNonNull(receivedAt, "receivedAt");
         attributes = attributes == null ? Map.of() : Map.copyOf(attributes);
     }
 
-    /** The producer's send time from {@code SentTimestamp}, or empty when the attribute is absent or not a number. */
+    /** A first delivery that carries no attributes of its transport. */
+    public InboundMessage(String messageId, String body, Instant sentTime, Instant receivedAt) {
+        this(messageId, body, 1, sentTime, receivedAt, Map.of());
+    }
+
+    /** The producer's send time, or empty when the transport does not say. */
     public Optional<Instant> sentAt() {
-        String sent = attributes.get(SENT_TIMESTAMP);
-        if (sent == null || !sent.matches("\\d{1,15}")) {
-            return Optional.empty();
-        }
-        return Optional.of(Instant.ofEpochMilli(Long.parseLong(sent)));
+        return Optional.ofNullable(sentTime);
     }
 
     /** The processing-time reference that {@code maxFuture}/{@code maxPast} are measured from: sent time, else receipt. */
     public Instant sentAtOrReceivedAt() {
-        return sentAt().orElse(receivedAt);
+        return sentTime != null ? sentTime : receivedAt;
+    }
+
+    /** Whether an earlier delivery of this message may have done some of its work (and died before finishing). */
+    public boolean redelivered() {
+        return attempt > 1;
     }
 }

@@ -13,7 +13,7 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Turns SQS messages into events: size guard, strict parse, pipeline selection, extraction. Built once per
+ * Turns deliveries into events: size guard, strict parse, pipeline selection, extraction. Built once per
  * configuration; immutable and thread-safe; {@link #parse} never throws.
  *
  * <p><b>Pipeline selection.</b> Pipelines are tried in configuration order. Each reads the body with its own

@@ -24,7 +24,7 @@ final class Followups {
     final List<WindowState> claimed = new ArrayList<>();
     final List<WindowTimers.Wakeup> timers = new ArrayList<>();
     /**
-     * Ids of this batch's messages that SQS delivered before (receive count above one). The earlier delivery may have
+     * Ids of this batch's messages delivered before (an attempt above one). The earlier delivery may have
      * written its windows and died before sending their timers, so a window they touch without a write re-arms its
      * timer chain ({@code IngestService}).
      */

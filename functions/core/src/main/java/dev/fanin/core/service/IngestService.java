@@ -23,7 +23,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies one SQS batch: intake, then per window one load, one decision and one conditional write for all of the
+ * Applies one batch of deliveries (one SQS batch, for the SQS handler): intake, then per window one load, one decision and one conditional write for all of the
  * batch's events in that window (coalescing), then the immediate flush of any window a trigger closed. A message is
  * reported failed (so SQS redelivers it) exactly when one of its events could not be applied; everything applied is
  * idempotent under redelivery (event-id dedupe), so a retried message never counts twice.
@@ -55,7 +55,7 @@ public final class IngestService {
         Map<String, QueueEvidence> queue = new HashMap<>();
         for (InboundMessage m : messages) {
             byId.put(m.messageId(), m);
-            if (receiveCount(m) > 1) {
+            if (m.redelivered()) {
                 batch.followups.redeliveredMessages.add(m.messageId());
             }
             IntakeResult r = engine.intake().parse(m);
@@ -69,7 +69,7 @@ public final class IngestService {
             for (Event e : r.accepted()) {
                 byPipeline.computeIfAbsent(e.pipeline(), p -> new ArrayList<>()).add(e);
                 m.sentAt().ifPresent(sent -> queue.compute(e.pipeline(), (p, q) -> (q == null ? QueueEvidence.NONE : q).with(
-                        sent.toEpochMilli(), receiveCount(m), batch.now.toEpochMilli(), engine.machine(p).config().watermark().outOfOrderness())));
+                        sent.toEpochMilli(), m.attempt(), batch.now.toEpochMilli(), engine.machine(p).config().watermark().outOfOrderness())));
             }
         }
         for (Map.Entry<String, List<Event>> entry : byPipeline.entrySet()) {
@@ -88,9 +88,9 @@ public final class IngestService {
         List<String> stillFailed = new ArrayList<>();
         for (String id : List.copyOf(batch.failed)) {
             InboundMessage m = byId.get(id);
-            boolean lastDelivery = m != null && receiveCount(m) >= engine.settings().maxReceiveCount() && !batch.deadLetteredIds.contains(id);
+            boolean lastDelivery = m != null && m.attempt() >= engine.settings().maxReceiveCount() && !batch.deadLetteredIds.contains(id);
             if (lastDelivery && batch.deadLetter(m, RETRIES_EXHAUSTED, RETRIES_EXHAUSTED + ": " + batch.failureReasons.getOrDefault(id, "could not be applied")
-                    + " (on delivery " + receiveCount(m) + ", MaxReceiveCount " + engine.settings().maxReceiveCount() + ")", null)) {
+                    + " (on delivery " + m.attempt() + ", MaxReceiveCount " + engine.settings().maxReceiveCount() + ")", null)) {
                 continue;
             }
             stillFailed.add(id);
@@ -173,13 +173,5 @@ public final class IngestService {
         return rejected.stream()
                 .map(r -> (r.recordIndex() >= 0 ? "record " + r.recordIndex() + ": " : "") + r.reason().name() + ": " + r.detail())
                 .collect(Collectors.joining("; "));
-    }
-
-    private static int receiveCount(InboundMessage m) {
-        try {
-            return Integer.parseInt(m.attributes().getOrDefault("ApproximateReceiveCount", "1"));
-        } catch (NumberFormatException e) {
-            return 1;
-        }
     }
 }

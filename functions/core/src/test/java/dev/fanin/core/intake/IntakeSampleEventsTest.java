@@ -45,8 +45,9 @@ class IntakeSampleEventsTest {
         for (Map.Entry<String, JsonNode> field : record.path("attributes").properties()) {
             attributes.put(field.getKey(), field.getValue().asText());
         }
-        Instant sent = Instant.ofEpochMilli(Long.parseLong(attributes.get(InboundMessage.SENT_TIMESTAMP)));
-        return new InboundMessage(record.path("messageId").asText(), record.path("body").asText(), attributes, sent.plusSeconds(1));
+        Instant sent = Instant.ofEpochMilli(Long.parseLong(attributes.get("SentTimestamp")));
+        return new InboundMessage(record.path("messageId").asText(), record.path("body").asText(),
+                Integer.parseInt(attributes.get("ApproximateReceiveCount")), sent, sent.plusSeconds(1), attributes);
     }
 
     private List<IntakeResult> parseAll(String file) throws IOException {

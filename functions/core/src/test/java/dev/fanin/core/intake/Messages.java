@@ -1,7 +1,6 @@
 package dev.fanin.core.intake;
 
 import java.time.Instant;
-import java.util.Map;
 
 /** Inbound messages for tests: sent at {@link #SENT}, received two seconds later. */
 final class Messages {
@@ -13,12 +12,11 @@ final class Messages {
     }
 
     static InboundMessage message(String body) {
-        return new InboundMessage("msg-1", body, Map.of(InboundMessage.SENT_TIMESTAMP, Long.toString(SENT.toEpochMilli()),
-                "ApproximateReceiveCount", "1"), RECEIVED);
+        return new InboundMessage("msg-1", body, SENT, RECEIVED);
     }
 
     static InboundMessage withoutSentTimestamp(String body) {
-        return new InboundMessage("msg-1", body, Map.of(), RECEIVED);
+        return new InboundMessage("msg-1", body, null, RECEIVED);
     }
 
     /** Single quotes become double quotes, so JSON literals in tests stay readable. */

@@ -13,7 +13,6 @@ import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -46,7 +45,7 @@ class ExactNumbersTest {
 
     private static Event event(String id, String number) {
         String body = "{\"k\":\"key\",\"id\":\"" + id + "\",\"v\":" + number + "}";
-        return INTAKE.parse(new InboundMessage("m-" + id, body, Map.of("SentTimestamp", Long.toString(NOW.toEpochMilli())), NOW))
+        return INTAKE.parse(new InboundMessage("m-" + id, body, NOW, NOW))
                 .accepted().get(0);
     }
 

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import net.jqwik.api.Arbitraries;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.Assume;
@@ -84,7 +83,7 @@ class SizeBudgetProperties {
                     + ",\"id\":" + ExactJson.write(com.fasterxml.jackson.databind.node.TextNode.valueOf(id))
                     + ",\"num\":" + (i % 2 == 0 ? "-9.99999999999999999999999999999999999999999999999999999999e299" : "1.000000000000000000000000000000000000000000000000000001e-300")
                     + ",\"text\":" + ExactJson.write(com.fasterxml.jackson.databind.node.TextNode.valueOf(SinkText.cutToBytes(text.repeat(i * 20 + 1), 40_000))) + "}";
-            IntakeResult r = intake.parse(new InboundMessage("m" + i, body, Map.of("SentTimestamp", Long.toString(NOW.toEpochMilli())), NOW));
+            IntakeResult r = intake.parse(new InboundMessage("m" + i, body, NOW, NOW));
             assertThat(r.rejected()).as("intake accepts the generated event").isEmpty();
             events.addAll(r.accepted());
         }

@@ -41,9 +41,8 @@ final class InMemoryEngines {
         return "{\"k\":\"" + key + "\",\"id\":\"" + eventId + "\",\"t\":" + eventTime.toEpochMilli() + "}";
     }
 
-    /** An SQS message as the event source mapping hands it over: sent and received at {@code arrival}. */
-    static InboundMessage message(String messageId, String body, Instant arrival, int receiveCount) {
-        return new InboundMessage(messageId, body, Map.of("SentTimestamp", String.valueOf(arrival.toEpochMilli()),
-                "ApproximateReceiveCount", String.valueOf(receiveCount)), arrival);
+    /** A message on its {@code attempt}th delivery, sent and received at {@code arrival}. */
+    static InboundMessage message(String messageId, String body, Instant arrival, int attempt) {
+        return new InboundMessage(messageId, body, attempt, arrival, arrival, Map.of());
     }
 }

@@ -16,7 +16,6 @@ import dev.fanin.core.text.ExactJson;
 import dev.fanin.testkit.TestClock;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,7 +34,7 @@ class NumericIdsTest {
     private static InboundMessage shard(String id, String shard) {
         String body = "{\"type\":\"shard.done\",\"jobId\":\"etl\",\"runId\":\"r1\",\"shard\":" + shard
                 + ",\"shardCount\":2,\"rows\":1,\"durationMs\":1,\"finishedAt\":\"2026-11-29T09:59:00Z\"}";
-        return new InboundMessage(id, body, Map.of("SentTimestamp", Long.toString(NOW.toEpochMilli())), NOW);
+        return new InboundMessage(id, body, NOW, NOW);
     }
 
     @Test

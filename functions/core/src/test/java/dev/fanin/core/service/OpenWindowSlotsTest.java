@@ -155,8 +155,8 @@ class OpenWindowSlotsTest {
         ingest.handle(List.of(alert("a"), alert("b"), alert("c"), alert("d")));
         int last = engine.settings().maxReceiveCount();
         InboundMessage fifth = alert("e");
-        InboundMessage lastDelivery = new InboundMessage(fifth.messageId(), fifth.body(), Map.of("SentTimestamp",
-                String.valueOf(clock.instant().toEpochMilli()), "ApproximateReceiveCount", String.valueOf(last)), clock.instant());
+        InboundMessage lastDelivery = new InboundMessage(fifth.messageId(), fifth.body(), last, clock.instant(), clock.instant(),
+                Map.of());
 
         BatchResult r = ingest.handle(List.of(lastDelivery));
 
@@ -173,8 +173,7 @@ class OpenWindowSlotsTest {
     private InboundMessage alertAt(String service, Instant at) {
         seq++;
         String body = "{\"kind\":\"alert\",\"service\":\"" + service + "\",\"id\":\"e" + seq + "\",\"at\":\"" + at + "\"}";
-        return new InboundMessage("m-" + seq, body, Map.of("SentTimestamp", String.valueOf(clock.instant().toEpochMilli()),
-                "ApproximateReceiveCount", "1"), clock.instant());
+        return new InboundMessage("m-" + seq, body, clock.instant(), clock.instant());
     }
 
     /** The store with its slot reservations and releases counted. */

@@ -19,7 +19,6 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class ServiceFlowTest {
@@ -41,8 +40,7 @@ class ServiceFlowTest {
 
     private InboundMessage raw(String body) {
         seq++;
-        return new InboundMessage("m-" + seq, body, Map.of("SentTimestamp", String.valueOf(clock.instant().toEpochMilli()),
-                "ApproximateReceiveCount", "1"), clock.instant());
+        return new InboundMessage("m-" + seq, body, clock.instant(), clock.instant());
     }
 
     private String shard(int shard) {

@@ -107,7 +107,7 @@ class ShuffledBacklogTest {
                 while (!queue.isEmpty() && !queue.get(0).deliveredAt().isAfter(now)) {
                     Alert a = queue.remove(0);
                     batch.add(new InboundMessage(a.id(), "{\"k\":\"svc\",\"id\":\"" + a.id() + "\",\"t\":" + a.eventTime().toEpochMilli() + "}",
-                            Map.of("SentTimestamp", String.valueOf(a.sentAt().toEpochMilli()), "ApproximateReceiveCount", "1"), now));
+                            a.sentAt(), now));
                     if (batch.size() == 10) {
                         ingest.handle(batch);
                         batch = new ArrayList<>();

@@ -1,0 +1,53 @@
+package dev.fanin.aws.sqs;
+
+import dev.fanin.core.intake.InboundMessage;
+import java.time.Instant;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * SQS messages as the core's deliveries: the one place that reads SQS's system attributes for the core. The attributes
+ * themselves ride along unchanged, for the dead letter.
+ */
+public final class SqsDeliveries {
+
+    /** The system attribute holding the time the producer sent the message, in epoch milliseconds. */
+    public static final String SENT_TIMESTAMP = "SentTimestamp";
+    /** The system attribute counting the deliveries of the message, this one included. */
+    public static final String RECEIVE_COUNT = "ApproximateReceiveCount";
+
+    private SqsDeliveries() {
+    }
+
+    /**
+     * @param systemAttributes the message's system attributes as Lambda's SQS event (or ReceiveMessage) gives them;
+     *                         null for none
+     */
+    public static InboundMessage inbound(String messageId, String body, Map<String, String> systemAttributes, Instant receivedAt) {
+        Map<String, String> attributes = systemAttributes == null ? Map.of() : systemAttributes;
+        return new InboundMessage(messageId, body, attempt(attributes), sentAt(attributes).orElse(null), receivedAt, attributes);
+    }
+
+    /** The system attributes SQS gives a message sent at {@code sentAt} on its {@code receiveCount}th delivery. */
+    public static Map<String, String> systemAttributes(Instant sentAt, int receiveCount) {
+        return Map.of(SENT_TIMESTAMP, Long.toString(sentAt.toEpochMilli()), RECEIVE_COUNT, Integer.toString(receiveCount));
+    }
+
+    /** {@code SentTimestamp}, or empty when it is absent or not a number. */
+    static Optional<Instant> sentAt(Map<String, String> attributes) {
+        String sent = attributes.get(SENT_TIMESTAMP);
+        if (sent == null || !sent.matches("\\d{1,15}")) {
+            return Optional.empty();
+        }
+        return Optional.of(Instant.ofEpochMilli(Long.parseLong(sent)));
+    }
+
+    /** {@code ApproximateReceiveCount}, or 1 (a first delivery) when it is absent or not a positive number. */
+    static int attempt(Map<String, String> attributes) {
+        String count = attributes.get(RECEIVE_COUNT);
+        if (count == null || !count.matches("\\d{1,9}")) {
+            return 1;
+        }
+        return Math.max(1, Integer.parseInt(count));
+    }
+}
