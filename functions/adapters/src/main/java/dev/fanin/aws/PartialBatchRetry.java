@@ -8,9 +8,10 @@ import java.util.Map;
 import java.util.function.Function;
 
 /**
- * The retry loop shared by the emitters: send entries in batches, keep what each entry's own result says (a batch
- * call is never all-or-nothing), resend only the entries that failed retryably, and give every request exactly one
- * {@link Result}, in request order.
+ * fanin's one retry loop, for the entries of batch calls (emitters, timers, BatchWriteItem's unprocessed items): send
+ * entries in batches, keep what each entry's own result says (a batch call is never all-or-nothing), resend only the
+ * entries that failed retryably, after the policy's backoff. A whole call that fails is retried by the SDK's own
+ * retry strategy (its default), never again by fanin.
  */
 public final class PartialBatchRetry {
 
@@ -40,9 +41,26 @@ public final class PartialBatchRetry {
      */
     public static List<Result> run(List<Request> requests, Map<Integer, String> refused,
             Function<List<Integer>, List<List<Integer>>> batcher, BatchCall call, RetryPolicy policy) {
-        EntryOutcome[] outcomes = new EntryOutcome[requests.size()];
-        List<Integer> pending = new ArrayList<>();
+        EntryOutcome[] outcomes = outcomes(requests.size(), refused, batcher, call, policy);
+        List<Result> results = new ArrayList<>();
         for (int i = 0; i < requests.size(); i++) {
+            EntryOutcome outcome = outcomes[i];
+            results.add(new Result(requests.get(i).aggregateId(), outcome.sent(), outcome.sent() ? null : outcome.error()));
+        }
+        return results;
+    }
+
+    /**
+     * The loop itself, for any batch call: entries {@code 0..size-1}, each sent until it succeeds, fails for good,
+     * or has had {@code policy.maxAttempts()} calls.
+     *
+     * @return the last outcome of each entry, by index
+     */
+    public static EntryOutcome[] outcomes(int size, Map<Integer, String> refused,
+            Function<List<Integer>, List<List<Integer>>> batcher, BatchCall call, RetryPolicy policy) {
+        EntryOutcome[] outcomes = new EntryOutcome[size];
+        List<Integer> pending = new ArrayList<>();
+        for (int i = 0; i < size; i++) {
             if (refused.containsKey(i)) {
                 outcomes[i] = EntryOutcome.failed(refused.get(i), false);
             } else {
@@ -67,11 +85,6 @@ public final class PartialBatchRetry {
             policy.sleeper().sleep(policy.backoffAfter(attempt));
             pending = retry;
         }
-        List<Result> results = new ArrayList<>();
-        for (int i = 0; i < requests.size(); i++) {
-            EntryOutcome outcome = outcomes[i];
-            results.add(new Result(requests.get(i).aggregateId(), outcome.sent(), outcome.sent() ? null : outcome.error()));
-        }
-        return results;
+        return outcomes;
     }
 }

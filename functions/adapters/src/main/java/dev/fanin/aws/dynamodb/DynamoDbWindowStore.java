@@ -7,9 +7,8 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.VERSION;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
 
-import dev.fanin.aws.Batches;
+import dev.fanin.aws.RetryPolicy;
 import dev.fanin.core.port.LiveSessions;
-import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
@@ -29,9 +28,6 @@ import java.util.random.RandomGenerator;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemRequest;
-import software.amazon.awssdk.services.dynamodb.model.BatchWriteItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.DeleteRequest;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.ConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
@@ -43,7 +39,6 @@ import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
-import software.amazon.awssdk.services.dynamodb.model.WriteRequest;
 
 /**
  * {@link WindowStore} on one DynamoDB table, with the item layout of docs/ARCHITECTURE.md ("Data model").
@@ -107,8 +102,6 @@ public final class DynamoDbWindowStore implements WindowStore {
     public static final int NEXT_PAGE_ITEMS = 64;
     /** DynamoDB's limit on requests per BatchWriteItem. */
     public static final int MAX_BATCH_WRITE = 25;
-    /** BatchWriteItem calls per chunk before unprocessed deletes are given up (the next sweep deletes them). */
-    static final int MAX_BATCH_ATTEMPTS = 4;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -116,17 +109,24 @@ public final class DynamoDbWindowStore implements WindowStore {
     private final WriteCostListener costs;
     private final RandomGenerator random = new SecureRandom();
     private final DynamoDbSessions sessions;
+    private final DueBucketDeletes dueDeletes;
 
     public DynamoDbWindowStore(DynamoDbClient dynamo, String table, Settings settings) {
         this(dynamo, table, settings, WriteCostListener.NONE);
     }
 
     public DynamoDbWindowStore(DynamoDbClient dynamo, String table, Settings settings, WriteCostListener costs) {
+        this(dynamo, table, settings, costs, RetryPolicy.defaults());
+    }
+
+    /** @param retry how often, and how far apart, the deletes a BatchWriteItem left unprocessed are sent again */
+    public DynamoDbWindowStore(DynamoDbClient dynamo, String table, Settings settings, WriteCostListener costs, RetryPolicy retry) {
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.table = Objects.requireNonNull(table, "table");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.costs = Objects.requireNonNull(costs, "costs");
         this.sessions = new DynamoDbSessions(dynamo, table, settings.spillThreshold(), costs);
+        this.dueDeletes = new DueBucketDeletes(dynamo, table, costs, Objects.requireNonNull(retry, "retry"));
     }
 
     // ---------------------------------------------------------------- reads
@@ -262,43 +262,7 @@ public final class DynamoDbWindowStore implements WindowStore {
 
     @Override
     public void removeDue(List<DueBucket> buckets) {
-        Map<String, Double> unitsById = new HashMap<>();
-        List<WriteRequest> deletes = new ArrayList<>();
-        for (DueBucket bucket : buckets) {
-            // A delete is billed by the size of the item deleted.
-            unitsById.put(bucket.id(), DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket))));
-            deletes.add(WriteRequest.builder().deleteRequest(DeleteRequest.builder()
-                    .key(Map.of(PK, s(WindowKeys.dueBucketPk(bucket.pipeline(), bucket.shard())), SK, s(bucket.id())))
-                    .build()).build());
-        }
-        for (List<WriteRequest> batch : Batches.of(deletes, MAX_BATCH_WRITE, Long.MAX_VALUE, d -> 0)) {
-            List<WriteRequest> pending = batch;
-            for (int attempt = 0; !pending.isEmpty(); attempt++) {
-                if (attempt == MAX_BATCH_ATTEMPTS) {
-                    throw new StoreUnavailableException("removeDue: " + pending.size() + " deletes left unprocessed", null);
-                }
-                BatchWriteItemResponse response;
-                try {
-                    response = dynamo.batchWriteItem(BatchWriteItemRequest.builder()
-                            .requestItems(Map.of(table, pending))
-                            .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
-                            .build());
-                } catch (SdkException e) {
-                    throw DynamoDbFailures.translate("removeDue", e);
-                }
-                List<WriteRequest> unprocessed = response.hasUnprocessedItems()
-                        ? response.unprocessedItems().getOrDefault(table, List.of()) : List.of();
-                double sizeBased = units(pending, unitsById) - units(unprocessed, unitsById);
-                double reported = response.hasConsumedCapacity()
-                        ? response.consumedCapacity().stream().mapToDouble(c -> c.capacityUnits() == null ? 0 : c.capacityUnits()).sum() : 0;
-                costs.onWrite("removeDue", reported, sizeBased);
-                pending = unprocessed;
-            }
-        }
-    }
-
-    private static double units(List<WriteRequest> deletes, Map<String, Double> unitsById) {
-        return deletes.stream().mapToDouble(d -> unitsById.getOrDefault(d.deleteRequest().key().get(SK).s(), 1.0)).sum();
+        dueDeletes.remove(buckets);
     }
 
     @Override

@@ -6,7 +6,6 @@ import dev.fanin.aws.PartialBatchRetry;
 import dev.fanin.aws.PartialBatchRetry.EntryOutcome;
 import dev.fanin.aws.RetryPolicy;
 import dev.fanin.aws.StableHash;
-import dev.fanin.aws.TransientFailures;
 import dev.fanin.core.config.EmitTarget;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.SinkLimits;
@@ -22,10 +21,8 @@ import java.util.Objects;
 import java.util.function.Function;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 /**
  * Emits aggregates as SQS messages to each pipeline's queue ({@link EmitTarget.Sqs}), with
@@ -97,28 +94,12 @@ public final class SqsEmitter implements AggregateEmitter {
         for (int j = 0; j < batch.size(); j++) {
             entries.add(entry("m" + j, requests.get(batch.get(j)), target.fifo()));
         }
-        SendMessageBatchResponse response;
         try {
-            response = sqs.sendMessageBatch(SendMessageBatchRequest.builder().queueUrl(target.queueUrl()).entries(entries).build());
+            return SqsBatchOutcomes.of(entries,
+                    sqs.sendMessageBatch(SendMessageBatchRequest.builder().queueUrl(target.queueUrl()).entries(entries).build()));
         } catch (SdkException failure) {
-            EntryOutcome failed = EntryOutcome.failed(TransientFailures.describe(failure), TransientFailures.isTransient(failure));
-            return batch.stream().map(i -> failed).toList();
+            return SqsBatchOutcomes.failedCall(batch.size(), failure);
         }
-        Map<String, BatchResultErrorEntry> failures = new HashMap<>();
-        response.failed().forEach(f -> failures.put(f.id(), f));
-        List<String> sent = response.successful().stream().map(s -> s.id()).toList();
-        List<EntryOutcome> outcomes = new ArrayList<>();
-        for (SendMessageBatchRequestEntry entry : entries) {
-            BatchResultErrorEntry failure = failures.get(entry.id());
-            if (failure != null) {
-                outcomes.add(EntryOutcome.failed(failure.code() + ": " + failure.message(), !Boolean.TRUE.equals(failure.senderFault())));
-            } else if (sent.contains(entry.id())) {
-                outcomes.add(EntryOutcome.SENT);
-            } else {
-                outcomes.add(EntryOutcome.failed("NoResult: SendMessageBatch returned no result for the entry", true));
-            }
-        }
-        return outcomes;
     }
 
     static SendMessageBatchRequestEntry entry(String id, Request request, boolean fifo) {

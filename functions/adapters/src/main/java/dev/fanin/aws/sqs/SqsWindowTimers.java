@@ -1,19 +1,22 @@
 package dev.fanin.aws.sqs;
 
+import dev.fanin.aws.Batches;
+import dev.fanin.aws.PartialBatchRetry;
+import dev.fanin.aws.PartialBatchRetry.EntryOutcome;
+import dev.fanin.aws.RetryPolicy;
 import dev.fanin.core.port.WindowTimers;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
-import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
-import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.SendMessageRequest;
 
 /**
@@ -32,10 +35,16 @@ public final class SqsWindowTimers implements WindowTimers {
 
     private final SqsClient sqs;
     private final String queueUrl;
+    private final RetryPolicy retry;
 
-    public SqsWindowTimers(SqsClient sqs, String queueUrl) {
+    public SqsWindowTimers(SqsClient sqs, String queueUrl, RetryPolicy retry) {
         this.sqs = Objects.requireNonNull(sqs, "sqs");
         this.queueUrl = Objects.requireNonNull(queueUrl, "queueUrl");
+        this.retry = Objects.requireNonNull(retry, "retry");
+    }
+
+    public SqsWindowTimers(SqsClient sqs, String queueUrl) {
+        this(sqs, queueUrl, RetryPolicy.defaults());
     }
 
     @Override
@@ -45,31 +54,34 @@ public final class SqsWindowTimers implements WindowTimers {
 
     /**
      * One {@code SendMessageBatch} per ten wake-ups (each entry with its own delay), so a batch closing or extending
-     * ten windows pays one SQS request instead of ten. Every chunk is tried; entries SQS refused, and the entries of
-     * chunks that failed, are logged with the reason and returned.
+     * ten windows pays one SQS request instead of ten. Entries that failed transiently are sent again per the retry
+     * policy; those still not armed (refused by SQS, or out of attempts) are logged with the reason and returned.
      */
     @Override
     public List<Wakeup> armAll(List<Wakeup> wakeups, Instant now) {
+        EntryOutcome[] outcomes = PartialBatchRetry.outcomes(wakeups.size(), Map.of(),
+                pending -> Batches.of(pending, MAX_BATCH, Long.MAX_VALUE, i -> 0), batch -> send(batch, wakeups, now), retry);
         List<Wakeup> notArmed = new ArrayList<>();
         List<String> reasons = new ArrayList<>();
-        for (int from = 0; from < wakeups.size(); from += MAX_BATCH) {
-            List<Wakeup> chunk = wakeups.subList(from, Math.min(wakeups.size(), from + MAX_BATCH));
-            try {
-                SendMessageBatchResponse response = sqs.sendMessageBatch(batchRequest(chunk, now));
-                for (BatchResultErrorEntry error : response.failed()) {
-                    Wakeup w = chunk.get(Integer.parseInt(error.id()));
-                    notArmed.add(w);
-                    reasons.add(w.ref() + " (" + error.code() + ")");
-                }
-            } catch (SdkException e) {
-                notArmed.addAll(chunk);
-                chunk.forEach(w -> reasons.add(w.ref() + " (" + e.getClass().getSimpleName() + ")"));
+        for (int i = 0; i < wakeups.size(); i++) {
+            if (!outcomes[i].sent()) {
+                notArmed.add(wakeups.get(i));
+                reasons.add(wakeups.get(i).ref() + " (" + outcomes[i].error() + ")");
             }
         }
         if (!notArmed.isEmpty()) {
             LOG.warn("timers not armed: {}", String.join(", ", reasons));
         }
         return notArmed;
+    }
+
+    private List<EntryOutcome> send(List<Integer> batch, List<Wakeup> wakeups, Instant now) {
+        SendMessageBatchRequest request = batchRequest(batch.stream().map(wakeups::get).toList(), now);
+        try {
+            return SqsBatchOutcomes.of(request.entries(), sqs.sendMessageBatch(request));
+        } catch (SdkException e) {
+            return SqsBatchOutcomes.failedCall(batch.size(), e);
+        }
     }
 
     SendMessageBatchRequest batchRequest(List<Wakeup> chunk, Instant now) {

@@ -3,6 +3,7 @@ package dev.fanin.aws.sqs;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.fanin.aws.RetryPolicy;
 import dev.fanin.aws.support.MotoServer;
 import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.window.WindowRef;
@@ -11,8 +12,17 @@ import java.time.Instant;
 import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.SdkRequest;
+import software.amazon.awssdk.core.SdkResponse;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.sqs.SqsClient;
+import software.amazon.awssdk.services.sqs.model.BatchResultErrorEntry;
 import software.amazon.awssdk.services.sqs.model.Message;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
 class SqsWindowTimersTest {
 
@@ -122,6 +132,95 @@ class SqsWindowTimersTest {
             SqsWindowTimers timers = new SqsWindowTimers(sqs, "http://127.0.0.1:1/000000000000/no-such-queue");
             WindowTimers.Wakeup wakeup = new WindowTimers.Wakeup(new WindowRef("alerts", "k1", "T1"), NOW, 1);
             assertThat(timers.armAll(List.of(wakeup), NOW)).containsExactly(wakeup);
+        }
+    }
+
+    @Test
+    void aTimerSqsFailedTransientlyIsSentAgainAfterABackoff() {
+        FailsFirstEntry fault = new FailsFirstEntry(1, false);
+        try (SqsClient sqs = MotoServer.get().sqs(fault)) {
+            String queueUrl = sqs.createQueue(b -> b.queueName("timers-" + UUID.randomUUID())).queueUrl();
+            List<Duration> sleeps = new java.util.ArrayList<>();
+            SqsWindowTimers timers = new SqsWindowTimers(sqs, queueUrl, new RetryPolicy(3, Duration.ofMillis(100), sleeps::add));
+            List<WindowTimers.Wakeup> wakeups = wakeups(3);
+
+            assertThat(timers.armAll(wakeups, NOW)).as("not armed").isEmpty();
+
+            assertThat(fault.callSizes).containsExactly(3, 1);
+            assertThat(sleeps).containsExactly(Duration.ofMillis(100));
+            assertThat(receive(sqs, queueUrl, 3)).containsExactlyInAnyOrder("k0", "k1", "k2");
+        }
+    }
+
+    @Test
+    void aTimerSqsRefusedAsTheSendersFaultIsNotSentAgainAndComesBack() {
+        FailsFirstEntry fault = new FailsFirstEntry(Integer.MAX_VALUE, true);
+        try (SqsClient sqs = MotoServer.get().sqs(fault)) {
+            String queueUrl = sqs.createQueue(b -> b.queueName("timers-" + UUID.randomUUID())).queueUrl();
+            List<Duration> sleeps = new java.util.ArrayList<>();
+            SqsWindowTimers timers = new SqsWindowTimers(sqs, queueUrl, new RetryPolicy(3, Duration.ofMillis(100), sleeps::add));
+            List<WindowTimers.Wakeup> wakeups = wakeups(3);
+
+            assertThat(timers.armAll(wakeups, NOW)).containsExactly(wakeups.get(0));
+
+            assertThat(fault.callSizes).containsExactly(3);
+            assertThat(sleeps).isEmpty();
+            assertThat(receive(sqs, queueUrl, 2)).containsExactlyInAnyOrder("k1", "k2");
+        }
+    }
+
+    private static List<WindowTimers.Wakeup> wakeups(int n) {
+        List<WindowTimers.Wakeup> wakeups = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            wakeups.add(new WindowTimers.Wakeup(new WindowRef("alerts", "k" + i, "T1"), NOW.minusSeconds(1), 1));
+        }
+        return wakeups;
+    }
+
+    /** The keys of the timers on the queue, read until {@code expected} have come or five receives passed. */
+    private static List<String> receive(SqsClient sqs, String queueUrl, int expected) {
+        List<String> keys = new java.util.ArrayList<>();
+        for (int attempt = 0; attempt < 5 && keys.size() < expected; attempt++) {
+            sqs.receiveMessage(b -> b.queueUrl(queueUrl).maxNumberOfMessages(10).waitTimeSeconds(1)).messages()
+                    .forEach(m -> keys.add(TimerMessage.parse(m.body()).wakeup().ref().key()));
+        }
+        return keys;
+    }
+
+    /**
+     * For its first {@code calls} SendMessageBatch calls, keeps the first entry from reaching the queue and reports it
+     * failed, as SQS does: a sender's fault ({@code senderFault}) or its own ({@code InternalError}); records each call's size.
+     */
+    private static final class FailsFirstEntry implements ExecutionInterceptor {
+        final List<Integer> callSizes = new java.util.ArrayList<>();
+        private final boolean senderFault;
+        private int calls;
+        private SendMessageBatchRequestEntry heldBack;
+
+        FailsFirstEntry(int calls, boolean senderFault) {
+            this.calls = calls;
+            this.senderFault = senderFault;
+        }
+
+        @Override
+        public SdkRequest modifyRequest(Context.ModifyRequest context, ExecutionAttributes attributes) {
+            if (!(context.request() instanceof SendMessageBatchRequest request)) {
+                return context.request();
+            }
+            callSizes.add(request.entries().size());
+            heldBack = calls-- > 0 && request.entries().size() > 1 ? request.entries().get(0) : null;
+            return heldBack == null ? request : request.toBuilder().entries(request.entries().subList(1, request.entries().size())).build();
+        }
+
+        @Override
+        public SdkResponse modifyResponse(Context.ModifyResponse context, ExecutionAttributes attributes) {
+            if (!(context.response() instanceof SendMessageBatchResponse response) || heldBack == null) {
+                return context.response();
+            }
+            List<BatchResultErrorEntry> failed = new java.util.ArrayList<>(response.failed());
+            failed.add(BatchResultErrorEntry.builder().id(heldBack.id()).senderFault(senderFault)
+                    .code(senderFault ? "InvalidParameterValue" : "InternalError").message("injected").build());
+            return response.toBuilder().failed(failed).build();
         }
     }
 }

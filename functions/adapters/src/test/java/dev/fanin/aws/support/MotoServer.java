@@ -1,6 +1,7 @@
 package dev.fanin.aws.support;
 
 import java.net.URI;
+import java.util.List;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -34,14 +35,16 @@ public final class MotoServer {
         return endpoint;
     }
 
-    public DynamoDbClient dynamoDb() {
+    public DynamoDbClient dynamoDb(software.amazon.awssdk.core.interceptor.ExecutionInterceptor... interceptors) {
         return DynamoDbClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
-                .credentialsProvider(credentials()).httpClientBuilder(UrlConnectionHttpClient.builder()).build();
+                .credentialsProvider(credentials()).httpClientBuilder(UrlConnectionHttpClient.builder())
+                .overrideConfiguration(c -> List.of(interceptors).forEach(c::addExecutionInterceptor)).build();
     }
 
-    public SqsClient sqs() {
+    public SqsClient sqs(software.amazon.awssdk.core.interceptor.ExecutionInterceptor... interceptors) {
         return SqsClient.builder().endpointOverride(endpoint).region(Region.US_EAST_1)
-                .credentialsProvider(credentials()).httpClientBuilder(UrlConnectionHttpClient.builder()).build();
+                .credentialsProvider(credentials()).httpClientBuilder(UrlConnectionHttpClient.builder())
+                .overrideConfiguration(c -> List.of(interceptors).forEach(c::addExecutionInterceptor)).build();
     }
 
     public EventBridgeClient eventBridge(software.amazon.awssdk.core.interceptor.ExecutionInterceptor... interceptors) {

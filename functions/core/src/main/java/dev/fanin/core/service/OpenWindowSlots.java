@@ -21,8 +21,6 @@ import org.slf4j.LoggerFactory;
 final class OpenWindowSlots {
 
     private static final Logger LOG = LoggerFactory.getLogger(OpenWindowSlots.class);
-    /** Tries of one release before its slots are left to the epoch's retirement. */
-    static final int RELEASE_ATTEMPTS = 3;
 
     private final FaninEngine engine;
 
@@ -76,19 +74,13 @@ final class OpenWindowSlots {
             if (n <= 0) {
                 return;
             }
-            // A slot not returned stays counted until its epoch retires, making the pipeline refuse early; a release
-            // is cheap, so a throttled one is tried again before giving up.
-            for (int attempt = 1; ; attempt++) {
-                try {
-                    engine.ports().store().releaseSlots(bucket.pipeline(), bucket.epoch(), n);
-                    return;
-                } catch (StoreUnavailableException e) {
-                    if (attempt == RELEASE_ATTEMPTS) {
-                        LOG.warn("{} open-window slots of pipeline {} not returned ({}); they return when epoch {} retires",
-                                n, bucket.pipeline(), e.getMessage(), bucket.epoch());
-                        return;
-                    }
-                }
+            // A slot not returned stays counted until its epoch retires, making the pipeline refuse early. The SDK has
+            // already retried a throttled release with backoff; another try here would only add to the throttling.
+            try {
+                engine.ports().store().releaseSlots(bucket.pipeline(), bucket.epoch(), n);
+            } catch (StoreUnavailableException e) {
+                LOG.warn("{} open-window slots of pipeline {} not returned ({}); they return when epoch {} retires",
+                        n, bucket.pipeline(), e.getMessage(), bucket.epoch());
             }
         });
     }

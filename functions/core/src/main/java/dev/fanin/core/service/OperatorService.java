@@ -55,13 +55,8 @@ public final class OperatorService {
         Instant now = engine.clock().instant();
         long watermark = engine.watermark(ref.pipeline(), Long.MIN_VALUE, now);
         Followups followups = new Followups();
-        for (int attempt = 0; attempt <= engine.settings().conflictRetries(); attempt++) {
-            Optional<Result> result = attempt(ref, note, watermark, now, followups);
-            if (result.isPresent()) {
-                return result.get();
-            }
-        }
-        return new Result(Outcome.CONFLICTED, null, null);
+        return Conflicts.retry(engine.settings().conflictRetries(), () -> attempt(ref, note, watermark, now, followups))
+                .orElseGet(() -> new Result(Outcome.CONFLICTED, null, null));
     }
 
     /**
