@@ -12,22 +12,12 @@ import dev.fanin.aws.sqs.TimerMessage;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.window.WindowStatus;
-import dev.fanin.testkit.LocalAwsEndpoint;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.core.sync.RequestBody;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.services.s3.S3Client;
 
 /**
  * A configuration published while windows are open, through the real handlers on the local endpoint: every window
@@ -36,23 +26,18 @@ import software.amazon.awssdk.services.s3.S3Client;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ConfigChangeTest {
 
-    private static final String BUNDLED = bundled();
+    private static final String BUNDLED = PublishedConfig.BUNDLED;
     private static final Schema SCHEMA = SchemaRegistry.withDefaultDialect(SpecificationVersion.DRAFT_2020_12)
             .getSchema(SchemaLocation.of("classpath:schemas/aggregate-v1.json"));
     private static final Duration REFRESH = Duration.ofMinutes(1);
     private static final String UPLOADS_KEY = "acme-ingest|uploads/batch-7";
     private static final String ALERTS_KEY = "111122223333|eu-west-1|payments-api";
 
-    private S3Client s3;
-    private String bucket;
+    private PublishedConfig published;
 
     @BeforeAll
     void bucket() {
-        s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).region(LocalAwsEndpoint.REGION)
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("fanin-test", "fanin-test")))
-                .endpointOverride(LocalAwsEndpoint.shared().endpoint()).forcePathStyle(true).build();
-        bucket = LocalFanin.prefix("change").toLowerCase() + "bucket";
-        s3.createBucket(b -> b.bucket(bucket));
+        published = PublishedConfig.bucket("change");
     }
 
     /**
@@ -68,8 +53,8 @@ class ConfigChangeTest {
         TimerMessage sample = TimerMessage.parse(timer.getRecords().get(0).getBody());
         LocalFanin fanin = start("retire", "retire.yaml", SampleEvents.lastSent(alerts).plusSeconds(1));
         Instant opened = fanin.clock.instant();
-        assertThat(ingest(fanin, alerts)).isEmpty();
-        assertThat(ingest(fanin, uploadsWithoutManifest())).isEmpty();
+        assertThat(fanin.ingest(alerts)).isEmpty();
+        assertThat(fanin.ingest(uploadsWithoutManifest())).isEmpty();
 
         put("retire.yaml", BUNDLED.replace("  - name: alert-storm\n", "  - name: alert-storm-eb\n").replace(section("file-uploads"), ""));
         fanin.clock.set(later(sample.wakeup().dueAt().plusSeconds(1), opened.plus(REFRESH)));
@@ -87,8 +72,7 @@ class ConfigChangeTest {
 
         for (Duration at : List.of(Duration.ofMinutes(12), Duration.ofHours(1), Duration.ofHours(2).plusMinutes(2))) {
             fanin.clock.set(opened.plus(at));
-            new SweeperFunction(fanin.runtime).handleRequest(SampleEvents.scheduled("scheduled-sweep.json"),
-                    TestContexts.invocation("retire-sweep", 60_000));
+            fanin.sweep();
         }
 
         assertThat(fanin.windows("file-uploads", UPLOADS_KEY)).singleElement()
@@ -116,14 +100,14 @@ class ConfigChangeTest {
     void aChangedPipelineClosesAWindowOpenedBeforeTheChangeByTheDocumentedRules() {
         SQSEvent uploads = SampleEvents.sqs("sqs-s3-uploads.json");
         LocalFanin fanin = start("change", "change.yaml", SampleEvents.lastSent(uploads).plusSeconds(1));
-        assertThat(ingest(fanin, uploadsWithoutManifest())).isEmpty();
+        assertThat(fanin.ingest(uploadsWithoutManifest())).isEmpty();
         WindowState before = fanin.windows("file-uploads", UPLOADS_KEY).get(0);
 
         put("change.yaml", BUNDLED.replace("      gap: 10m\n", "      gap: 20m\n").replace("      maxLifetime: 2h\n", "      maxLifetime: 1h\n")
                 .replace("      - {name: bytes, type: sum, path: $.s3.object.size}\n",
                         "      - {name: bytes, type: sum, path: $.s3.object.size}\n      - {name: largest, type: max, path: $.s3.object.size}\n"));
         fanin.clock.advance(REFRESH);
-        assertThat(ingest(fanin, rest(uploads))).isEmpty();
+        assertThat(fanin.ingest(rest(uploads))).isEmpty();
 
         List<JsonNode> aggregates = fanin.aggregates(2, Duration.ofSeconds(10), Duration.ofSeconds(2));
         assertThat(aggregates).singleElement().satisfies(a -> {
@@ -149,15 +133,14 @@ class ConfigChangeTest {
         SQSEvent shards = SampleEvents.sqs("sqs-raw-shards.json");
         LocalFanin fanin = start("resize", "resize.yaml", SampleEvents.lastSent(shards).plusSeconds(1));
         Instant opened = fanin.clock.instant();
-        assertThat(ingest(fanin, records(shards, 0, 2))).isEmpty();
+        assertThat(fanin.ingest(records(shards, 0, 2))).isEmpty();
 
         put("resize.yaml", BUNDLED.replace("      size: 1d\n", "      size: 1h\n"));
         fanin.clock.advance(REFRESH);
-        assertThat(ingest(fanin, records(shards, 2, 5))).isEmpty();
+        assertThat(fanin.ingest(records(shards, 2, 5))).isEmpty();
         for (Duration at : List.of(Duration.ofMinutes(32), Duration.ofMinutes(40))) {
             fanin.clock.set(opened.plus(at));
-            new SweeperFunction(fanin.runtime).handleRequest(SampleEvents.scheduled("scheduled-sweep.json"),
-                    TestContexts.invocation("resize-sweep", 60_000));
+            fanin.sweep();
         }
 
         List<JsonNode> aggregates = fanin.aggregates(3, Duration.ofSeconds(10), Duration.ofSeconds(2));
@@ -183,11 +166,11 @@ class ConfigChangeTest {
     void aLowerCountThresholdClosesAnOpenWindowAtItsNextDecision() {
         SQSEvent shards = SampleEvents.sqs("sqs-raw-shards.json");
         LocalFanin fanin = start("count", "count.yaml", SampleEvents.lastSent(shards).plusSeconds(1));
-        assertThat(ingest(fanin, records(shards, 0, 2))).isEmpty();
+        assertThat(fanin.ingest(records(shards, 0, 2))).isEmpty();
 
         put("count.yaml", BUNDLED.replace("      maxLifetime: 30m\n", "      count: 3\n      maxLifetime: 30m\n"));
         fanin.clock.advance(REFRESH);
-        assertThat(ingest(fanin, records(shards, 2, 4))).isEmpty();
+        assertThat(fanin.ingest(records(shards, 2, 4))).isEmpty();
 
         List<JsonNode> aggregates = fanin.aggregates(2, Duration.ofSeconds(10), Duration.ofSeconds(2));
         assertThat(aggregates).singleElement().satisfies(a -> {
@@ -199,13 +182,7 @@ class ConfigChangeTest {
     }
 
     private LocalFanin start(String name, String key, Instant clock) {
-        put(key, BUNDLED);
-        return LocalFanin.start(name, clock, Map.of(EnvironmentVariables.CONFIG, "s3://" + bucket + "/" + key));
-    }
-
-    private static List<String> ingest(LocalFanin fanin, SQSEvent event) {
-        return new IngestFunction(fanin.runtime).handleRequest(event, TestContexts.invocation("change-ingest"))
-                .getBatchItemFailures().stream().map(f -> f.getItemIdentifier()).toList();
+        return published.start(name, key, BUNDLED, clock);
     }
 
     /** Records {@code from} (inclusive) to {@code to} (exclusive) of a sample event. */
@@ -251,7 +228,7 @@ class ConfigChangeTest {
     }
 
     private void put(String key, String text) {
-        s3.putObject(b -> b.bucket(bucket).key(key), RequestBody.fromString(text, StandardCharsets.UTF_8));
+        published.publish(key, text);
     }
 
     /** The bundled document's section of one pipeline, comment included. */
@@ -259,13 +236,5 @@ class ConfigChangeTest {
         int start = BUNDLED.lastIndexOf("\n  #", BUNDLED.indexOf("  - name: " + pipeline + "\n")) + 1;
         int end = BUNDLED.indexOf("\n  #", BUNDLED.indexOf("  - name: " + pipeline + "\n")) + 1;
         return BUNDLED.substring(start, end);
-    }
-
-    private static String bundled() {
-        try (InputStream in = ConfigChangeTest.class.getClassLoader().getResourceAsStream("fanin/pipelines.yaml")) {
-            return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new IllegalStateException(e);
-        }
     }
 }

@@ -144,4 +144,15 @@ final class LocalFanin {
             throw new UncheckedIOException(e);
         }
     }
+
+    /** One invocation of the ingest function with {@code event}: the ids of the messages it hands back to SQS. */
+    List<String> ingest(com.amazonaws.services.lambda.runtime.events.SQSEvent event) {
+        return new IngestFunction(runtime).handleRequest(event, TestContexts.invocation("ingest"))
+                .getBatchItemFailures().stream().map(f -> f.getItemIdentifier()).toList();
+    }
+
+    /** One scheduled invocation of the sweeper function, at the clock's time. */
+    void sweep() {
+        new SweeperFunction(runtime).handleRequest(SampleEvents.scheduled("scheduled-sweep.json"), TestContexts.invocation("sweep", 60_000));
+    }
 }

@@ -32,4 +32,11 @@ final class SampleEvents {
                 .max(Instant::compareTo)
                 .orElseThrow();
     }
+
+    /** The records of a sample event at these indexes, as one batch. */
+    static SQSEvent records(SQSEvent sample, int... indexes) {
+        SQSEvent event = new SQSEvent();
+        event.setRecords(java.util.Arrays.stream(indexes).mapToObj(i -> sample.getRecords().get(i)).toList());
+        return event;
+    }
 }

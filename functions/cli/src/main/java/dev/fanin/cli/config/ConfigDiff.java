@@ -1,13 +1,17 @@
 package dev.fanin.cli.config;
 
+import dev.fanin.cli.explain.Human;
 import dev.fanin.core.config.AggregationSpec;
+import dev.fanin.core.config.Durations;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.BiFunction;
 import java.util.function.Function;
 
 /**
@@ -27,7 +31,11 @@ public final class ConfigDiff {
         }
     }
 
-    private record Field(String name, Function<PipelineConfig, Object> value, String openWindows) { }
+    private record Field(String name, Function<PipelineConfig, Object> value, BiFunction<PipelineConfig, PipelineConfig, String> openWindows) {
+        Field(String name, Function<PipelineConfig, Object> value, String openWindows) {
+            this(name, value, (before, after) -> openWindows);
+        }
+    }
 
     private static final List<Field> FIELDS = List.of(
             new Field("match", PipelineConfig::match, "new events are matched by the new rules; open windows close by their triggers"),
@@ -44,7 +52,7 @@ public final class ConfigDiff {
                     String.valueOf(p.triggers().expected()), String.valueOf(p.triggers().sentinel())),
                     "applies to open windows at their next visit"),
             new Field("watermark", PipelineConfig::watermark, "applies to the pipeline's watermark from now on"),
-            new Field("allowedLateness", PipelineConfig::allowedLateness, "applies to open and closed windows from now on"),
+            new Field("allowedLateness", PipelineConfig::allowedLateness, ConfigDiff::latenessChange),
             new Field("late", PipelineConfig::late, "applies to late events from now on"),
             new Field("incomplete", PipelineConfig::incomplete, "applies to open windows at their next close"),
             new Field("bounds", PipelineConfig::bounds, "applies to open windows from now on"),
@@ -88,7 +96,7 @@ public final class ConfigDiff {
         List<Change> changes = new ArrayList<>();
         for (Field f : FIELDS) {
             if (!same(f.value().apply(before), f.value().apply(after))) {
-                changes.add(new Change(after.name(), f.name() + " changed", f.openWindows()));
+                changes.add(new Change(after.name(), f.name() + " changed", f.openWindows().apply(before, after)));
             }
         }
         changes.addAll(aggregationChanges(before, after));
@@ -114,6 +122,23 @@ public final class ConfigDiff {
         old.keySet().forEach(name -> changes.add(new Change(after.name(), "aggregation " + name + " removed",
                 "dropped from the aggregates of open windows")));
         return changes;
+    }
+
+    /**
+     * A window's items expire {@code allowedLateness + retention} (and a little more) after its hard deadline, with the
+     * values in force when it opened; a later lateness that outlasts them would let a late event find the window gone
+     * and open it again, and fire its first revision a second time.
+     */
+    private static String latenessChange(PipelineConfig before, PipelineConfig after) {
+        String applies = "applies to late events from now on, of windows opened before too: each is judged against its"
+                + " window's end and hard deadline + " + Durations.format(after.allowedLateness());
+        Duration kept = before.allowedLateness().plus(before.effectiveRetention());
+        if (after.allowedLateness().compareTo(kept) < 0) {
+            return applies;
+        }
+        return applies + "; WARNING: windows opened before keep their items only " + Human.derived(kept) + " past their hard"
+                + " deadline (the old allowedLateness + retention), so a late event after that would open one again and fire its"
+                + " first revision a second time: raise retention first, and the lateness once those windows have expired";
     }
 
     private static boolean same(Object a, Object b) {

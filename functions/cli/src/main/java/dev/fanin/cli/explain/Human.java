@@ -6,7 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Durations for prose: a configured value as written in YAML, a derived one (a sum) in mixed units. */
-final class Human {
+public final class Human {
 
     private Human() {
     }
@@ -22,7 +22,7 @@ final class Human {
     }
 
     /** A derived duration in mixed units, e.g. {@code 7d 12m 10s}; {@code 0s} for zero. */
-    static String derived(Duration duration) {
+    public static String derived(Duration duration) {
         long millis = duration.toMillis();
         if (millis == 0) {
             return "0s";

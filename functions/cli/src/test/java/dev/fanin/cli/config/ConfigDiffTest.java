@@ -60,6 +60,23 @@ class ConfigDiffTest {
                 + " last definition, by PT2H after they opened at the latest (hold if incomplete)");
     }
 
+    /**
+     * A longer lateness applies to windows that have fired; one that outlasts what those windows keep their items for
+     * (the old lateness + retention past their hard deadline) is flagged: a late event could then find a window gone.
+     */
+    @Test
+    void aLatenessChangeSaysItAppliesToFiredWindowsAndWarnsWhenItOutlastsTheirItems() {
+        FaninConfig deployed = load(ALERTS.replace("triggers: {maxLifetime: 10m}", "triggers: {maxLifetime: 10m}\n    allowedLateness: 2m"));
+        FaninConfig hour = load(ALERTS.replace("triggers: {maxLifetime: 10m}", "triggers: {maxLifetime: 10m}\n    allowedLateness: 1h"));
+        FaninConfig weeks = load(ALERTS.replace("triggers: {maxLifetime: 10m}",
+                "triggers: {maxLifetime: 10m}\n    allowedLateness: 8d\n    retention: 9d"));
+
+        assertThat(ConfigDiff.between(deployed, hour)).singleElement().hasToString("alerts: allowedLateness changed -> applies to"
+                + " late events from now on, of windows opened before too: each is judged against its window's end and hard deadline + 1h");
+        assertThat(ConfigDiff.between(deployed, weeks)).extracting(ConfigDiff.Change::openWindows).first().asString()
+                .contains("hard deadline + 8d; WARNING: windows opened before keep their items only 7d 7m past their hard deadline");
+    }
+
     private static FaninConfig load(String pipelines) {
         return ConfigLoader.load("version: 1\npipelines:\n" + pipelines, "test.yaml");
     }
