@@ -114,6 +114,9 @@ public final class ConfigDiff {
                         "in open windows it covers only the events from now on"));
             } else if (was.getClass() != a.getClass()) {
                 changes.add(new Change(after.name(), "aggregation " + a.name() + " changed type", "starts empty in open windows"));
+            } else if (!Objects.equals(was.path(), a.path())) {
+                changes.add(new Change(after.name(), "aggregation " + a.name() + " reads another field (" + a.path() + ")",
+                        "starts empty in open windows"));
             } else if (!same(was, a)) {
                 changes.add(new Change(after.name(), "aggregation " + a.name() + " changed", "open windows keep what it holds and go on"
                         + " with the new settings"));

@@ -77,6 +77,19 @@ class ConfigDiffTest {
                 .contains("hard deadline + 8d; WARNING: windows opened before keep their items only 7d 7m past their hard deadline");
     }
 
+    @Test
+    void anAggregationOfAnotherTypeOrFieldStartsEmptyAndOtherSettingsKeepItsValue() {
+        String before = UPLOADS.replace("  - {name: files, type: count}", "  - {name: files, type: count}\n"
+                + "      - {name: size, type: sum, path: $.size}\n      - {name: names, type: distinct-values, path: $.name, cap: 10}");
+        String after = UPLOADS.replace("  - {name: files, type: count}", "  - {name: files, type: distinct-ids}\n"
+                + "      - {name: size, type: sum, path: $.bytes}\n      - {name: names, type: distinct-values, path: $.name, cap: 20}");
+
+        assertThat(ConfigDiff.between(load(before), load(after))).extracting(ConfigDiff.Change::toString).containsExactly(
+                "uploads: aggregation files changed type -> starts empty in open windows",
+                "uploads: aggregation size reads another field ($.bytes) -> starts empty in open windows",
+                "uploads: aggregation names changed -> open windows keep what it holds and go on with the new settings");
+    }
+
     private static FaninConfig load(String pipelines) {
         return ConfigLoader.load("version: 1\npipelines:\n" + pipelines, "test.yaml");
     }

@@ -69,12 +69,19 @@ public final class Aggregates {
         return output;
     }
 
-    /** The compact stored form: {@code {name: {"k": kind, ...state}}}. */
+    /**
+     * The compact stored form: {@code {name: {"k": kind, "p": path, ...state}}}, {@code "p"} for an aggregation that
+     * reads a field ({@code "$"}: the whole payload), so that a state read under another definition is recognised.
+     */
     public ObjectNode toState() {
         ObjectNode state = JsonNodeFactory.instance.objectNode();
         for (int i = 0; i < specs.size(); i++) {
             ObjectNode entry = JsonNodeFactory.instance.objectNode();
             entry.put("k", kind(specs.get(i)));
+            String reads = reads(specs.get(i));
+            if (reads != null) {
+                entry.put("p", reads);
+            }
             entry.setAll((ObjectNode) accumulators.get(i).toState());
             state.set(specs.get(i).name(), entry);
         }
@@ -82,14 +89,19 @@ public final class Aggregates {
     }
 
     /**
-     * Decodes {@link #toState()} exactly. An aggregation missing from the state, or stored with another kind (the
-     * configuration changed since), starts empty.
+     * Decodes {@link #toState()} exactly. An aggregation missing from the state, or stored under another definition
+     * (the configuration changed since: another kind, or another field read), starts empty: a value is never carried
+     * into an aggregation that means something else. Bounds (cap, n, maxValueBytes) are not the definition: a value
+     * stored under larger ones is cut to the current ones. A state written before {@code "p"} existed is taken to read
+     * the field configured now.
      */
     public static Aggregates fromState(List<AggregationSpec> specs, JsonNode state) {
         List<Accumulator> accumulators = new ArrayList<>(specs.size());
         for (AggregationSpec spec : specs) {
             JsonNode entry = state.path(spec.name());
-            accumulators.add(entry.path("k").asText("").equals(kind(spec)) ? fromStateFor(spec, entry) : emptyFor(spec));
+            boolean sameDefinition = entry.path("k").asText("").equals(kind(spec))
+                    && (!entry.has("p") || entry.path("p").asText().equals(reads(spec)));
+            accumulators.add(sameDefinition ? fromStateFor(spec, entry) : emptyFor(spec));
         }
         return new Aggregates(specs, accumulators);
     }
@@ -100,6 +112,14 @@ public final class Aggregates {
 
     private static String kind(AggregationSpec spec) {
         return spec.getClass().getSimpleName();
+    }
+
+    /** The field an aggregation reads ({@code "$"} for a sample of the whole payload), or null for one that reads none. */
+    private static String reads(AggregationSpec spec) {
+        if (spec.path() != null) {
+            return spec.path().expression();
+        }
+        return spec instanceof AggregationSpec.FirstN || spec instanceof AggregationSpec.LastN ? "$" : null;
     }
 
     private static Accumulator emptyFor(AggregationSpec spec) {

@@ -11,6 +11,11 @@ public sealed interface AggregationSpec {
 
     String name();
 
+    /** The field the aggregation reads; null for none (count, distinct ids) or the whole payload (first, last). */
+    default FieldPath path() {
+        return null;
+    }
+
     record Count(String name) implements AggregationSpec { }
 
     /**

@@ -1,6 +1,7 @@
 package dev.fanin.core.config;
 
 import dev.fanin.core.text.ExactJson;
+import dev.fanin.core.text.SinkText;
 import java.util.List;
 
 /**
@@ -77,8 +78,8 @@ public final class SizeBudget {
     static long stateBytes(Shape p) {
         long bytes = FIXED_STATE_BYTES + completenessBytes(p) + aggregateBytes(p);
         for (AggregationSpec spec : p.aggregations()) {
-            // The stored form lists the same ids, values and samples as the output, under shorter names.
-            bytes += aggregationBytes(spec);
+            // The stored form lists the same ids, values and samples as the output, under shorter names, and the field read.
+            bytes += aggregationBytes(spec) + (spec.path() == null ? 0 : 2L * SinkText.utf8Length(spec.path().expression()) + 8);
         }
         return bytes;
     }

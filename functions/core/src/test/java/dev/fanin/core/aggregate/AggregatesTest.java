@@ -6,6 +6,7 @@ import static dev.fanin.core.trigger.PipelineFixture.path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.config.AggregationSpec;
 import dev.fanin.core.event.Event;
 import java.util.List;
@@ -128,6 +129,31 @@ class AggregatesTest {
         Aggregates restored = Aggregates.fromState(after, addAll(before, event("a", 1)).toState());
 
         assertThat(restored).isEqualTo(Aggregates.empty(after));
+    }
+
+    /** A sum of another field is another aggregation: carrying the old sum on would add two different quantities. */
+    @Test
+    void stateStartsEmptyForAnAggregationThatReadsAnotherField() {
+        List<AggregationSpec> before = List.of(new AggregationSpec.Sum("total", path("$.rows")), new AggregationSpec.LastN("s", 2, path("$.rows")),
+                new AggregationSpec.FirstN("f", 2, null), new AggregationSpec.DistinctValues("v", path("$.rows"), 5));
+        List<AggregationSpec> after = List.of(new AggregationSpec.Sum("total", path("$.ms")), new AggregationSpec.LastN("s", 2, null),
+                new AggregationSpec.FirstN("f", 2, path("$.rows")), new AggregationSpec.DistinctValues("v", path("$.ms"), 5));
+
+        Aggregates restored = Aggregates.fromState(after, addAll(before, event("a", 1, "{\"rows\":7,\"ms\":3}")).toState());
+
+        assertThat(restored).isEqualTo(Aggregates.empty(after));
+    }
+
+    /** A state written before the field read was stored (no {@code "p"}) keeps its value under the same kind. */
+    @Test
+    void aStateWithoutTheFieldReadKeepsItsValue() {
+        List<AggregationSpec> specs = List.of(new AggregationSpec.Sum("total", path("$.rows")));
+        Aggregates written = addAll(specs, event("a", 1, "{\"rows\":7}"));
+        ObjectNode older = written.toState();
+        assertThat(older.path("total").path("p").asText()).isEqualTo("$.rows");
+        ((ObjectNode) older.path("total")).remove("p");
+
+        assertThat(Aggregates.fromState(specs, older)).isEqualTo(written);
     }
 
     @Test

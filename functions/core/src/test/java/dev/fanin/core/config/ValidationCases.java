@@ -230,7 +230,7 @@ final class ValidationCases {
                                 + " entry takes here; the largest is aggregations[0] \"samples\" with up to 1033935 bytes: lower its n or maxValueBytes"),
                 c("window state larger than a DynamoDB item takes",
                         valid("aggregations: [{name: v, type: distinct-values, path: $.k, cap: 1000, maxValueBytes: 200}]"),
-                        "pipeline \"p\": aggregations can make a window state of up to 409816 bytes (accumulators, member completeness and the"
+                        "pipeline \"p\": aggregations can make a window state of up to 409830 bytes (accumulators, member completeness and the"
                                 + " frozen aggregate of a claim), more than the 360448 bytes a DynamoDB item leaves for it; the largest is"
                                 + " aggregations[0] \"v\" with up to 201129 bytes: lower its cap or maxValueBytes"),
                 c("a field the aggregation type does not take", valid("aggregations: [{name: files, type: count, path: $.k}]"),
