@@ -155,6 +155,32 @@ class ConfigCommandTest {
                 + " inside its functions: a change there is a deploy, not a publish");
     }
 
+    /**
+     * A stack reading AppConfig: {@code diff} and {@code publish} take the location from the stack and read what is
+     * deployed there through the functions' own reader (Powertools' AppConfig provider over the AppConfig data API, on
+     * the endpoint). moto 5.2 serves part of AppConfig's control plane and none of its data API, so
+     * StartConfigurationSession gets moto's bare 404: that is as far as the real path runs here. Both commands must then
+     * stop with one line naming the location and the answer, never take the failure for "nothing published yet"
+     * (which would diff against nothing and call every pipeline new).
+     */
+    @Test
+    void anAppConfigLocationIsReadThroughTheDataApiAndAFailedReadStopsBothCommands() throws IOException {
+        String location = "appconfig:fanin-" + run + "/prod/pipelines";
+        String stack = stack(location);
+        Path bundled = file("bundled.yaml", BUNDLED);
+
+        Run diff = fanin("", "config", "diff", "--stack", stack, bundled.toString());
+        Run publish = fanin("", "config", "publish", "--stack", stack, bundled.toString(), "--yes");
+
+        assertThat(diff.exit()).as(diff.out() + diff.err()).isEqualTo(FaninCli.INVALID_INPUT);
+        assertThat(diff.err()).startsWith("fanin config diff failed: " + location + ": Service returned HTTP status code 404"
+                + " (Service: AppConfigData, Status Code: 404").doesNotContain("\tat ");
+        assertThat(diff.out()).doesNotContain("every pipeline is new");
+        assertThat(publish.exit()).isEqualTo(FaninCli.INVALID_INPUT);
+        assertThat(publish.err()).startsWith("fanin config publish failed: " + location + ": Service returned HTTP status code 404");
+        assertThat(publish.out()).doesNotContain("published:");
+    }
+
     @Test
     void withoutAStackOrALocationNothingIsDone() throws IOException {
         Path bundled = file("bundled.yaml", BUNDLED);
@@ -172,7 +198,7 @@ class ConfigCommandTest {
 
     /** A stack on the endpoint with the parameter the commands read (moto runs no SAM transform: no functions). */
     private String stack(String configLocation) {
-        String name = "fanin-config-" + run;
+        String name = "fanin-config-" + run + "-" + Integer.toHexString(configLocation.hashCode());
         String template = "Parameters:\n  PipelineConfigLocation: {Type: String}\nResources:\n  Marker: {Type: AWS::SQS::Queue}\n";
         try (CloudFormationClient cloudFormation = CloudFormationClient.builder().endpointOverride(endpoint.endpoint())
                 .region(LocalAwsEndpoint.REGION).httpClientBuilder(UrlConnectionHttpClient.builder())
