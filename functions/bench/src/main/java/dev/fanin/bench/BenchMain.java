@@ -25,15 +25,17 @@ public final class BenchMain {
      * @param reps           CPU timing passes (0 skips the timing; every other figure is a count)
      * @param batchSize      SQS batch size
      * @param batchingWindow SQS batching window
+     * @param maxConcurrency the ingest event source's maximum concurrency, for the throughput figure
      */
-    public record Options(List<String> profiles, double scale, long seed, int reps, int batchSize, java.time.Duration batchingWindow) {
+    public record Options(List<String> profiles, double scale, long seed, int reps, int batchSize, java.time.Duration batchingWindow,
+                          int maxConcurrency) {
 
         public Options {
             profiles = List.copyOf(profiles);
             profiles.forEach(Workloads::checkKnown);
-            if (reps < 0 || batchSize < 1 || batchingWindow.isNegative()) {
-                throw new IllegalArgumentException("--reps must not be negative, --batch-size must be at least 1 and "
-                        + "--batching-window-ms must not be negative");
+            if (reps < 0 || batchSize < 1 || batchingWindow.isNegative() || maxConcurrency < 1) {
+                throw new IllegalArgumentException("--reps must not be negative, --batch-size and --max-concurrency must be at "
+                        + "least 1 and --batching-window-ms must not be negative");
             }
         }
 
@@ -47,16 +49,28 @@ public final class BenchMain {
                          ProfileFigures baseline, ProfileFigures competent, CpuTiming.Result cpu, CloseLatency.Summary timerLatency,
                          CloseLatency.Summary sweepLatency) { }
 
+    /**
+     * The template's ingest defaults ({@code IngestBatchSize}, {@code IngestMaxBatchingWindowSeconds},
+     * {@code IngestMaxConcurrency}; {@code TemplateDefaultsTest} holds them equal). A batching window of 0 is run as
+     * the 100 ms a poll takes to fill a batch.
+     */
+    public static final int DEFAULT_BATCH_SIZE = 10;
+    public static final long DEFAULT_BATCHING_WINDOW_MS = 100;
+    public static final int DEFAULT_MAX_CONCURRENCY = 5;
+
     private BenchMain() { }
 
     public static void report(Options options, PrintStream out) {
         FaninConfig config = BenchPipelines.load();
         PriceTable prices = PriceTable.usEast1();
-        out.printf("# fanin bench%n%nmachine: %d cores, %s %s, %s; scale %.2f, seed %d, %d timing passes; SQS batches of up to %d messages within %d ms%n%nprices: %s%n%n",
+        out.printf("# fanin bench%n%nmachine: %d cores, %s %s, %s; scale %.2f, seed %d, %d timing passes; SQS batches of up to %d messages "
+                        + "within %d ms; ingest concurrency at most %d%n%nprices: %s%n%n",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.arch"), options.scale(), options.seed(), options.reps(),
-                options.shape().size(), options.shape().window().toMillis(), prices.describe());
+                options.shape().size(), options.shape().window().toMillis(), options.maxConcurrency(), prices.describe());
+        Throughput.Limits limits = Throughput.Limits.aws(options.maxConcurrency(), options.shape().window());
         List<ProfileReport> reports = new ArrayList<>();
+        List<Throughput.Result> throughputs = new ArrayList<>();
         for (String name : options.profiles()) {
             int historyKeys = Workloads.historyKeys(name);
             if (historyKeys > 0) {
@@ -65,12 +79,20 @@ public final class BenchMain {
                 continue;
             }
             ProfileReport report = run(config, Workloads.named(name, options.scale(), options.seed()), options.shape(), options.reps());
+            Throughput.Result throughput = throughput(report, prices, limits);
             reports.add(report);
+            throughputs.add(throughput);
             Report.profile(out, report, prices);
+            Report.throughput(out, report, throughput, prices);
         }
         if (!reports.isEmpty()) {
-            Report.summary(out, reports, prices);
+            Report.summary(out, reports, throughputs, prices);
         }
+    }
+
+    /** The ingest function's sustained rate in the run with timers, against {@code limits}. */
+    static Throughput.Result throughput(ProfileReport report, PriceTable prices, Throughput.Limits limits) {
+        return Throughput.of(report.timers().ingestLoad(), report.timers().bill().partitions(), prices.waits(), limits);
     }
 
     static ProfileReport run(FaninConfig config, Workload workload, Simulation.BatchShape shape, int reps) {

@@ -1,16 +1,25 @@
 package dev.fanin.bench;
 
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
 /**
  * What a run cost in DynamoDB: API calls by operation, and request units by {@link CapacityRules}. The due buckets'
  * write units are kept apart from the other table writes because the services' {@code WriteUnits} metric counts
- * window writes only.
+ * window writes only. Units given with their item's partition key are also summed per partition, which is what
+ * DynamoDB's per-partition limits (1,000 write and 3,000 read units a second) apply to.
  */
 public final class DynamoDbBill {
 
+    /** The units a run spent on one partition key. */
+    public record PartitionUnits(String partition, double writeUnits, double readUnits) { }
+
     private final Map<String, Long> calls = new TreeMap<>();
+    private final Map<String, double[]> byPartition = new HashMap<>();
     private double tableWriteUnits;
     private double dueBucketWriteUnits;
     private double readUnits;
@@ -24,8 +33,14 @@ public final class DynamoDbBill {
         tableWriteUnits += units;
     }
 
-    public void dueBucketWrite(double units) {
+    public void write(String partition, double units) {
+        write(units);
+        partition(partition)[0] += units;
+    }
+
+    public void dueBucketWrite(String partition, double units) {
         dueBucketWriteUnits += units;
+        partition(partition)[0] += units;
     }
 
     public void read(double units) {
@@ -38,6 +53,16 @@ public final class DynamoDbBill {
         bytesRead += bytes;
     }
 
+    /** A read of {@code bytes} from {@code partition}, billed {@code units}. */
+    public void read(String partition, double units, long bytes) {
+        read(units, bytes);
+        partition(partition)[1] += units;
+    }
+
+    private double[] partition(String partition) {
+        return byPartition.computeIfAbsent(partition, p -> new double[2]);
+    }
+
     /** Bytes of the items returned by the reads that said how many. */
     public long bytesRead() {
         return bytesRead;
@@ -47,6 +72,7 @@ public final class DynamoDbBill {
     public DynamoDbBill copy() {
         DynamoDbBill c = new DynamoDbBill();
         c.calls.putAll(calls);
+        byPartition.forEach((key, units) -> c.byPartition.put(key, units.clone()));
         c.tableWriteUnits = tableWriteUnits;
         c.dueBucketWriteUnits = dueBucketWriteUnits;
         c.readUnits = readUnits;
@@ -61,6 +87,12 @@ public final class DynamoDbBill {
             long delta = n - earlier.calls(op);
             if (delta != 0) {
                 d.calls.put(op, delta);
+            }
+        });
+        byPartition.forEach((key, units) -> {
+            double[] before = earlier.byPartition.getOrDefault(key, new double[2]);
+            if (units[0] != before[0] || units[1] != before[1]) {
+                d.byPartition.put(key, new double[] {units[0] - before[0], units[1] - before[1]});
             }
         });
         d.tableWriteUnits = tableWriteUnits - earlier.tableWriteUnits;
@@ -96,5 +128,13 @@ public final class DynamoDbBill {
 
     public double readUnits() {
         return readUnits;
+    }
+
+    /** Every partition key that units were given for, the one with the most write units first. */
+    public List<PartitionUnits> partitions() {
+        List<PartitionUnits> all = new ArrayList<>();
+        byPartition.forEach((key, units) -> all.add(new PartitionUnits(key, units[0], units[1])));
+        all.sort(Comparator.comparingDouble(PartitionUnits::writeUnits).reversed().thenComparing(PartitionUnits::partition));
+        return all;
     }
 }

@@ -1,6 +1,7 @@
 package dev.fanin.bench;
 
 import dev.fanin.aws.dynamodb.DynamoDbWatermarkStore;
+import dev.fanin.aws.dynamodb.WindowKeys;
 import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.watermark.Backlog;
@@ -32,7 +33,7 @@ public final class MeteredWatermarkStore implements WatermarkStore {
     @Override
     public Reading read(String pipeline) {
         bill.call("Query");
-        bill.read(CapacityRules.strongReadUnits(0));
+        bill.read(WindowKeys.watermarkPk(pipeline), CapacityRules.strongReadUnits(0), 0);
         return delegate.read(pipeline);
     }
 
@@ -45,7 +46,7 @@ public final class MeteredWatermarkStore implements WatermarkStore {
             return;
         }
         bill.call("UpdateItem");
-        bill.write(CapacityRules.writeUnits(0, 0));
+        bill.write(WindowKeys.watermarkPk(pipeline), CapacityRules.writeUnits(0, 0));
         writeUnits += CapacityRules.writeUnits(0, 0);
         delegate.advance(pipeline, maxEventTime, lastArrival);
         written.put(pipeline, delegate.read(pipeline));
@@ -61,7 +62,7 @@ public final class MeteredWatermarkStore implements WatermarkStore {
         }
         backlogWritten.put(pipeline, episode);
         bill.call("UpdateItem");
-        bill.write(CapacityRules.writeUnits(0, 0));
+        bill.write(WindowKeys.watermarkPk(pipeline), CapacityRules.writeUnits(0, 0));
         writeUnits += CapacityRules.writeUnits(0, 0);
         delegate.recordBacklog(pipeline, episode);
     }

@@ -75,7 +75,7 @@ public final class MeteredWindowStore implements WindowStore {
     @Override
     public Optional<StoredWindow> load(WindowRef ref) {
         bill.call(QUERY);
-        read(prefixBytes(ref, ref.windowId() + "#"));
+        read(partitionOf(ref), prefixBytes(ref, ref.windowId() + "#"));
         return delegate.load(ref);
     }
 
@@ -84,12 +84,12 @@ public final class MeteredWindowStore implements WindowStore {
     public LiveSessions loadLive(String pipeline, String key) {
         String pk = WindowKeys.windowPk(pipeline, key);
         bill.call(GET);
-        read(partition(pk).getOrDefault(LiveItemCodec.LIVE_SK, 0L));
+        read(pk, partition(pk).getOrDefault(LiveItemCodec.LIVE_SK, 0L));
         LiveSessions live = delegate.loadLive(pipeline, key);
         for (StoredWindow session : live.sessions()) {
             if (!slices.getOrDefault(session.ref(), new TreeMap<>()).isEmpty()) {
                 bill.call(QUERY);
-                read(prefixBytes(session.ref(), session.ref().windowId() + "#S#"));
+                read(pk, prefixBytes(session.ref(), session.ref().windowId() + "#S#"));
             }
         }
         return live;
@@ -105,7 +105,8 @@ public final class MeteredWindowStore implements WindowStore {
     @Override
     public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
         billFirstSessionFrom(pipeline, key, toMillis);
-        List<Map.Entry<String, Long>> below = new ArrayList<>(partition(WindowKeys.windowPk(pipeline, key))
+        String pk = WindowKeys.windowPk(pipeline, key);
+        List<Map.Entry<String, Long>> below = new ArrayList<>(partition(pk)
                 .headMap(WindowRef.sessionId(toMillis), false).descendingMap().entrySet());
         int at = 0;
         int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
@@ -113,7 +114,7 @@ public final class MeteredWindowStore implements WindowStore {
         do {
             List<Map.Entry<String, Long>> page = below.subList(at, Math.min(below.size(), at + limit));
             bill.call(QUERY);
-            read(page.stream().mapToLong(Map.Entry::getValue).sum());
+            read(pk, page.stream().mapToLong(Map.Entry::getValue).sum());
             reached = page.stream().anyMatch(item -> item.getKey().endsWith("#H") && sessionStart(item.getKey()) <= fromMillis);
             at += page.size();
             limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
@@ -122,7 +123,8 @@ public final class MeteredWindowStore implements WindowStore {
     }
 
     private void billFirstSessionFrom(String pipeline, String key, long fromMillis) {
-        List<Map.Entry<String, Long>> later = new ArrayList<>(partition(WindowKeys.windowPk(pipeline, key))
+        String pk = WindowKeys.windowPk(pipeline, key);
+        List<Map.Entry<String, Long>> later = new ArrayList<>(partition(pk)
                 .subMap(WindowRef.sessionId(fromMillis), true, "S:", true).entrySet());
         int at = 0;
         int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
@@ -131,7 +133,7 @@ public final class MeteredWindowStore implements WindowStore {
         do {
             List<Map.Entry<String, Long>> page = later.subList(at, Math.min(later.size(), at + limit));
             bill.call(QUERY);
-            read(page.stream().mapToLong(Map.Entry::getValue).sum());
+            read(pk, page.stream().mapToLong(Map.Entry::getValue).sum());
             reached = page.stream().anyMatch(item -> !windowIdOf(item.getKey()).equals(first));
             at += page.size();
             limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
@@ -143,9 +145,9 @@ public final class MeteredWindowStore implements WindowStore {
         return separator < 0 ? sk : sk.substring(0, separator);
     }
 
-    /** A strongly consistent read returning {@code bytes}. */
-    private void read(long bytes) {
-        bill.read(CapacityRules.strongReadUnits(bytes), bytes);
+    /** A strongly consistent read returning {@code bytes} from partition {@code pk}. */
+    private void read(String pk, long bytes) {
+        bill.read(pk, CapacityRules.strongReadUnits(bytes), bytes);
     }
 
     private static long sessionStart(String sk) {
@@ -160,7 +162,8 @@ public final class MeteredWindowStore implements WindowStore {
         int shard = WindowKeys.shardOf(entries.get(0), settings.dueShards());
         for (List<String> chunk : DueBucketItems.chunks(entries)) {
             bill.call(PUT);
-            bill.dueBucketWrite(CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.item(pipeline, shard, dueAt, chunk, expiresAt, random))));
+            bill.dueBucketWrite(WindowKeys.dueBucketPk(pipeline, shard),
+                    CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.item(pipeline, shard, dueAt, chunk, expiresAt, random))));
         }
         delegate.addDue(pipeline, dueAt, entries, expiresAt);
     }
@@ -173,7 +176,7 @@ public final class MeteredWindowStore implements WindowStore {
         for (DueBucket bucket : page.buckets()) {
             bytes += DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket));
         }
-        read(bytes);
+        read(WindowKeys.dueBucketPk(pipeline, shard), bytes);
         return page;
     }
 
@@ -183,7 +186,8 @@ public final class MeteredWindowStore implements WindowStore {
             bill.call(BATCH_WRITE);
         }
         for (DueBucket bucket : buckets) {
-            bill.dueBucketWrite(CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket))));
+            bill.dueBucketWrite(WindowKeys.dueBucketPk(bucket.pipeline(), bucket.shard()),
+                    CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket))));
         }
         delegate.removeDue(buckets);
     }
@@ -195,7 +199,7 @@ public final class MeteredWindowStore implements WindowStore {
 
     @Override
     public long openWindows(String pipeline) {
-        billSlotsRead();
+        billSlotsRead(pipeline);
         return delegate.openWindows(pipeline);
     }
 
@@ -207,11 +211,11 @@ public final class MeteredWindowStore implements WindowStore {
     public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
         int ask = Math.min(wanted, maxOpenWindows);
         long free = maxOpenWindows - delegate.openWindows(pipeline);
-        billSlotsWrite();
+        billSlotsWrite(pipeline);
         if (free < ask) {
-            billSlotsRead();
+            billSlotsRead(pipeline);
             if (free > 0) {
-                billSlotsWrite();
+                billSlotsWrite(pipeline);
             }
         }
         return delegate.reserveSlots(pipeline, epoch, ask, maxOpenWindows);
@@ -222,17 +226,17 @@ public final class MeteredWindowStore implements WindowStore {
         if (count < 1) {
             return;
         }
-        billSlotsWrite();
+        billSlotsWrite(pipeline);
         delegate.releaseSlots(pipeline, epoch, count);
     }
 
     /** As the adapter: a {@code GetItem} of the counter item and one {@code UpdateItem} per epoch retired. */
     @Override
     public long retireEpochs(String pipeline, long before) {
-        billSlotsRead();
+        billSlotsRead(pipeline);
         for (Long epoch : delegate.slotsByEpoch(pipeline).keySet()) {
             if (epoch < before) {
-                billSlotsWrite();
+                billSlotsWrite(pipeline);
             }
         }
         return delegate.retireEpochs(pipeline, before);
@@ -243,15 +247,15 @@ public final class MeteredWindowStore implements WindowStore {
         return slotWriteUnits;
     }
 
-    private void billSlotsRead() {
+    private void billSlotsRead(String pipeline) {
         bill.call(GET);
-        bill.read(CapacityRules.strongReadUnits(0));
+        bill.read(WindowKeys.counterPk(pipeline), CapacityRules.strongReadUnits(0), 0);
     }
 
-    private void billSlotsWrite() {
+    private void billSlotsWrite(String pipeline) {
         double units = CapacityRules.writeUnits(0, 0);
         bill.call(UPDATE);
-        bill.write(units);
+        bill.write(WindowKeys.counterPk(pipeline), units);
         slotWriteUnits += units;
     }
 
@@ -265,7 +269,7 @@ public final class MeteredWindowStore implements WindowStore {
         Map<String, AttributeValue> head = WindowItemCodec.head(window, version, headIds);
         double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
         bill.call(PUT);
-        bill.write(units);
+        bill.write(partitionOf(window.ref()), units);
         WriteOutcome outcome = delegate.create(withLayout(window, layoutAfter(window.ref(), headIds, layout)));
         if (!outcome.applied()) {
             return outcome;
@@ -281,7 +285,7 @@ public final class MeteredWindowStore implements WindowStore {
         Map<String, AttributeValue> head = WindowItemCodec.head(next, version, headIds);
         double units = CapacityRules.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
         bill.call(PUT);
-        bill.write(units);
+        bill.write(partitionOf(next.ref()), units);
         WriteOutcome outcome = delegate.replace(previous, withLayout(next, layoutAfter(next.ref(), headIds, layout)));
         if (!outcome.applied()) {
             return outcome;
@@ -303,7 +307,7 @@ public final class MeteredWindowStore implements WindowStore {
                 : DynamoDbItemSize.bytes(LiveItemCodec.item(previous, previous.version(), LiveItemCodec.tails(previous), LiveItemCodec.sliced(previous)));
         double units = CapacityRules.writeUnits(previousBytes, DynamoDbItemSize.bytes(item));
         bill.call(PUT);
-        bill.write(units);
+        bill.write(WindowKeys.windowPk(next.pipeline(), next.key()), units);
         Set<String> spilled = new HashSet<>();
         for (StoredWindow w : next.sessions()) {
             if (tails.get(w.ref().windowId()).size() > settings.spillThreshold()) {
@@ -332,7 +336,7 @@ public final class MeteredWindowStore implements WindowStore {
                 Map<String, AttributeValue> slice = WindowItemCodec.slice(w.ref(), (int) written, tail, w.expiresAt());
                 double sliceUnits = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(slice));
                 bill.call(PUT);
-                bill.write(sliceUnits);
+                bill.write(pk, sliceUnits);
                 units += sliceUnits;
                 slices.computeIfAbsent(w.ref(), r -> new TreeMap<>()).put((int) written, Set.copyOf(tail));
                 partition(pk).put(WindowKeys.sliceSk(w.ref().windowId(), (int) written), DynamoDbItemSize.bytes(slice));
@@ -343,7 +347,7 @@ public final class MeteredWindowStore implements WindowStore {
         if (!spilled.isEmpty()) {
             double updateUnits = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(item));
             bill.call(UPDATE);
-            bill.write(updateUnits);
+            bill.write(pk, updateUnits);
             units += updateUnits;
             Set<String> sliced = new HashSet<>(LiveItemCodec.sliced(next));
             sliced.addAll(spilled);
@@ -390,7 +394,7 @@ public final class MeteredWindowStore implements WindowStore {
         long bytes = DynamoDbItemSize.bytes(slice);
         double sliceUnits = CapacityRules.writeUnits(0, bytes);
         bill.call(PUT);
-        bill.write(sliceUnits);
+        bill.write(pk, sliceUnits);
         if (existing.containsKey(layout.nextSlice())) {
             return sliceUnits; // attribute_not_exists fails: a stale layout; the adapter stops the spill here
         }
@@ -398,7 +402,7 @@ public final class MeteredWindowStore implements WindowStore {
         partition(pk).put(WindowKeys.sliceSk(ref.windowId(), layout.nextSlice()), bytes);
         double headUnits = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
         bill.call(UPDATE);
-        bill.write(headUnits);
+        bill.write(pk, headUnits);
         partition(pk).put(WindowKeys.headSk(ref.windowId()), DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, Set.of())));
         return sliceUnits + headUnits;
     }
@@ -429,13 +433,17 @@ public final class MeteredWindowStore implements WindowStore {
         return new IdLayout(sealed, nextSlice);
     }
 
+    private static String partitionOf(WindowRef ref) {
+        return WindowKeys.windowPk(ref.pipeline(), ref.key());
+    }
+
     private TreeMap<String, Long> partition(String pk) {
         return items.computeIfAbsent(pk, p -> new TreeMap<>());
     }
 
     /** Bytes of the items of {@code ref}'s partition whose sort key starts with {@code skPrefix}. */
     private long prefixBytes(WindowRef ref, String skPrefix) {
-        return partition(WindowKeys.windowPk(ref.pipeline(), ref.key())).subMap(skPrefix, skPrefix + Character.MAX_VALUE).values().stream()
+        return partition(partitionOf(ref)).subMap(skPrefix, skPrefix + Character.MAX_VALUE).values().stream()
                 .mapToLong(Long::longValue).sum();
     }
 

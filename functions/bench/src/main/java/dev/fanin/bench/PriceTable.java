@@ -1,5 +1,7 @@
 package dev.fanin.bench;
 
+import java.util.Map;
+
 /**
  * On-demand prices the report uses (us-east-1, USD, as published by AWS for on-demand DynamoDB since the November
  * 2024 reduction, Lambda x86, SQS standard, EventBridge custom events); free tiers ignored. Pass another table to
@@ -33,6 +35,12 @@ public record PriceTable(double perMillionWriteUnits, double perMillionReadUnits
      */
     public record CallMillis(double singleItem, double multiItem, double queryPage, double perReadUnit, double putEvents,
                              double sqsSend) {
+
+        /** The wait of a set of calls: each DynamoDB call by its kind, each read unit returned, each PutEvents and SQS send. */
+        double of(Map<String, Long> dynamoDbCalls, double readUnits, long putEvents, long sqsSends) {
+            double calls = dynamoDbCalls.entrySet().stream().mapToDouble(e -> e.getValue() * dynamoDb(e.getKey())).sum();
+            return calls + readUnits * perReadUnit + putEvents * this.putEvents + sqsSends * sqsSend;
+        }
 
         /** The wait of one DynamoDB call by its operation name. */
         double dynamoDb(String operation) {

@@ -49,8 +49,7 @@ record ProfileFigures(long events, long windows, long emitted, DynamoDbBill bill
 
     /** The time the functions wait on the calls they make, by {@link PriceTable.CallMillis}. */
     double waitMillis(PriceTable.CallMillis waits) {
-        double dynamoDb = bill.callsByOperation().entrySet().stream().mapToDouble(e -> e.getValue() * waits.dynamoDb(e.getKey())).sum();
-        return dynamoDb + bill.readUnits() * waits.perReadUnit() + emitCalls * waits.putEvents() + sqsSends * waits.sqsSend();
+        return waits.of(bill.callsByOperation(), bill.readUnits(), emitCalls, sqsSends);
     }
 
     double sqsPerMillion(PriceTable prices) {

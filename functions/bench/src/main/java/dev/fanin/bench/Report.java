@@ -52,21 +52,49 @@ final class Report {
                         -Math.min(r.timerLatency().min(), r.sweepLatency().min()) / 1000.0) : "");
     }
 
-    static void summary(PrintStream out, List<BenchMain.ProfileReport> reports, PriceTable prices) {
+    /** The bill split by function, then what one pipeline's ingest takes a second and what binds it ({@link Throughput}). */
+    static void throughput(PrintStream out, BenchMain.ProfileReport r, Throughput.Result t, PriceTable prices) {
+        Simulation.Result run = r.timers();
+        out.println("| per invocation | invocations | messages | DynamoDB calls | of which Query pages | read units | PutEvents | SQS sends "
+                + "| wait on calls, ms |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+        functionRow(out, "ingest", run.ingestLoad(), prices);
+        functionRow(out, "timer", run.timerLoad(), prices);
+        functionRow(out, "sweeper", run.sweeperLoad(), prices);
+        out.printf("%nThroughput: an ingest invocation of %.1f messages waits %.1f ms on its calls, so one concurrent invocation takes "
+                        + "%,.0f events/s. Ceilings (events/s): %s. **Sustained: %,.0f events/s, bound by %s**; 5,000 events/s would "
+                        + "take %d concurrent invocations.%n%n",
+                t.messagesPerInvocation(), t.millisPerInvocation(), t.perInvocation(),
+                String.join("; ", t.ceilings().stream().map(c -> String.format("%s: %,.0f", c.limit(), c.messagesPerSecond())).toList()),
+                t.sustained(), t.binding().limit(), t.concurrencyFor(5_000));
+    }
+
+    private static void functionRow(PrintStream out, String name, FunctionLoad load, PriceTable prices) {
+        double n = Math.max(1, load.invocations());
+        out.printf("| %s | %d | %.1f | %.2f | %.2f | %.1f | %.2f | %.2f | %.1f |%n", name, load.invocations(), load.messagesPerInvocation(),
+                load.calls() / n, load.pages() / n, load.readUnits() / n, load.putEvents() / n, load.sqsSends() / n,
+                load.millisPerInvocation(prices.waits()));
+    }
+
+    static void summary(PrintStream out, List<BenchMain.ProfileReport> reports, List<Throughput.Result> throughputs, PriceTable prices) {
         out.println("## Summary");
         out.println();
         out.println("| profile | WU/event fanin | naive | competent | WU fanin / competent | calls/event fanin | naive | competent "
-                + "| $/M events fanin | naive | competent | $ fanin / competent | close p99 timers | close p99 sweeper |");
-        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
-        for (BenchMain.ProfileReport r : reports) {
+                + "| $/M events fanin | naive | competent | $ fanin / competent | close p99 timers | close p99 sweeper "
+                + "| sustained events/s | bound by |");
+        out.println("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
+        for (int i = 0; i < reports.size(); i++) {
+            BenchMain.ProfileReport r = reports.get(i);
+            Throughput.Result t = throughputs.get(i);
             ProfileFigures f = r.fanin();
             ProfileFigures b = r.baseline();
             ProfileFigures c = r.competent();
-            out.printf("| %s | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f s | %.1f s |%n",
+            out.printf("| %s | %.3f | %.3f | %.3f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f | %.1f s | %.1f s | %,.0f | %s |%n",
                     r.workload().name(), f.writeUnitsPerEvent(), b.writeUnitsPerEvent(), c.writeUnitsPerEvent(),
                     f.writeUnitsPerEvent() / c.writeUnitsPerEvent(), f.callsPerEvent(), b.callsPerEvent(), c.callsPerEvent(),
                     f.totalPerMillion(prices), b.totalPerMillion(prices), c.totalPerMillion(prices),
-                    f.totalPerMillion(prices) / c.totalPerMillion(prices), r.timerLatency().p99() / 1000.0, r.sweepLatency().p99() / 1000.0);
+                    f.totalPerMillion(prices) / c.totalPerMillion(prices), r.timerLatency().p99() / 1000.0, r.sweepLatency().p99() / 1000.0,
+                    t.sustained(), t.binding().limit());
         }
         out.println();
     }

@@ -52,7 +52,8 @@ final class Simulation {
                   double windowWriteUnitsMetric,
                   List<TimedEmitter.Emitted> emitted, long emitCalls, long batches, long sweeps, long timersArmed,
                   long timerSendRequests, long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
-                  long failedMessages, long sideRecords, long deadLetters) { }
+                  long failedMessages, long sideRecords, long deadLetters, FunctionLoad ingestLoad, FunctionLoad timerLoad,
+                  FunctionLoad sweeperLoad) { }
 
     /** The window and watermark stores a run uses; the benchmark's are metered, the cross-check's are the AWS adapters. */
     interface Stores {
@@ -165,6 +166,9 @@ final class Simulation {
         long tooLate = 0;
         long failed = 0;
         long[] events = {0};
+        FunctionLoad ingestLoad = FunctionLoad.NONE;
+        FunctionLoad timerLoad = FunctionLoad.NONE;
+        FunctionLoad sweeperLoad = FunctionLoad.NONE;
         while (true) {
             Instant batchAt = next < batches.size() ? handleAt(batches.get(next)) : null;
             Instant timerAt = timers.next();
@@ -181,7 +185,9 @@ final class Simulation {
                     messages.add(a.message(batchAt));
                 }
                 events[0] += messages.size();
+                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
                 BatchResult r = ingest.handle(messages);
+                ingestLoad = ingestLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, messages.size()));
                 accepted += r.eventsAccepted();
                 duplicates += r.duplicates();
                 late += r.late();
@@ -194,12 +200,16 @@ final class Simulation {
                 // Timer messages delivered together arrive in batches of up to 10 (the template's TimerBatchSize).
                 for (int from = 0; from < due.size(); from += 10) {
                     timerInvocations++;
-                    timerService.fireAll(due.subList(from, Math.min(due.size(), from + 10)).stream()
-                            .map(SimTimers.Pending::wakeup).toList());
+                    List<SimTimers.Pending> batch = due.subList(from, Math.min(due.size(), from + 10));
+                    FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
+                    timerService.fireAll(batch.stream().map(SimTimers.Pending::wakeup).toList());
+                    timerLoad = timerLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, batch.size()));
                 }
             } else {
                 clock.advanceTo(nextSweep);
+                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
                 sweep.sweep(nextSweep.plus(SWEEP_EVERY).minusSeconds(10));
+                sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, 0));
                 sweeps++;
                 nextSweep = nextSweep.plus(SWEEP_EVERY);
                 boolean drained = next >= batches.size() && timers.next() == null && !stores.anyDue();
@@ -210,7 +220,7 @@ final class Simulation {
         }
         return new Result(workload, mode, bill, stores.meanHeadBytes(), stores.watermarkWriteUnits(), stores.slotWriteUnits(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
                 batches.size(), sweeps, timers.armed(), timers.sendRequests(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
-                failed, side.sideRecords().size(), side.deadLetters().size());
+                failed, side.sideRecords().size(), side.deadLetters().size(), ingestLoad, timerLoad, sweeperLoad);
     }
 
     /** Takes the snapshots of every interval that ends before {@code at}, as the run stands. */

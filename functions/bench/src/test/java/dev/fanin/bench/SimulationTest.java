@@ -25,6 +25,26 @@ class SimulationTest {
     }
 
     @Test
+    void theBillSplitByFunctionAndByPartitionAddsUpToTheWholeBill() {
+        Simulation.Result result = Simulation.run(CONFIG, Workloads.named("alert-storm", 0.1, 7), Simulation.Mode.TIMERS,
+                Simulation.BatchShape.DEFAULT);
+
+        FunctionLoad all = result.ingestLoad().plus(result.timerLoad()).plus(result.sweeperLoad());
+        assertThat(all.dynamoDbCalls()).isEqualTo(result.bill().callsByOperation());
+        assertThat(all.readUnits()).isCloseTo(result.bill().readUnits(), org.assertj.core.api.Assertions.within(1e-6));
+        assertThat(all.writeUnits()).isCloseTo(result.bill().writeUnits(), org.assertj.core.api.Assertions.within(1e-6));
+        assertThat(all.putEvents()).isEqualTo(result.emitCalls());
+        assertThat(all.sqsSends()).isEqualTo(result.timerSendRequests());
+        assertThat(result.ingestLoad().invocations()).isEqualTo(result.batches());
+        assertThat(result.timerLoad().invocations()).isEqualTo(result.timerInvocations());
+        assertThat(result.sweeperLoad().invocations()).isEqualTo(result.sweeps());
+        assertThat(result.bill().partitions().stream().mapToDouble(DynamoDbBill.PartitionUnits::writeUnits).sum())
+                .isCloseTo(result.bill().writeUnits(), org.assertj.core.api.Assertions.within(1e-6));
+        assertThat(result.bill().partitions().stream().mapToDouble(DynamoDbBill.PartitionUnits::readUnits).sum())
+                .isCloseTo(result.bill().readUnits(), org.assertj.core.api.Assertions.within(1e-6));
+    }
+
+    @Test
     void theBaselineSeesTheSameSessionsAsFaninOnTheAlertStorm() {
         BenchMain.ProfileReport report = BenchMain.run(CONFIG, Workloads.named("alert-storm", 0.1, 7), Simulation.BatchShape.DEFAULT, 0);
 

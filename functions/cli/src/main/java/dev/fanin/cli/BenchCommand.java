@@ -20,15 +20,19 @@ final class BenchCommand extends FaninCommand {
     @Option(names = "--reps", paramLabel = "N", description = "CPU timing passes (default ${DEFAULT-VALUE}; 0 skips the timing, every other figure is a count)")
     private int reps = 5;
     @Option(names = "--batch-size", paramLabel = "N", description = "SQS batch size (default ${DEFAULT-VALUE}, the template's)")
-    private int batchSize = 10;
-    @Option(names = "--batching-window-ms", paramLabel = "MS", description = "SQS batching window (default ${DEFAULT-VALUE})")
-    private long batchingWindowMs = 100;
+    private int batchSize = BenchMain.DEFAULT_BATCH_SIZE;
+    @Option(names = "--batching-window-ms", paramLabel = "MS", description = "SQS batching window (default ${DEFAULT-VALUE}, the template's)")
+    private long batchingWindowMs = BenchMain.DEFAULT_BATCHING_WINDOW_MS;
+    @Option(names = "--max-concurrency", paramLabel = "N",
+            description = "ingest invocations at once, for the throughput figure (default ${DEFAULT-VALUE}, the template's)")
+    private int maxConcurrency = BenchMain.DEFAULT_MAX_CONCURRENCY;
 
     @Override
     protected int run(Console console) throws UsageException {
         BenchMain.Options options;
         try {
-            options = new BenchMain.Options(profiles, scale, seed, reps, batchSize, java.time.Duration.ofMillis(batchingWindowMs));
+            options = new BenchMain.Options(profiles, scale, seed, reps, batchSize, java.time.Duration.ofMillis(batchingWindowMs),
+                    maxConcurrency);
         } catch (IllegalArgumentException wrong) {
             throw new UsageException(wrong.getMessage());
         }

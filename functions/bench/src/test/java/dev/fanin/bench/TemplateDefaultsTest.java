@@ -1,0 +1,30 @@
+package dev.fanin.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.testkit.CloudFormationYaml;
+import dev.fanin.testkit.TemplateResources;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** {@code fanin bench} runs the template's ingest defaults unless told otherwise, so its throughput is the default's. */
+class TemplateDefaultsTest {
+
+    @Test
+    void theBenchsIngestDefaultsAreTheTemplates() {
+        Map<String, Object> template = CloudFormationYaml.read(TemplateResources.locateTemplate());
+
+        assertThat(defaultOf(template, "IngestBatchSize")).isEqualTo(BenchMain.DEFAULT_BATCH_SIZE);
+        assertThat(defaultOf(template, "IngestMaxConcurrency")).isEqualTo(BenchMain.DEFAULT_MAX_CONCURRENCY);
+        int windowSeconds = defaultOf(template, "IngestMaxBatchingWindowSeconds");
+        // No batching window is run as the 100 ms a poll takes to fill a batch.
+        assertThat(BenchMain.DEFAULT_BATCHING_WINDOW_MS).isEqualTo(windowSeconds == 0 ? 100 : windowSeconds * 1_000L);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static int defaultOf(Map<String, Object> template, String parameter) {
+        Map<String, Object> parameters = (Map<String, Object>) template.get("Parameters");
+        Object value = ((Map<String, Object>) parameters.get(parameter)).get("Default");
+        return Integer.parseInt(value.toString());
+    }
+}
