@@ -54,9 +54,9 @@ public final class BenchMain {
      * {@code IngestMaxConcurrency}; {@code TemplateDefaultsTest} holds them equal). A batching window of 0 is run as
      * the 100 ms a poll takes to fill a batch.
      */
-    public static final int DEFAULT_BATCH_SIZE = 10;
-    public static final long DEFAULT_BATCHING_WINDOW_MS = 100;
-    public static final int DEFAULT_MAX_CONCURRENCY = 5;
+    public static final int DEFAULT_BATCH_SIZE = 100;
+    public static final long DEFAULT_BATCHING_WINDOW_MS = 1_000;
+    public static final int DEFAULT_MAX_CONCURRENCY = 50;
 
     private BenchMain() { }
 

@@ -32,8 +32,9 @@ final class Simulation {
 
     /**
      * How the event source mapping cuts batches: up to {@code size} messages, closed when the next message comes
-     * more than {@code window} after the batch's first. The default is the template's (BatchSize 10, no batching
-     * window, approximated by the 100 ms a poll takes to fill).
+     * more than {@code window} after the batch's first. {@code DEFAULT} is the tests' small shape, the template's
+     * defaults before issue 14 (BatchSize 10, no batching window, approximated by the 100 ms a poll takes to fill);
+     * the template's defaults now are {@link BenchMain#DEFAULT_BATCH_SIZE} within {@link BenchMain#DEFAULT_BATCHING_WINDOW_MS}.
      */
     record BatchShape(int size, Duration window) {
         static final BatchShape DEFAULT = new BatchShape(10, Duration.ofMillis(100));
