@@ -23,6 +23,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.random.RandomGenerator;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -96,53 +97,40 @@ public final class MeteredWindowStore implements WindowStore {
     }
 
     /**
-     * As the adapter: the pages of an ascending consistent {@code Query} from {@code S<to>} until the second session's
-     * head (or the committed sessions' end); then the pages of a descending consistent {@code Query} of the partition below {@code S<to>}, the
-     * first of {@code FIRST_PAGE_ITEMS}, the next of {@code NEXT_PAGE_ITEMS}, until a page holds the head of a session
-     * starting at or before {@code from} or the items end (a page ending exactly at its limit is followed by another
+     * As the adapter ({@code DynamoDbSessions.closedSessions}): the pages of an ascending consistent {@code Query}
+     * from {@code S<to>} until the next session's items, then those of a descending one below {@code S<to>} until the
+     * head of a session starting at or before {@code from} (a page ending exactly at its limit is followed by another
      * only if items remain, as the local endpoint pages; DynamoDB may return one more, empty, page there).
      */
     @Override
     public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
-        billFirstSessionFrom(pipeline, key, toMillis);
         String pk = WindowKeys.windowPk(pipeline, key);
-        List<Map.Entry<String, Long>> below = new ArrayList<>(partition(pk)
-                .headMap(WindowRef.sessionId(toMillis), false).descendingMap().entrySet());
-        int at = 0;
-        int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
-        boolean reached = false;
-        do {
-            List<Map.Entry<String, Long>> page = below.subList(at, Math.min(below.size(), at + limit));
-            bill.call(QUERY);
-            read(pk, page.stream().mapToLong(Map.Entry::getValue).sum());
-            reached = page.stream().anyMatch(item -> item.getKey().endsWith("#H") && sessionStart(item.getKey()) <= fromMillis);
-            at += page.size();
-            limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
-        } while (!reached && at < below.size());
+        // The session at or after the range end: ascending from S<to> below "S:", until the next session's item.
+        List<Map.Entry<String, Long>> later = new ArrayList<>(partition(pk).subMap(WindowRef.sessionId(toMillis), true, "S:", true).entrySet());
+        String first = later.isEmpty() ? null : WindowKeys.windowIdOf(later.get(0).getKey());
+        billPages(pk, later, item -> !WindowKeys.windowIdOf(item.getKey()).equals(first));
+        // Then descending below S<to>, until the head of a session starting at or before the range start.
+        List<Map.Entry<String, Long>> below = new ArrayList<>(partition(pk).headMap(WindowRef.sessionId(toMillis), false).descendingMap().entrySet());
+        billPages(pk, below, item -> WindowKeys.isHead(item.getKey()) && sessionStart(item.getKey()) <= fromMillis);
         return delegate.closedSessions(pipeline, key, fromMillis, toMillis);
     }
 
-    private void billFirstSessionFrom(String pipeline, String key, long fromMillis) {
-        String pk = WindowKeys.windowPk(pipeline, key);
-        List<Map.Entry<String, Long>> later = new ArrayList<>(partition(pk)
-                .subMap(WindowRef.sessionId(fromMillis), true, "S:", true).entrySet());
+    /**
+     * The pages of one consistent {@code Query} over {@code items} in its order: the first of {@code FIRST_PAGE_ITEMS},
+     * the next of {@code NEXT_PAGE_ITEMS}, until a page holds an item that {@code stops} it or the items end.
+     */
+    private void billPages(String pk, List<Map.Entry<String, Long>> items, Predicate<Map.Entry<String, Long>> stops) {
         int at = 0;
         int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
-        String first = later.isEmpty() ? null : windowIdOf(later.get(0).getKey());
-        boolean reached = false;
+        boolean reached;
         do {
-            List<Map.Entry<String, Long>> page = later.subList(at, Math.min(later.size(), at + limit));
+            List<Map.Entry<String, Long>> page = items.subList(at, Math.min(items.size(), at + limit));
             bill.call(QUERY);
             read(pk, page.stream().mapToLong(Map.Entry::getValue).sum());
-            reached = page.stream().anyMatch(item -> !windowIdOf(item.getKey()).equals(first));
+            reached = page.stream().anyMatch(stops);
             at += page.size();
             limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
-        } while (!reached && at < later.size());
-    }
-
-    private static String windowIdOf(String sk) {
-        int separator = sk.indexOf('#');
-        return separator < 0 ? sk : sk.substring(0, separator);
+        } while (!reached && at < items.size());
     }
 
     /** A strongly consistent read returning {@code bytes} from partition {@code pk}. */
@@ -151,7 +139,7 @@ public final class MeteredWindowStore implements WindowStore {
     }
 
     private static long sessionStart(String sk) {
-        return Long.parseLong(sk.substring(1, sk.indexOf('#')));
+        return Long.parseLong(WindowKeys.windowIdOf(sk).substring(1));
     }
 
     @Override

@@ -82,7 +82,8 @@ public final class WindowKeys {
         return pk.substring(2, end);
     }
 
-    static String windowIdOf(String sk) {
+    /** The window id of a window item's sort key: everything before its first {@code #}. */
+    public static String windowIdOf(String sk) {
         int separator = sk.indexOf('#');
         if (separator <= 0) {
             throw new IllegalArgumentException("sort key " + sk + " is not a window item");
@@ -90,7 +91,7 @@ public final class WindowKeys {
         return sk.substring(0, separator);
     }
 
-    static boolean isHead(String sk) {
+    public static boolean isHead(String sk) {
         return sk.endsWith(HEAD_SUFFIX) && sk.indexOf('#') == sk.length() - HEAD_SUFFIX.length();
     }
 
