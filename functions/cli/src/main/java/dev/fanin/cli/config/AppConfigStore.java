@@ -28,7 +28,7 @@ final class AppConfigStore implements ConfigStore {
     }
 
     @Override
-    public String publish(String document) {
+    public String publish(String document, boolean first) {
         throw new IllegalStateException(refusal());
     }
 

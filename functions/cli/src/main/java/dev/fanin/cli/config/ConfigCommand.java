@@ -108,7 +108,7 @@ public final class ConfigCommand extends FaninCommand {
                 console.err().println("not confirmed: nothing published (give --yes to publish without asking)");
                 return FaninCli.USAGE;
             }
-            console.out().println("published: " + store.publish(change.nextText()));
+            console.out().println("published: " + store.publish(change.nextText(), change.published().isEmpty()));
             return FaninCli.OK;
         }
     }

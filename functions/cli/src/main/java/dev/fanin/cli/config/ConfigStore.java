@@ -25,10 +25,11 @@ interface ConfigStore {
     /**
      * Publishes {@code document} (already validated) for the functions to read.
      *
+     * @param first whether {@link #read()} found nothing published there
      * @return what was written, for the operator: the version or the ETag
      * @throws IllegalStateException saying what to do instead, where fanin cannot publish ({@link #refusal()})
      */
-    String publish(String document);
+    String publish(String document, boolean first);
 
     /** Why fanin cannot publish here and what to do instead, or null when it can. */
     default String refusal() {
@@ -89,7 +90,7 @@ interface ConfigStore {
             }
 
             @Override
-            public String publish(String document) {
+            public String publish(String document, boolean first) {
                 throw new IllegalStateException(refusal());
             }
         };

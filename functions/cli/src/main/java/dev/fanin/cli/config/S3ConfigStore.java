@@ -26,7 +26,7 @@ final class S3ConfigStore implements ConfigStore {
     }
 
     @Override
-    public String publish(String document) {
+    public String publish(String document, boolean first) {
         String etag = s3.putObject(r -> r.bucket(location.path()).key(location.key()).contentType("application/yaml"),
                 RequestBody.fromString(document, StandardCharsets.UTF_8)).eTag();
         return "object " + location + " written (ETag " + etag + ")";

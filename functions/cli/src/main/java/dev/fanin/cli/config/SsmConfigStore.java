@@ -29,12 +29,12 @@ final class SsmConfigStore implements ConfigStore {
         return ConfigStore.published(reader);
     }
 
+    /** A parameter's value is never empty, so {@code first} (nothing read) means there is no parameter yet. */
     @Override
-    public String publish(String document) {
-        boolean exists = read().isPresent();
+    public String publish(String document, boolean first) {
         long version = ssm.putParameter(r -> {
-            r.name(location.path()).value(document).overwrite(exists).tier(ParameterTier.INTELLIGENT_TIERING);
-            if (!exists) {
+            r.name(location.path()).value(document).overwrite(!first).tier(ParameterTier.INTELLIGENT_TIERING);
+            if (first) {
                 r.type(ParameterType.STRING);
             }
         }).version();
