@@ -25,8 +25,10 @@ import picocli.CommandLine.Parameters;
 /** {@code fanin config}: compare a pipelines file with a stack's published configuration, and publish it. */
 @Command(name = "config", description = "diff and publish the pipelines configuration of a deployed stack",
         subcommands = {ConfigCommand.Diff.class, ConfigCommand.Publish.class},
-        footer = {"", "publish writes to a stack whose PipelineConfigLocation is s3:// or ssm:/ (AppConfig: diff only);",
-                "docs/CONFIGURATION.md, \"Changing the configuration with open windows\", says what each change does."})
+        footer = {"", "publish writes where the stack's PipelineConfigLocation points: an S3 object,",
+                "an SSM parameter or an AppConfig profile (a hosted configuration version, then",
+                "its deployment). docs/CONFIGURATION.md, \"Changing the configuration with open",
+                "windows\", says what each change does."})
 public final class ConfigCommand extends FaninCommand {
 
     @Override
@@ -64,15 +66,31 @@ public final class ConfigCommand extends FaninCommand {
             }
             try (OperatorClients clients = new OperatorClients(console.env())) {
                 ConfigLocation location = target.resolve(clients);
-                return compare(location, ConfigStore.at(location, clients), text, next, console);
+                return compare(location, ConfigStore.at(location, clients, deploymentStrategy()), text, next, console);
             }
         }
 
         private int compare(ConfigLocation location, ConfigStore store, String text, FaninConfig next, Console console)
                 throws IOException {
-            PendingChange change = new PendingChange(location, store.read(), text, next);
+            Optional<String> published;
+            try {
+                published = store.read();
+            } catch (IllegalStateException unreadable) {
+                unreadable(store, console);
+                throw unreadable;
+            }
+            PendingChange change = new PendingChange(location, published, text, next);
             change.print(console.out());
             return then(change, store, console);
+        }
+
+        /** The AppConfig deployment strategy a publish uses. */
+        String deploymentStrategy() {
+            return AppConfigStore.ALL_AT_ONCE;
+        }
+
+        /** What to say before the failure to read the published document is reported. */
+        void unreadable(ConfigStore store, Console console) {
         }
 
         abstract int then(PendingChange change, ConfigStore store, Console console) throws IOException;
@@ -89,10 +107,29 @@ public final class ConfigCommand extends FaninCommand {
 
     @Command(name = "publish", description = "validate FILE, show what it changes, and publish it where the stack's functions"
             + " read their pipelines", footer = {"", "An invalid FILE is refused with every problem and nothing is written (exit 1); asks first unless --yes.",
-                    "The functions read the new document within a minute."})
+                    "The functions read the new document within a minute (AppConfig: as the deployment strategy rolls it out)."})
     static final class Publish extends Comparing {
         @Option(names = "--yes", description = "publish without asking")
         boolean yes;
+        @Option(names = "--deployment-strategy", paramLabel = "ID", defaultValue = AppConfigStore.ALL_AT_ONCE,
+                description = "the AppConfig deployment strategy, for an appconfig: location (default ${DEFAULT-VALUE}:"
+                        + " every function instance gets the new document at its next read, within a minute; AppConfig then"
+                        + " watches the environment's alarms, if it has any, for 10 minutes and rolls back on one. A gradual"
+                        + " strategy, e.g. AppConfig.Linear20PercentEvery6Minutes, runs the old and the new configuration side"
+                        + " by side for its whole duration, 30 minutes there)")
+        String deploymentStrategy;
+
+        @Override
+        String deploymentStrategy() {
+            return deploymentStrategy;
+        }
+
+        @Override
+        void unreadable(ConfigStore store, Console console) {
+            console.out().println(store.refusal() != null ? "nothing published: " + store.refusal() : "publish would " + store.plan()
+                    + " once it has compared " + file + " with what is published there, which it could not read (below): nothing"
+                    + " published");
+        }
 
         @Override
         int then(PendingChange change, ConfigStore store, Console console) throws IOException {

@@ -13,14 +13,17 @@ import java.util.Optional;
 
 /**
  * Where a stack's functions read their pipelines ({@code PipelineConfigLocation}), seen from the operator's machine:
- * the document published there, and a way to publish another. An S3 object or an SSM parameter can be published to;
- * an AppConfig profile and a document in the functions' zip or in a layer ({@code classpath:}, {@code file:}) only
- * read (the last two from this machine's copy).
+ * the document published there, and a way to publish another. An S3 object, an SSM parameter or an AppConfig profile
+ * can be published to; a document in the functions' zip or in a layer ({@code classpath:}, {@code file:}) only read
+ * (from this machine's copy).
  */
 interface ConfigStore {
 
     /** The document published now, or empty when nothing is published there yet. */
     Optional<String> read();
+
+    /** What {@link #publish} writes, for the operator (it completes "publish would ..."). */
+    String plan();
 
     /**
      * Publishes {@code document} (already validated) for the functions to read.
@@ -51,11 +54,12 @@ interface ConfigStore {
         }
     }
 
-    static ConfigStore at(ConfigLocation location, OperatorClients clients) {
+    /** @param deploymentStrategy the AppConfig deployment strategy a publish to an {@code appconfig:} location uses */
+    static ConfigStore at(ConfigLocation location, OperatorClients clients, String deploymentStrategy) {
         return switch (location.scheme()) {
             case S3 -> new S3ConfigStore(clients.s3(), location);
             case SSM -> new SsmConfigStore(clients.ssm(), location);
-            case APPCONFIG -> new AppConfigStore(clients.appConfigData(), location);
+            case APPCONFIG -> new AppConfigStore(clients.appConfigData(), AppConfigControlPlane.of(clients), location, deploymentStrategy);
             case CLASSPATH, FILE -> local(location);
         };
     }
@@ -85,8 +89,13 @@ interface ConfigStore {
             @Override
             public String refusal() {
                 return "the stack reads its pipelines from " + location + ", inside its functions: a change there is a"
-                        + " deploy, not a publish. Deploy with PipelineConfigLocation=s3://BUCKET/KEY (or ssm:/NAME) to publish"
-                        + " configurations without one";
+                        + " deploy, not a publish. Deploy with PipelineConfigLocation=s3://BUCKET/KEY (or ssm:/NAME, or"
+                        + " appconfig:APP/ENV/PROFILE) to publish configurations without one";
+            }
+
+            @Override
+            public String plan() {
+                return refusal();
             }
 
             @Override

@@ -26,6 +26,11 @@ final class S3ConfigStore implements ConfigStore {
     }
 
     @Override
+    public String plan() {
+        return "write the object " + location + " (PutObject)";
+    }
+
+    @Override
     public String publish(String document, boolean first) {
         String etag = s3.putObject(r -> r.bucket(location.path()).key(location.key()).contentType("application/yaml"),
                 RequestBody.fromString(document, StandardCharsets.UTF_8)).eTag();

@@ -29,6 +29,11 @@ final class SsmConfigStore implements ConfigStore {
         return ConfigStore.published(reader);
     }
 
+    @Override
+    public String plan() {
+        return "write the parameter " + location.path() + " (PutParameter)";
+    }
+
     /** A parameter's value is never empty, so {@code first} (nothing read) means there is no parameter yet. */
     @Override
     public String publish(String document, boolean first) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
@@ -86,6 +87,21 @@ public final class OperatorClients implements AutoCloseable {
     /** AppConfig's data plane: what the functions read a deployed configuration through. */
     public synchronized AppConfigDataClient appConfigData() {
         return built(configure(AppConfigDataClient.builder()).build());
+    }
+
+    /** The credentials every client here signs with. */
+    public AwsCredentialsProvider credentials() {
+        return credentials;
+    }
+
+    /** {@code AWS_ENDPOINT_URL}, where every client here sends its calls when it is set. */
+    public Optional<URI> endpointOverride() {
+        return Optional.ofNullable(endpoint);
+    }
+
+    /** Closes {@code client} with these (a client built outside this class: AppConfig's control plane). */
+    public synchronized <C extends AutoCloseable> C closedWithThese(C client) {
+        return built(client);
     }
 
     private <C extends AutoCloseable> C built(C client) {

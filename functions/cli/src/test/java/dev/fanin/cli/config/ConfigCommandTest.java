@@ -1,6 +1,7 @@
 package dev.fanin.cli.config;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.fanin.cli.Console;
 import dev.fanin.cli.FaninCli;
@@ -28,6 +29,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.SdkHttpMethod;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -49,6 +51,8 @@ class ConfigCommandTest {
 
     private final LocalAwsEndpoint endpoint = LocalAwsEndpoint.shared();
     private final String run = UUID.randomUUID().toString().substring(0, 8);
+    private final StaticCredentialsProvider credentials = StaticCredentialsProvider.create(
+            AwsBasicCredentials.create("fanin-local", "fanin-local"));
     private S3Client s3;
     private SsmClient ssm;
     private String bucket;
@@ -62,7 +66,6 @@ class ConfigCommandTest {
 
     @BeforeAll
     void clients() {
-        var credentials = StaticCredentialsProvider.create(AwsBasicCredentials.create("fanin-local", "fanin-local"));
         s3 = S3Client.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).region(LocalAwsEndpoint.REGION)
                 .credentialsProvider(credentials).endpointOverride(endpoint.endpoint()).forcePathStyle(true).build();
         ssm = SsmClient.builder().httpClientBuilder(UrlConnectionHttpClient.builder()).region(LocalAwsEndpoint.REGION)
@@ -159,13 +162,21 @@ class ConfigCommandTest {
      * A stack reading AppConfig: {@code diff} and {@code publish} take the location from the stack and read what is
      * deployed there through the functions' own reader (Powertools' AppConfig provider over the AppConfig data API, on
      * the endpoint). moto 5.2 serves part of AppConfig's control plane and none of its data API, so
-     * StartConfigurationSession gets moto's bare 404: that is as far as the real path runs here. Both commands must then
-     * stop with one line naming the location and the answer, never take the failure for "nothing published yet"
-     * (which would diff against nothing and call every pipeline new).
+     * StartConfigurationSession gets moto's bare 404: that is as far as the real path runs here (AppConfigPublishTest
+     * runs the rest against a loopback AppConfig). Both commands must then stop with one line naming the location and
+     * the answer, never take the failure for "nothing published yet" (which would diff against nothing and call every
+     * pipeline new); publish says first what it would have done, and creates no version in the application (on moto).
      */
     @Test
     void anAppConfigLocationIsReadThroughTheDataApiAndAFailedReadStopsBothCommands() throws IOException {
-        String location = "appconfig:fanin-" + run + "/prod/pipelines";
+        var appConfig = new AppConfigControlPlane(UrlConnectionHttpClient.create(), credentials, LocalAwsEndpoint.REGION,
+                endpoint.endpoint());
+        String application = appConfig.send("CreateApplication", SdkHttpMethod.POST, "/applications", Map.of(), "application/json",
+                ("{\"Name\":\"fanin-" + run + "\"}").getBytes(StandardCharsets.UTF_8)).json().path("Id").asText();
+        String profile = appConfig.send("CreateConfigurationProfile", SdkHttpMethod.POST, "/applications/" + application
+                + "/configurationprofiles", Map.of(), "application/json", "{\"Name\":\"pipelines\",\"LocationUri\":\"hosted\"}"
+                .getBytes(StandardCharsets.UTF_8)).json().path("Id").asText();
+        String location = "appconfig:" + application + "/prod/pipelines";
         String stack = stack(location);
         Path bundled = file("bundled.yaml", BUNDLED);
 
@@ -177,8 +188,15 @@ class ConfigCommandTest {
                 + " (Service: AppConfigData, Status Code: 404").doesNotContain("\tat ");
         assertThat(diff.out()).doesNotContain("every pipeline is new");
         assertThat(publish.exit()).isEqualTo(FaninCli.INVALID_INPUT);
+        assertThat(publish.out()).isEqualTo("publish would create a hosted configuration version of profile pipelines of application "
+                + application + " and deploy it to environment prod with deployment strategy AppConfig.AllAtOnce once it has compared "
+                + bundled + " with what is published there, which it could not read (below): nothing published\n");
         assertThat(publish.err()).startsWith("fanin config publish failed: " + location + ": Service returned HTTP status code 404");
-        assertThat(publish.out()).doesNotContain("published:");
+        assertThat(appConfig.id("ConfigurationProfile", "/applications/" + application + "/configurationprofiles", "pipelines"))
+                .isEqualTo(profile);
+        assertThatThrownBy(() -> appConfig.send("GetHostedConfigurationVersion", SdkHttpMethod.GET, "/applications/" + application
+                + "/configurationprofiles/" + profile + "/hostedconfigurationversions/1", Map.of(), null, null))
+                .as("no version created").hasMessageContaining("HostedConfigurationVersion not found");
     }
 
     @Test
@@ -238,7 +256,8 @@ class ConfigCommandTest {
         return run(awsEnvironment(), stdin, args);
     }
 
-    private static Run run(Map<String, String> env, String stdin, String... args) {
+    /** {@code fanin ARGS} with {@code env} as its environment and {@code stdin} as its input. */
+    static Run run(Map<String, String> env, String stdin, String... args) {
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit;
