@@ -6,6 +6,7 @@ import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.intake.MessageIntake;
+import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.watermark.Watermarks;
@@ -101,11 +102,11 @@ final class CoreOnlyIngest {
             WindowState state = target.created()
                     ? machine.open(new WindowRef(machine.config().name(), key, target.windowId()), target.bounds(), now)
                     : windows.get(target.windowId());
-            for (String absorbed : target.absorbed()) {
-                state = machine.absorb(state, windows.remove(absorbed));
-            }
-            windows.put(target.windowId(),
-                    machine.ingest(state, target.eventIndexes().stream().map(events::get).toList(), watermark, now, target.bounds()).next());
+            List<WindowState> absorbed = target.absorbed().stream().map(windows::get).toList();
+            Transition t = machine.merge(state, absorbed, target.eventIndexes().stream().map(events::get).toList(), watermark, now,
+                    target.bounds());
+            t.absorbed().forEach(windows::remove);
+            windows.put(target.windowId(), t.next());
         }
         for (SessionPlan.FlushedTarget target : plan.flushed()) {
             WindowState state = windows.get(target.windowId());

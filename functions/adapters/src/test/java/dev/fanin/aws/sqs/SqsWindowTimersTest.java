@@ -65,7 +65,7 @@ class SqsWindowTimersTest {
 
     @Test
     void aBodyWithoutChainReadsAsChainZero() {
-        // Armed by a version before timer chains had ids (see WindowMachine.Visitor.Timer#continues).
+        // Armed by a version before timer chains had ids (see Visitor.Timer#continues).
         TimerMessage message = TimerMessage.parse("{\"pipeline\":\"a\",\"key\":\"k\",\"windowId\":\"T1\",\"dueAt\":\"2026-01-01T00:00:05Z\"}");
         assertThat(message.wakeup().chain()).isZero();
     }

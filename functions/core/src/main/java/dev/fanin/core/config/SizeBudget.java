@@ -24,7 +24,7 @@ public final class SizeBudget {
     /** The fields of an aggregate other than key, pipeline, missing members and aggregations: names, times, numbers. */
     static final int FIXED_AGGREGATE_BYTES = 1_024;
     /** The fields of a window's state other than accumulators, completeness and claim, the absorbed sessions included. */
-    static final int FIXED_STATE_BYTES = 1_024 + 100 * 20; // 100: WindowMachine.MAX_ABSORBED_LISTED ids of 17 characters
+    static final int FIXED_STATE_BYTES = 1_024 + 100 * 20; // 100: SessionMerge.MAX_ABSORBED_LISTED ids of 17 characters
     /** An event id as JSON: at most 1,024 UTF-8 bytes without control characters, whose escapes at most double it. */
     static final int EVENT_ID_JSON_BYTES = 2 * ConfigDefaults.LONGEST_EVENT_ID_BYTES + 2;
     /** A number fanin writes: at most this many digits, a sign and a point. */

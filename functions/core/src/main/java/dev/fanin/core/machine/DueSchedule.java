@@ -1,6 +1,5 @@
 package dev.fanin.core.machine;
 
-import dev.fanin.core.machine.WindowMachine.Visitor;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Instant;
 

@@ -1,7 +1,7 @@
 package dev.fanin.core.machine;
 
-import static dev.fanin.core.machine.WindowMachine.max;
-import static dev.fanin.core.machine.WindowMachine.min;
+import static dev.fanin.core.machine.EventTimes.max;
+import static dev.fanin.core.machine.EventTimes.min;
 
 import dev.fanin.core.aggregate.EventIdDigest;
 import dev.fanin.core.config.Bounds;

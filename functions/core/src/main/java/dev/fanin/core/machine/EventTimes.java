@@ -16,4 +16,20 @@ public record EventTimes(Instant first, Instant last, Instant lastTaken, Instant
 
     /** No event taken yet. */
     static final EventTimes NONE = new EventTimes(null, null, null, null);
+
+    /** The earlier of two times, where null is "none yet". */
+    static Instant min(Instant a, Instant b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.isBefore(b) ? a : b;
+    }
+
+    /** The later of two times, where null is "none yet". */
+    static Instant max(Instant a, Instant b) {
+        if (a == null) {
+            return b;
+        }
+        return b == null || a.isAfter(b) ? a : b;
+    }
 }

@@ -17,12 +17,36 @@ import java.util.List;
  *                   granularity (null: never). The stored {@code next.dueAt()} may be earlier (it only has to be
  *                   early); the sweeper lists a window whose stored due time has passed at this time instead, without
  *                   a write
+ * @param absorbed   the sessions a merge absorbed into {@code next}: they leave the store in the same write (ids, in
+ *                   the order merged; empty for every other decision)
  */
 public record Transition(WindowState next, boolean write, List<EventOutcome> outcomes, Action action, Instant timerDue,
-                         Instant listingDue) {
+                         Instant listingDue, List<String> absorbed) {
 
     public Transition {
         outcomes = List.copyOf(outcomes);
+        absorbed = List.copyOf(absorbed);
+    }
+
+    /** A decision that absorbs no session. */
+    public Transition(WindowState next, boolean write, List<EventOutcome> outcomes, Action action, Instant timerDue,
+                      Instant listingDue) {
+        this(next, write, outcomes, action, timerDue, listingDue, List.of());
+    }
+
+    /** Nothing to write: the state stands as read. */
+    static Transition none(WindowState state, List<EventOutcome> outcomes) {
+        return new Transition(state, false, outcomes, Action.NONE, null, state.dueAt());
+    }
+
+    /** Whether any event offered was counted. */
+    public boolean counted() {
+        return outcomes.stream().anyMatch(o -> o.disposition().counted());
+    }
+
+    /** This decision, written whatever it found, with {@code action} to follow (a claim the caller asked for). */
+    Transition claiming(Action action) {
+        return new Transition(next, true, outcomes, action, timerDue, listingDue, absorbed);
     }
 
     /** Whether a timer message is to be armed (see {@code timerDue}). */

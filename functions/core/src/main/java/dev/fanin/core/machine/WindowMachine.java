@@ -5,13 +5,10 @@ import dev.fanin.core.config.Bounds;
 import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.config.Retirement;
-import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.trigger.Triggers;
-import dev.fanin.core.trigger.WindowFacts;
 import dev.fanin.core.window.CloseReason;
-import dev.fanin.core.window.EventTimeMath;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.WindowKind;
 import dev.fanin.core.window.WindowRef;
@@ -21,11 +18,8 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.EnumSet;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Objects;
-import java.util.Optional;
-import java.util.Set;
 
 /**
  * The window state machine of one pipeline. Pure: every method takes the state as read, the watermark and the
@@ -46,9 +40,6 @@ import java.util.Set;
  */
 public final class WindowMachine {
 
-    /** The most absorbed session ids a merged session keeps in its state ({@code SizeBudget} counts them). */
-    public static final int MAX_ABSORBED_LISTED = 100;
-
     /** The default granularity of stored due times (and of the due buckets that list them). */
     public static final Duration DEFAULT_DUE_GRANULARITY = Duration.ofSeconds(10);
 
@@ -57,7 +48,7 @@ public final class WindowMachine {
     private final long dueGranularityMillis;
     private final EventAdmission admission;
     private final Claims claims;
-    private final DueSchedule due;
+    private final Decisions decisions;
 
     /**
      * @param config the pipeline
@@ -84,7 +75,7 @@ public final class WindowMachine {
         this.dueGranularityMillis = dueGranularityMillis;
         this.admission = new EventAdmission(config);
         this.claims = new Claims(config, lease, retired);
-        this.due = new DueSchedule(dueGranularityMillis);
+        this.decisions = new Decisions(config, lease, claims, new DueSchedule(dueGranularityMillis));
     }
 
     /**
@@ -134,24 +125,7 @@ public final class WindowMachine {
      * @param now           processing time
      */
     public Transition ingest(WindowState state, List<Event> events, long watermark, Instant now) {
-        return ingest(state, events, watermark, now, unclippedBounds(state, events));
-    }
-
-    /**
-     * A session that accepts events, spanning every event's {@code [t, t + gap)} as well (what the planner gives when no
-     * closed session is near); any other window as it is (a flushed session's bounds are frozen).
-     */
-    private Interval unclippedBounds(WindowState state, List<Event> events) {
-        boolean accepting = state.status() == WindowStatus.OPEN || state.status() == WindowStatus.HELD;
-        if (!(config.window() instanceof WindowSpec.Session session) || !accepting) {
-            return state.bounds();
-        }
-        Interval bounds = state.bounds();
-        for (Event e : events) {
-            long t = e.eventTime().toEpochMilli();
-            bounds = bounds.span(new Interval(t, EventTimeMath.plus(t, session.gap().toMillis())));
-        }
-        return bounds;
+        return ingest(state, events, watermark, now, SessionMerge.unclippedBounds(config.window(), state, events));
     }
 
     /**
@@ -164,6 +138,26 @@ public final class WindowMachine {
         Stimulus stimulus = overflows(state, events) ? Stimulus.SIZE_LIMIT_SPLIT : Stimulus.EVENTS;
         TransitionTable.require(state, stimulus);
         return TransitionTable.checked(state.status(), stimulus, offer(state, events, watermark, now, bounds));
+    }
+
+    /**
+     * Merges the sessions {@code absorbed} into {@code survivor} and offers it the events that bridged them (see
+     * {@link #ingest(WindowState, List, long, Instant, Interval)}): one transition, whose write removes the absorbed
+     * sessions with the survivor's change. An event not counted bridges nothing: then nothing is merged or written.
+     * With nothing to absorb, this is {@link #ingest(WindowState, List, long, Instant, Interval)}.
+     */
+    public Transition merge(WindowState survivor, List<WindowState> absorbed, List<Event> events, long watermark, Instant now,
+                            Interval bounds) {
+        WindowState merged = survivor;
+        for (WindowState other : absorbed) {
+            merged = SessionMerge.absorb(merged, other);
+        }
+        Transition t = ingest(merged, events, watermark, now, bounds);
+        if (!t.counted() && !absorbed.isEmpty()) {
+            return Transition.none(survivor, t.outcomes());
+        }
+        return new Transition(t.next(), t.write(), t.outcomes(), t.action(), t.timerDue(), t.listingDue(),
+                absorbed.stream().map(w -> w.ref().windowId()).toList());
     }
 
     /** Whether the events offered are more than the revision has room for, and the pipeline splits a full one. */
@@ -194,22 +188,28 @@ public final class WindowMachine {
             outcomes.add(outcome);
             changed |= outcome.disposition().counted() || split;
         }
-        // Report in the order offered, so callers can pair outcomes with their messages.
-        List<EventOutcome> inOfferOrder = new ArrayList<>();
+        List<EventOutcome> inOfferOrder = inOfferOrder(events, outcomes);
+        if (state.version() == 0 && !changed) {
+            // Nothing counted (all too late or refused): a window is never created empty.
+            return Transition.none(state, inOfferOrder);
+        }
+        Transition t = decisions.decide(s, changed, new Decisions.Step(state, inOfferOrder, watermark, now, Visitor.WRITER));
+        return split ? t.claiming(Transition.Action.EMIT) : t;
+    }
+
+    /** The outcomes in the order the events were offered, so callers can pair them with their messages. */
+    private static List<EventOutcome> inOfferOrder(List<Event> events, List<EventOutcome> outcomes) {
+        List<EventOutcome> left = new ArrayList<>(outcomes);
+        List<EventOutcome> ordered = new ArrayList<>();
         for (Event e : events) {
-            for (int i = 0; i < outcomes.size(); i++) {
-                if (outcomes.get(i).event() == e) {
-                    inOfferOrder.add(outcomes.remove(i));
+            for (int i = 0; i < left.size(); i++) {
+                if (left.get(i).event() == e) {
+                    ordered.add(left.remove(i));
                     break;
                 }
             }
         }
-        if (state.version() == 0 && !changed) {
-            // Nothing counted (all too late or refused): a window is never created empty.
-            return new Transition(state, false, inOfferOrder, Transition.Action.NONE, null, state.dueAt());
-        }
-        Transition t = decide(s, state, changed, inOfferOrder, watermark, now, Visitor.WRITER);
-        return split ? new Transition(t.next(), true, inOfferOrder, Transition.Action.EMIT, t.timerDue(), t.listingDue()) : t;
+        return ordered;
     }
 
     /**
@@ -220,7 +220,7 @@ public final class WindowMachine {
     private boolean splitsNow(WindowState.Builder s, long watermark, Instant now) {
         boolean accepting = s.status == WindowStatus.OPEN || s.status == WindowStatus.HELD;
         return accepting && !s.kind.isSession() && config.bounds().onOverflow() == Bounds.Overflow.SPLIT
-                && Triggers.winner(Triggers.holding(config, facts(s), watermark, now)).orElse(null) == CloseReason.SIZE_LIMIT;
+                && Triggers.winner(Triggers.holding(config, decisions.facts(s), watermark, now)).orElse(null) == CloseReason.SIZE_LIMIT;
     }
 
     /**
@@ -233,97 +233,8 @@ public final class WindowMachine {
 
     /** As {@link #tick(WindowState, long, Instant)}, by the given visitor (see {@link Visitor}). */
     public Transition tick(WindowState state, long watermark, Instant now, Visitor visitor) {
-        return TransitionTable.checked(state.status(), visitOf(state, now), decide(state.toBuilder(), state, false, List.of(), watermark, now, visitor));
-    }
-
-    /**
-     * Who steps a window. Only a write that happens anyway replaces a stored due time already past; only a message of the
-     * window's live timer chain continues the chain (see {@link TimerChain}).
-     */
-    public sealed interface Visitor {
-
-        /** The sweeper, which found the window in a due bucket. */
-        Visitor SWEEP = Untimed.SWEEP;
-        /** Ingest and commits. */
-        Visitor WRITER = Untimed.WRITER;
-
-        /** A timer message of the chain {@code chain}, armed for {@code dueAt}. */
-        static Visitor timer(long chain, Instant dueAt) {
-            return new Timer(chain, dueAt);
-        }
-
-        /** The visitors that are not timer messages. */
-        enum Untimed implements Visitor { SWEEP, WRITER }
-
-        /** A timer message: the chain it belongs to and the due time it was armed for. */
-        record Timer(long chain, Instant dueAt) implements Visitor {
-            public Timer {
-                Objects.requireNonNull(dueAt, "dueAt");
-            }
-
-            /**
-             * Whether this message belongs to {@code live}, the window's chain. A message without an id (chain 0, armed
-             * before chains had ids) belongs to it if it was armed for the time stored, to the millisecond the store
-             * keeps.
-             */
-            boolean continues(TimerChain live) {
-                return live != null && live.id() == chain && (chain != 0 || dueAt.toEpochMilli() == live.armedFor().toEpochMilli());
-            }
-        }
-    }
-
-    private Transition decide(WindowState.Builder s, WindowState before, boolean changed, List<EventOutcome> outcomes,
-                              long watermark, Instant now, Visitor visitor) {
-        Transition.Action action = Transition.Action.NONE;
-        switch (s.status) {
-            case OPEN, HELD -> {
-                WindowFacts facts = facts(s);
-                EnumSet<CloseReason> holding = Triggers.holding(config, facts, watermark, now);
-                Optional<CloseReason> winner = Triggers.winner(holding);
-                if (winner.isPresent()) {
-                    WindowStatus was = s.status;
-                    action = claims.close(s, winner.get(), holding, now);
-                    // A HELD window that is still to be held changes nothing: a visit then writes nothing.
-                    changed |= action != Transition.Action.NONE || s.status != was;
-                }
-                if (s.status == WindowStatus.OPEN) {
-                    s.dueAt = Triggers.nextCheck(config, facts(s), watermark, now);
-                } else if (s.status == WindowStatus.HELD) {
-                    s.dueAt = s.hardDeadline;
-                }
-            }
-            case CLAIMED -> {
-                if (!now.isBefore(s.leaseUntil)) {
-                    // The claimer did not commit in time: take over with a new fence; the frozen emission is unchanged.
-                    s.fence++;
-                    s.leaseUntil = now.plus(lease);
-                    action = Transition.Action.EMIT;
-                    changed = true;
-                }
-                s.dueAt = s.leaseUntil;
-            }
-            case CLOSED -> {
-                if (s.pendingSince != null) {
-                    Instant correctionDue = s.pendingSince.plus(config.late().correctionDelay());
-                    if (!now.isBefore(correctionDue)) {
-                        claims.claim(s, new Claims.Close(CloseReason.LATE_CORRECTION,
-                                s.completeness.completeOnClose(CloseReason.LATE_CORRECTION), false, null), now);
-                        action = Transition.Action.EMIT;
-                        changed = true;
-                        s.dueAt = s.leaseUntil;
-                    } else {
-                        s.dueAt = correctionDue;
-                    }
-                } else {
-                    s.dueAt = null;
-                }
-            }
-            case MERGED -> s.dueAt = null;
-            default -> throw new IllegalStateException("unknown status " + s.status);
-        }
-        DueSchedule.Listed listed = due.schedule(s, before, visitor == Visitor.WRITER && changed, visitor, now);
-        changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timer, before.timer());
-        return new Transition(changed ? s.build() : before, changed, outcomes, action, listed.timerDue(), listed.listingDue());
+        return TransitionTable.checked(state.status(), visitOf(state, now),
+                decisions.decide(state.toBuilder(), false, new Decisions.Step(state, List.of(), watermark, now, visitor)));
     }
 
     /**
@@ -335,13 +246,11 @@ public final class WindowMachine {
      */
     public Transition closeByOperator(WindowState state, String note, long watermark, Instant now) {
         if (TransitionTable.cell(state.status(), Stimulus.OPERATOR_CLOSE).kind() == TransitionTable.Kind.IGNORED) {
-            return new Transition(state, false, List.of(), Transition.Action.NONE, null, state.dueAt());
+            return Transition.none(state, List.of());
         }
         WindowState.Builder s = state.toBuilder();
         claims.claim(s, new Claims.Close(CloseReason.OPERATOR, s.completeness.completeOnClose(CloseReason.OPERATOR), false, note), now);
-        Transition claimed = decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
-        return TransitionTable.checked(state.status(), Stimulus.OPERATOR_CLOSE,
-                new Transition(claimed.next(), true, List.of(), Transition.Action.EMIT, claimed.timerDue(), claimed.listingDue()));
+        return TransitionTable.checked(state.status(), Stimulus.OPERATOR_CLOSE, written(s, state, watermark, now).claiming(Transition.Action.EMIT));
     }
 
     /**
@@ -357,9 +266,7 @@ public final class WindowMachine {
         boolean deadLetter = !complete && claims.holdsIncomplete()
                 && config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
         claims.claim(s, new Claims.Close(CloseReason.SESSION_LIMIT, complete, deadLetter, null), now);
-        Transition t = decide(s, state, true, List.of(), watermark, now, Visitor.WRITER);
-        return TransitionTable.checked(state.status(), Stimulus.SESSION_LIMIT_CUT,
-                new Transition(t.next(), true, List.of(), Transition.Action.EMIT, t.timerDue(), t.listingDue()));
+        return TransitionTable.checked(state.status(), Stimulus.SESSION_LIMIT_CUT, written(s, state, watermark, now).claiming(Transition.Action.EMIT));
     }
 
     /**
@@ -369,8 +276,7 @@ public final class WindowMachine {
      */
     public Transition commit(WindowState state, long fence, long watermark, Instant now) {
         if (state.status() != WindowStatus.CLAIMED || state.fence() != fence) {
-            return TransitionTable.checked(state.status(), Stimulus.COMMIT,
-                    new Transition(state, false, List.of(), Transition.Action.NONE, null, state.dueAt()));
+            return TransitionTable.checked(state.status(), Stimulus.COMMIT, Transition.none(state, List.of()));
         }
         WindowState.Builder s = state.toBuilder();
         Claim claim = s.claim;
@@ -385,65 +291,11 @@ public final class WindowMachine {
         } else {
             s.status = WindowStatus.CLOSED;
         }
-        return TransitionTable.checked(state.status(), Stimulus.COMMIT, decide(s, state, true, List.of(), watermark, now, Visitor.WRITER));
+        return TransitionTable.checked(state.status(), Stimulus.COMMIT, written(s, state, watermark, now));
     }
 
-    /**
-     * Merges an absorbed session into the survivor (a new event bridged them). The survivor keeps its id; its hard
-     * deadline becomes the earlier of the two, so merging never postpones a close.
-     */
-    public WindowState absorb(WindowState survivor, WindowState absorbed) {
-        TransitionTable.require(survivor, Stimulus.ABSORB);
-        TransitionTable.require(absorbed, Stimulus.ABSORB);
-        WindowState.Builder s = survivor.toBuilder();
-        s.bounds = s.bounds.span(absorbed.bounds());
-        s.eventIds.addAll(absorbed.eventIds());
-        s.aggregates = s.aggregates.merge(absorbed.aggregates());
-        s.completeness = mergeCompleteness(survivor, absorbed);
-        s.revisionEvents += absorbed.revisionEvents();
-        s.openedAt = min(s.openedAt, absorbed.openedAt());
-        s.hardDeadline = min(s.hardDeadline, absorbed.hardDeadline());
-        s.firstEventTime = min(s.firstEventTime, absorbed.firstEventTime());
-        s.lastEventTime = max(s.lastEventTime, absorbed.lastEventTime());
-        s.lastTakenTime = max(s.lastTakenTime, absorbed.lastTakenTime());
-        s.lastArrival = max(s.lastArrival, absorbed.lastArrival());
-        s.lateEvents += absorbed.lateEvents();
-        if (s.continues == null) {
-            s.continues = absorbed.continues();
-        }
-        Set<String> ids = new HashSet<>(s.absorbed);
-        ids.add(absorbed.ref().windowId());
-        ids.addAll(absorbed.absorbed());
-        // Informational (logs, the simulation's checks): the earliest few are kept, so the state stays bounded.
-        s.absorbed = new ArrayList<>(ids.stream().sorted().limit(MAX_ABSORBED_LISTED).toList());
-        // The merged session's deadline may be earlier than the chain was armed for: the merge starts a new chain.
-        s.timer = null;
-        return s.build();
-    }
-
-    private Completeness mergeCompleteness(WindowState a, WindowState b) {
-        // Session pipelines with completeness tracking re-observe nothing here: completeness of sessions is defined by
-        // their events, and merged sessions keep the survivor's expectation with the union of members and seen counts.
-        return a.completeness().mergedWith(b.completeness());
-    }
-
-    private WindowFacts facts(WindowState.Builder s) {
-        boolean sizeReached = config.bounds().onOverflow() == Bounds.Overflow.SPLIT
-                && s.revisionEvents >= config.bounds().maxEventsPerWindow();
-        return new WindowFacts(s.kind, s.bounds, s.revisionEvents, s.completeness, s.hardDeadline, sizeReached);
-    }
-
-    static Instant min(Instant a, Instant b) {
-        if (a == null) {
-            return b;
-        }
-        return b == null || a.isBefore(b) ? a : b;
-    }
-
-    static Instant max(Instant a, Instant b) {
-        if (a == null) {
-            return b;
-        }
-        return b == null || a.isAfter(b) ? a : b;
+    /** {@code s}, changed by the caller from {@code before}, decided again and written by a writer. */
+    private Transition written(WindowState.Builder s, WindowState before, long watermark, Instant now) {
+        return decisions.decide(s, true, new Decisions.Step(before, List.of(), watermark, now, Visitor.WRITER));
     }
 }

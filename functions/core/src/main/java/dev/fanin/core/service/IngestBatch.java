@@ -10,6 +10,7 @@ import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.machine.EventOutcome;
 import dev.fanin.core.machine.TimerChain;
 import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.Visitor;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.Metrics;
@@ -158,7 +159,7 @@ final class IngestBatch {
         if (chain == null || events.stream().noneMatch(e -> followups.redeliveredMessages.contains(e.sourceMessageId()))) {
             return;
         }
-        Transition t = machine.tick(state, watermark, now, WindowMachine.Visitor.timer(chain.id(), chain.armedFor()));
+        Transition t = machine.tick(state, watermark, now, Visitor.timer(chain.id(), chain.armedFor()));
         if (!t.write() && t.armsTimer()) {
             followups.timers.add(WindowWrites.wakeup(t));
             engine.ports().metrics().count(MetricNames.TIMERS_REARMED_ON_REDELIVERY, state.ref().pipeline());

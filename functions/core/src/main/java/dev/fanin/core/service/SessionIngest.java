@@ -92,12 +92,9 @@ final class SessionIngest {
         WindowRef ref = new WindowRef(machine.config().name(), view.live().key(), target.windowId());
         String continues = target.continues() == null ? null : ref.withWindowId(target.continues()).aggregateId(0);
         WindowState state = target.created() ? machine.open(ref, target.bounds(), batch.now, continues) : view.state(target.windowId());
-        for (String id : target.absorbed()) {
-            state = machine.absorb(state, view.state(id));
-        }
-        Transition t = machine.ingest(state, evs, watermark, batch.now, target.bounds());
-        boolean counted = t.outcomes().stream().anyMatch(o -> o.disposition().counted());
-        if (!counted && (target.created() || !target.absorbed().isEmpty())) {
+        List<WindowState> absorbed = target.absorbed().stream().map(view::state).toList();
+        Transition t = machine.merge(state, absorbed, evs, watermark, batch.now, target.bounds());
+        if (!t.counted() && (target.created() || !absorbed.isEmpty())) {
             // Nothing counted: a session is never created empty, and an event not counted bridges nothing.
             batch.record(t.outcomes(), ref, watermark);
             return;
@@ -106,7 +103,7 @@ final class SessionIngest {
             batch.refuse(ref, evs);
             return;
         }
-        target.absorbed().forEach(planned.change::absorb);
+        t.absorbed().forEach(planned.change::absorb);
         applyLive(batch, machine, target.created() ? null : view.state(target.windowId()), t, evs, watermark, planned);
     }
 

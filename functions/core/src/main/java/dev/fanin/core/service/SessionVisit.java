@@ -1,6 +1,7 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.Visitor;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.LiveSessions;
@@ -40,7 +41,7 @@ final class SessionVisit {
      *         conflicting
      */
     Optional<Map<WindowRef, WindowVisit.Visited>> visit(String pipeline, String key, List<String> windowIds, LiveSessions preloaded,
-                                                        long preloadedAt, long watermark, Instant now, WindowMachine.Visitor visitor,
+                                                        long preloadedAt, long watermark, Instant now, Visitor visitor,
                                                         Followups followups) {
         int[] attempt = {0};
         return Conflicts.retry(engine.settings().conflictRetries(), () -> {
@@ -52,7 +53,7 @@ final class SessionVisit {
     }
 
     private Optional<Map<WindowRef, WindowVisit.Visited>> attempt(LiveSessions live, List<String> windowIds, long readAt, long watermark,
-                                                                  Instant now, WindowMachine.Visitor visitor, Followups followups) {
+                                                                  Instant now, Visitor visitor, Followups followups) {
         Map<String, WindowState> states = new LinkedHashMap<>();
         live.sessions().forEach(s -> states.put(s.ref().windowId(), engine.decode(s)));
         LiveChange change = new LiveChange(live, states);

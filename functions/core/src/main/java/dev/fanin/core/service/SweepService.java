@@ -1,6 +1,7 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.machine.Visitor;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.Metrics;
@@ -260,7 +261,7 @@ public final class SweepService {
                 }
                 visited.putAll(sessions.get());
             } else {
-                Optional<WindowVisit.Visited> window = visits.visit(entry, null, 0, sweep.watermark, now, WindowMachine.Visitor.SWEEP, followups);
+                Optional<WindowVisit.Visited> window = visits.visit(entry, null, 0, sweep.watermark, now, Visitor.SWEEP, followups);
                 if (window.isEmpty()) {
                     return new EntryVisit(false, false);
                 }

@@ -2,6 +2,7 @@ package dev.fanin.core.service;
 
 import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.Visitor;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.LiveSessions;
@@ -34,7 +35,7 @@ final class WindowVisit {
     /** Visits the live sessions of a key that have a due time, as {@link SessionVisit#visit} with every id. */
     Optional<Map<WindowRef, Visited>> visitLive(String pipeline, String key, LiveSessions preloaded, long preloadedAt, long watermark,
                                                 Instant now, Followups followups) {
-        return sessions.visit(pipeline, key, null, preloaded, preloadedAt, watermark, now, WindowMachine.Visitor.SWEEP, followups);
+        return sessions.visit(pipeline, key, null, preloaded, preloadedAt, watermark, now, Visitor.SWEEP, followups);
     }
 
     /**
@@ -74,7 +75,7 @@ final class WindowVisit {
      * @return the outcome, or empty when the visit kept conflicting
      */
     Optional<Visited> visit(WindowRef ref, StoredWindow preloaded, long preloadedAt, long watermark, Instant now,
-                            WindowMachine.Visitor visitor, Followups followups) {
+                            Visitor visitor, Followups followups) {
         if (preloaded == null && engine.machine(ref.pipeline()).config().window() instanceof WindowSpec.Session) {
             Optional<Map<WindowRef, Visited>> live = sessions.visit(ref.pipeline(), ref.key(), List.of(ref.windowId()), null, 0,
                     watermark, now, visitor, followups);
@@ -91,7 +92,7 @@ final class WindowVisit {
         });
     }
 
-    private Optional<Visited> decide(StoredWindow loaded, long readAt, long watermark, Instant now, WindowMachine.Visitor visitor,
+    private Optional<Visited> decide(StoredWindow loaded, long readAt, long watermark, Instant now, Visitor visitor,
                                      Followups followups) {
         WindowState state = engine.decode(loaded);
         WindowRef ref = state.ref();

@@ -83,7 +83,7 @@ class DueBucketRulesTest {
     void aSweepLeavesAStoredDueAlreadyPastAloneAndReportsTheNextVisit(long secondsAfterDue) {
         WindowState extended = extendedOnce();
         Instant now = extended.dueAt().plusSeconds(secondsAfterDue);
-        Transition t = machine.tick(extended, watermarkAt(now), now, WindowMachine.Visitor.SWEEP);
+        Transition t = machine.tick(extended, watermarkAt(now), now, Visitor.SWEEP);
 
         assertThat(t.write()).isFalse();
         assertThat(t.next().dueAt()).isEqualTo(extended.dueAt());
@@ -162,7 +162,7 @@ class DueBucketRulesTest {
             Transition t = switch (i % 3) {
                 case 0 -> machine.ingest(s, List.of(event("e" + i + "x", now.toEpochMilli())), watermarkAt(now), now);
                 case 1 -> machine.tick(s, watermarkAt(now), now, own(s));
-                default -> machine.tick(s, watermarkAt(now), now, WindowMachine.Visitor.SWEEP);
+                default -> machine.tick(s, watermarkAt(now), now, Visitor.SWEEP);
             };
             WindowState next = t.next();
             if (next.status() != WindowStatus.OPEN) {
@@ -176,8 +176,8 @@ class DueBucketRulesTest {
     }
 
     /** A message of the window's live timer chain. */
-    private static WindowMachine.Visitor own(WindowState s) {
-        return WindowMachine.Visitor.timer(s.timer().id(), s.timer().armedFor());
+    private static Visitor own(WindowState s) {
+        return Visitor.timer(s.timer().id(), s.timer().armedFor());
     }
 
     /** The session after a second event at T0+20 s: stored due still T0+40 s, session end T0+50 s, as stored. */

@@ -52,7 +52,7 @@ class SessionAbsorbTest {
         WindowState survivor = session(T0.plusSeconds(20), t, "{\"shard\":0}");
         WindowState absorbed = session(T0, t + 40_000, "{\"shard\":2,\"of\":4}", "{\"shard\":3}");
 
-        WindowState merged = machine.absorb(survivor, absorbed);
+        WindowState merged = SessionMerge.absorb(survivor, absorbed);
 
         assertThat(merged.ref()).isEqualTo(survivor.ref());
         assertThat(merged.bounds()).isEqualTo(new Interval(t, t + 40_001 + 30_000));
@@ -93,8 +93,8 @@ class SessionAbsorbTest {
         WindowState survivorFresh = m.open(survivorRef, new Interval(t, t + 30_000), T0);
         WindowState survivor = m.ingest(survivorFresh, List.of(event("c", t)), t - 60_000, T0).next().withVersion(1);
 
-        assertThat(m.absorb(survivor, late).lateEvents()).isEqualTo(1);
-        assertThat(m.absorb(survivor, late).revisionEvents()).isEqualTo(3);
+        assertThat(SessionMerge.absorb(survivor, late).lateEvents()).isEqualTo(1);
+        assertThat(SessionMerge.absorb(survivor, late).revisionEvents()).isEqualTo(3);
     }
 
     /** The survivor had not learned the count and kept shard 7; the absorbed session knows there are 3 shards. */
@@ -103,7 +103,7 @@ class SessionAbsorbTest {
         long t = T0.toEpochMilli();
         WindowState survivor = session(T0, t, "{\"shard\":0}", "{\"shard\":7}");
         WindowState absorbed = session(T0, t + 40_000, "{\"shard\":1,\"of\":3}");
-        WindowState merged = machine.absorb(survivor, absorbed);
+        WindowState merged = SessionMerge.absorb(survivor, absorbed);
 
         // The bridging event is a repeat of shard 1 (another event id): shard 2 is still missing.
         Transition bridge = machine.ingest(merged, List.of(event("bridge", t + 20_000, "{\"shard\":1}")), t - 60_000, T0.plusSeconds(25));
@@ -116,5 +116,41 @@ class SessionAbsorbTest {
                 t - 60_000, T0.plusSeconds(26));
         assertThat(last.next().claim().reason()).isEqualTo(CloseReason.EXPECTED_COMPLETE);
         assertThat(last.next().claim().complete()).isTrue();
+    }
+
+    /** A merge is a transition: the bridging event counted, the absorbed ids named for the write that removes them. */
+    @Test
+    void aMergeIsOneTransitionNamingWhatItAbsorbs() {
+        long t = T0.toEpochMilli();
+        WindowState survivor = session(T0, t, "{\"shard\":0}");
+        WindowState absorbed = session(T0, t + 40_000, "{\"shard\":2,\"of\":4}");
+        Interval bounds = survivor.bounds().span(absorbed.bounds());
+
+        Transition merged = machine.merge(survivor, List.of(absorbed), List.of(event("bridge", t + 20_000, "{\"shard\":1}")),
+                t - 60_000, T0.plusSeconds(25), bounds);
+
+        assertThat(merged.write()).isTrue();
+        assertThat(merged.absorbed()).containsExactly(absorbed.ref().windowId());
+        assertThat(merged.next().ref()).isEqualTo(survivor.ref());
+        assertThat(merged.next().revisionEvents()).isEqualTo(3);
+        assertThat(merged.next().absorbed()).containsExactly(absorbed.ref().windowId());
+    }
+
+    /** An event not counted (a duplicate of one the survivor holds) bridges nothing: no merge, nothing written. */
+    @Test
+    void anEventNotCountedMergesNothing() {
+        long t = T0.toEpochMilli();
+        WindowState survivor = session(T0, t, "{\"shard\":0}");
+        WindowState absorbed = session(T0, t + 40_000, "{\"shard\":2}");
+        Interval bounds = survivor.bounds().span(absorbed.bounds());
+        String heldId = survivor.ref().windowId() + "-0";
+
+        Transition none = machine.merge(survivor, List.of(absorbed), List.of(event(heldId, t, "{\"shard\":0}")),
+                t - 60_000, T0.plusSeconds(25), bounds);
+
+        assertThat(none.write()).isFalse();
+        assertThat(none.absorbed()).isEmpty();
+        assertThat(none.next()).isEqualTo(survivor);
+        assertThat(none.counted()).isFalse();
     }
 }

@@ -65,8 +65,8 @@ class TimerChainTest {
         return stored(tumbling.ingest(open, List.of(event("e1", T0.toEpochMilli())), LAGGING, T0), open);
     }
 
-    private static WindowMachine.Visitor messageOf(TimerChain chain, Instant dueAt) {
-        return WindowMachine.Visitor.timer(chain.id(), dueAt);
+    private static Visitor messageOf(TimerChain chain, Instant dueAt) {
+        return Visitor.timer(chain.id(), dueAt);
     }
 
     @Test
@@ -104,7 +104,7 @@ class TimerChainTest {
     void aMessageOfAnotherChainArmsNothing() {
         WindowState s = extended(created(machine, T0), "e1", T0.plusSeconds(20));
         Instant fired = T0.plusSeconds(35);
-        Transition t = machine.tick(s, watermarkAt(fired), fired, WindowMachine.Visitor.timer(s.timer().id() + 1, fired));
+        Transition t = machine.tick(s, watermarkAt(fired), fired, Visitor.timer(s.timer().id() + 1, fired));
 
         assertThat(t.write()).isFalse();
         assertThat(t.armsTimer()).isFalse();
@@ -114,24 +114,24 @@ class TimerChainTest {
     void aSessionExtendedAgainAndAgainKeepsExactlyOneLiveMessageAndItsTimersNeverWrite() {
         // Events every 20 s keep extending the session; messages come when they are due, in time order.
         WindowState s = created(machine, T0);
-        java.util.List<WindowMachine.Visitor.Timer> inFlight = new java.util.ArrayList<>();
-        inFlight.add(new WindowMachine.Visitor.Timer(s.timer().id(), s.timer().armedFor()));
+        java.util.List<Visitor.Timer> inFlight = new java.util.ArrayList<>();
+        inFlight.add(new Visitor.Timer(s.timer().id(), s.timer().armedFor()));
         int writesByTimers = 0;
         for (int i = 1; i <= 12; i++) {
             Instant at = T0.plusSeconds(20L * i);
-            inFlight.sort(java.util.Comparator.comparing(WindowMachine.Visitor.Timer::dueAt));
+            inFlight.sort(java.util.Comparator.comparing(Visitor.Timer::dueAt));
             while (!inFlight.isEmpty() && !inFlight.get(0).dueAt().isAfter(at)) {
-                WindowMachine.Visitor.Timer message = inFlight.remove(0);
+                Visitor.Timer message = inFlight.remove(0);
                 Transition t = machine.tick(s, watermarkAt(message.dueAt()), message.dueAt(), message);
                 writesByTimers += t.write() ? 1 : 0;
                 if (t.armsTimer()) {
-                    inFlight.add(new WindowMachine.Visitor.Timer(t.next().timer().id(), t.timerDue()));
+                    inFlight.add(new Visitor.Timer(t.next().timer().id(), t.timerDue()));
                 }
             }
             Transition t = machine.ingest(s, List.of(event("e" + i, at.toEpochMilli())), watermarkAt(at), at);
             s = stored(t, s);
             if (t.armsTimer()) {
-                inFlight.add(new WindowMachine.Visitor.Timer(s.timer().id(), t.timerDue()));
+                inFlight.add(new Visitor.Timer(s.timer().id(), t.timerDue()));
             }
             long live = s.timer().id();
             assertThat(inFlight.stream().filter(m -> m.chain() == live).count()).as("live messages after event %d", i).isEqualTo(1);
@@ -233,7 +233,7 @@ class TimerChainTest {
     void aMergeStartsANewChainForTheSurvivor() {
         WindowState survivor = extended(created(machine, T0), "e1", T0.plusSeconds(20));
         WindowState other = created(machine, T0.plusSeconds(40));
-        WindowState merged = machine.absorb(survivor, other);
+        WindowState merged = SessionMerge.absorb(survivor, other);
         assertThat(merged.timer()).isNull();
 
         Transition t = machine.ingest(merged, List.of(event("e9", T0.plusSeconds(45).toEpochMilli())), watermarkAt(T0.plusSeconds(45)), T0.plusSeconds(45));
@@ -250,11 +250,11 @@ class TimerChainTest {
         WindowState legacy = b.build();
         Instant fired = armedFor;
 
-        Transition other = machine.tick(legacy, watermarkAt(fired), fired, WindowMachine.Visitor.timer(0, armedFor.minusSeconds(3)));
+        Transition other = machine.tick(legacy, watermarkAt(fired), fired, Visitor.timer(0, armedFor.minusSeconds(3)));
         assertThat(other.armsTimer()).as("a legacy message for another time is stale").isFalse();
 
         // The stored time has milliseconds; the message's (the clock's own) had microseconds.
-        Transition own = machine.tick(legacy, watermarkAt(fired), fired, WindowMachine.Visitor.timer(0, armedFor.plusNanos(456_000)));
+        Transition own = machine.tick(legacy, watermarkAt(fired), fired, Visitor.timer(0, armedFor.plusNanos(456_000)));
         assertThat(own.write()).isTrue();
         assertThat(own.next().timer()).isEqualTo(new TimerChain(legacy.version() + 1, T0.plusSeconds(55)));
     }

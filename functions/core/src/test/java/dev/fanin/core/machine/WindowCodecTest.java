@@ -47,7 +47,7 @@ class WindowCodecTest {
         long t = T0.toEpochMilli();
         WindowState open = session(WindowRef.sessionId(t), t);
         WindowState absorbed = session(WindowRef.sessionId(t + 40_000), t + 40_000);
-        WindowState merged = MACHINE.absorb(open, absorbed);
+        WindowState merged = SessionMerge.absorb(open, absorbed);
         WindowState bridged = stored(MACHINE.ingest(merged, List.of(event("bridge", t + 20_000)), t, T0.plusSeconds(2)), merged);
         WindowState closed = stored(MACHINE.commit(bridged, bridged.fence(), t, T0.plusSeconds(3)), bridged);
         WindowState pending = stored(MACHINE.ingest(closed, List.of(event("late", t + 1)), t + 80_000, T0.plusSeconds(4)), closed);

@@ -123,7 +123,7 @@ class WindowMachineTest {
             case ABSORB -> w -> {
                 // A second session, 40 s later, that a bridging event joins to this one.
                 WindowState other = opened(w.machine(), Shape.SESSION, T + 40_000);
-                WindowState merged = w.machine().absorb(w.state(), other);
+                WindowState merged = SessionMerge.absorb(w.state(), other);
                 assertThat(merged.bounds()).isEqualTo(new Interval(T, T + 70_000));
                 return new Transition(merged, true, List.of(), Action.NONE, null, merged.dueAt());
             };

@@ -1,0 +1,108 @@
+package dev.fanin.core.machine;
+
+import dev.fanin.core.config.Bounds;
+import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.trigger.Triggers;
+import dev.fanin.core.trigger.WindowFacts;
+import dev.fanin.core.window.CloseReason;
+import dev.fanin.core.window.WindowStatus;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * What each status does when a window is stepped (docs/SEMANTICS.md, "Window life cycle"; {@link TransitionTable}
+ * lists the outcomes each may have): an accepting window is claimed or held when a trigger holds, a claim is taken over
+ * once its lease ends, a closed window's pending correction is claimed after the correction delay. Then the due time
+ * and the timer chain are scheduled ({@link DueSchedule}).
+ */
+final class Decisions {
+
+    private final PipelineConfig config;
+    private final Duration lease;
+    private final Claims claims;
+    private final DueSchedule due;
+
+    Decisions(PipelineConfig config, Duration lease, Claims claims, DueSchedule due) {
+        this.config = config;
+        this.lease = lease;
+        this.claims = claims;
+        this.due = due;
+    }
+
+    /** What a decision is made on: the state as read, the outcomes of the events offered, and when and by whom. */
+    record Step(WindowState before, List<EventOutcome> outcomes, long watermark, Instant now, Visitor visitor) {
+    }
+
+    /** The status's rule applied to {@code s}, then its due time and timer scheduled; {@code changed}: already changed. */
+    Transition decide(WindowState.Builder s, boolean changed, Step step) {
+        WindowStatus was = s.status;
+        Transition.Action action = switch (s.status) {
+            case OPEN, HELD -> accepting(s, step.watermark(), step.now());
+            case CLAIMED -> claimed(s, step.now());
+            case CLOSED -> closed(s, step.now());
+            case MERGED -> {
+                s.dueAt = null;
+                yield Transition.Action.NONE;
+            }
+        };
+        // A HELD window that is still to be held changes nothing: a visit then writes nothing.
+        changed |= action != Transition.Action.NONE || s.status != was;
+        WindowState before = step.before();
+        DueSchedule.Listed listed = due.schedule(s, before, step.visitor() == Visitor.WRITER && changed, step.visitor(), step.now());
+        changed |= !Objects.equals(s.dueAt, before.dueAt()) || !Objects.equals(s.timer, before.timer());
+        return new Transition(changed ? s.build() : before, changed, step.outcomes(), action, listed.timerDue(), listed.listingDue());
+    }
+
+    /** An accepting window: claimed (or held) when a trigger holds, else due at its next check. */
+    private Transition.Action accepting(WindowState.Builder s, long watermark, Instant now) {
+        EnumSet<CloseReason> holding = Triggers.holding(config, facts(s), watermark, now);
+        Optional<CloseReason> winner = Triggers.winner(holding);
+        Transition.Action action = winner.isPresent() ? claims.close(s, winner.get(), holding, now) : Transition.Action.NONE;
+        if (s.status == WindowStatus.OPEN) {
+            s.dueAt = Triggers.nextCheck(config, facts(s), watermark, now);
+        } else if (s.status == WindowStatus.HELD) {
+            s.dueAt = s.hardDeadline;
+        }
+        return action;
+    }
+
+    /** A claim: taken over once its lease has ended, else due when it ends. */
+    private Transition.Action claimed(WindowState.Builder s, Instant now) {
+        Transition.Action action = Transition.Action.NONE;
+        if (!now.isBefore(s.leaseUntil)) {
+            // The claimer did not commit in time: take over with a new fence; the frozen emission is unchanged.
+            s.fence++;
+            s.leaseUntil = now.plus(lease);
+            action = Transition.Action.EMIT;
+        }
+        s.dueAt = s.leaseUntil;
+        return action;
+    }
+
+    /** A closed window: its pending correction claimed once the correction delay has passed, else due then. */
+    private Transition.Action closed(WindowState.Builder s, Instant now) {
+        if (s.pendingSince == null) {
+            s.dueAt = null;
+            return Transition.Action.NONE;
+        }
+        Instant correctionDue = s.pendingSince.plus(config.late().correctionDelay());
+        if (now.isBefore(correctionDue)) {
+            s.dueAt = correctionDue;
+            return Transition.Action.NONE;
+        }
+        claims.claim(s, new Claims.Close(CloseReason.LATE_CORRECTION, s.completeness.completeOnClose(CloseReason.LATE_CORRECTION),
+                false, null), now);
+        s.dueAt = s.leaseUntil;
+        return Transition.Action.EMIT;
+    }
+
+    WindowFacts facts(WindowState.Builder s) {
+        boolean sizeReached = config.bounds().onOverflow() == Bounds.Overflow.SPLIT
+                && s.revisionEvents >= config.bounds().maxEventsPerWindow();
+        return new WindowFacts(s.kind, s.bounds, s.revisionEvents, s.completeness, s.hardDeadline, sizeReached);
+    }
+}
