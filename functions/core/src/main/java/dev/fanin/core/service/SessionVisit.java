@@ -1,14 +1,12 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.machine.Transition;
-import dev.fanin.core.machine.Visitor;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -31,29 +29,34 @@ final class SessionVisit {
         this.writes = writes;
     }
 
+    /** A key's live item as a caller just read it, and {@link FaninEngine#nextSequence()} drawn just before. */
+    record Read(LiveSessions live, long readAt) {
+    }
+
     /**
      * Visits the live sessions {@code windowIds} of one key (each that has a due time, when {@code windowIds} is null)
      * in one read and at most one write, re-read and re-decided on a conflict.
      *
      * @param preloaded the live item as just read by the caller, for the first attempt; null to read it
-     * @param preloadedAt {@link FaninEngine#nextSequence()} drawn just before the caller's read
      * @return by session, the outcome of its visit; a session not in the live item is absent; empty when the visit kept
      *         conflicting
      */
-    Optional<Map<WindowRef, WindowVisit.Visited>> visit(String pipeline, String key, List<String> windowIds, LiveSessions preloaded,
-                                                        long preloadedAt, long watermark, Instant now, Visitor visitor,
-                                                        Followups followups) {
+    Optional<Map<WindowRef, WindowVisit.Visited>> visit(String pipeline, String key, List<String> windowIds, Read preloaded, Visit visit) {
         int[] attempt = {0};
         return Conflicts.retry(engine.settings().conflictRetries(), () -> {
             boolean usePreloaded = attempt[0]++ == 0 && preloaded != null;
-            long readAt = usePreloaded ? preloadedAt : engine.nextSequence();
-            LiveSessions live = usePreloaded ? preloaded : engine.ports().store().loadLive(pipeline, key);
-            return attempt(live, windowIds, readAt, watermark, now, visitor, followups);
+            Read read = usePreloaded ? preloaded : fresh(pipeline, key);
+            return attempt(read, windowIds, visit);
         });
     }
 
-    private Optional<Map<WindowRef, WindowVisit.Visited>> attempt(LiveSessions live, List<String> windowIds, long readAt, long watermark,
-                                                                  Instant now, Visitor visitor, Followups followups) {
+    private Read fresh(String pipeline, String key) {
+        long readAt = engine.nextSequence();
+        return new Read(engine.ports().store().loadLive(pipeline, key), readAt);
+    }
+
+    private Optional<Map<WindowRef, WindowVisit.Visited>> attempt(Read read, List<String> windowIds, Visit visit) {
+        LiveSessions live = read.live();
         Map<String, WindowState> states = new LinkedHashMap<>();
         live.sessions().forEach(s -> states.put(s.ref().windowId(), engine.decode(s)));
         LiveChange change = new LiveChange(live, states);
@@ -64,7 +67,7 @@ final class SessionVisit {
             if (!wanted) {
                 continue;
             }
-            Transition t = engine.machine(live.pipeline()).tick(state, watermark, now, visitor);
+            Transition t = engine.machine(live.pipeline()).tick(state, visit.watermark(), visit.now(), visit.visitor());
             decided.put(state.ref(), t);
             if (t.write()) {
                 if (t.action() == Transition.Action.EMIT && state.isClaimed()) {
@@ -76,14 +79,15 @@ final class SessionVisit {
             }
         }
         if (change.changed()) {
-            WriteOutcome outcome = writes.writeLive(change, followups);
+            WriteOutcome outcome = writes.writeLive(change, visit.followups());
             if (!outcome.applied()) {
                 return Optional.empty();
             }
         }
-        followups.timers.addAll(continued);
+        visit.followups().timers.addAll(continued);
         Map<WindowRef, WindowVisit.Visited> visited = new LinkedHashMap<>();
-        decided.forEach((ref, t) -> visited.put(ref, WindowVisit.Visited.of(t.write() ? t.next() : states.get(ref.windowId()), t, now, readAt)));
+        decided.forEach((ref, t) -> visited.put(ref, WindowVisit.Visited.of(t.write() ? t.next() : states.get(ref.windowId()), t, visit.now(),
+                read.readAt())));
         return Optional.of(visited);
     }
 }

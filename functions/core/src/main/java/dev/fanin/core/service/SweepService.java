@@ -254,14 +254,14 @@ public final class SweepService {
             if (entry.isWholeKey()) {
                 long readAt = engine.nextSequence();
                 LiveSessions live = engine.ports().store().loadLive(entry.pipeline(), entry.key());
-                Optional<Map<WindowRef, WindowVisit.Visited>> sessions = visits.visitLive(entry.pipeline(), entry.key(), live, readAt,
-                        sweep.watermark, now, followups);
+                Optional<Map<WindowRef, WindowVisit.Visited>> sessions = visits.visitLive(live, readAt,
+                        new Visit(sweep.watermark, now, Visitor.SWEEP, followups));
                 if (sessions.isEmpty()) {
                     return new EntryVisit(false, false);
                 }
                 visited.putAll(sessions.get());
             } else {
-                Optional<WindowVisit.Visited> window = visits.visit(entry, null, 0, sweep.watermark, now, Visitor.SWEEP, followups);
+                Optional<WindowVisit.Visited> window = visits.visit(entry, new Visit(sweep.watermark, now, Visitor.SWEEP, followups));
                 if (window.isEmpty()) {
                     return new EntryVisit(false, false);
                 }

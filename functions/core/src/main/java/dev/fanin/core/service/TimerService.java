@@ -61,7 +61,7 @@ public final class TimerService {
                     watermark = engine.watermark(pipeline, Long.MIN_VALUE, now);
                     followups.watermarks.put(pipeline, watermark);
                 }
-                visits.visit(timer.ref(), null, 0, watermark, now, Visitor.timer(timer.chain(), timer.dueAt()), followups);
+                visits.visit(timer.ref(), new Visit(watermark, now, Visitor.timer(timer.chain(), timer.dueAt()), followups));
             } catch (StoreUnavailableException e) {
                 LOG.warn("timer for {} not handled, it will be redelivered: {}", timer.ref(), e.getMessage());
                 failed.add(timer);

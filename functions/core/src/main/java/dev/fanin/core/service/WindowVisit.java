@@ -2,8 +2,6 @@ package dev.fanin.core.service;
 
 import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.machine.Transition;
-import dev.fanin.core.machine.Visitor;
-import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
@@ -32,10 +30,14 @@ final class WindowVisit {
         this.sessions = new SessionVisit(engine, writes);
     }
 
-    /** Visits the live sessions of a key that have a due time, as {@link SessionVisit#visit} with every id. */
-    Optional<Map<WindowRef, Visited>> visitLive(String pipeline, String key, LiveSessions preloaded, long preloadedAt, long watermark,
-                                                Instant now, Followups followups) {
-        return sessions.visit(pipeline, key, null, preloaded, preloadedAt, watermark, now, Visitor.SWEEP, followups);
+    /**
+     * Visits the live sessions of a key that have a due time, as {@link SessionVisit#visit} with every id.
+     *
+     * @param live   the key's live item as the caller just read it
+     * @param readAt {@link FaninEngine#nextSequence()} drawn just before that read
+     */
+    Optional<Map<WindowRef, Visited>> visitLive(LiveSessions live, long readAt, Visit visit) {
+        return sessions.visit(live.pipeline(), live.key(), null, new SessionVisit.Read(live, readAt), visit);
     }
 
     /**
@@ -68,45 +70,40 @@ final class WindowVisit {
     }
 
     /**
-     * @param preloaded the window as just loaded by the caller, for the first attempt; null to load it
-     * @param preloadedAt {@link FaninEngine#nextSequence()} drawn just before the caller's load (with {@code preloaded})
-     * @param visitor   the sweeper, or the timer message that triggered this visit: a message of the window's live
-     *                  chain that finds it not yet due arms the chain's next message, with no write
+     * Visits one window: loads it (a live session through its key's live item), decides, and writes, re-read and
+     * re-decided on a conflict. A timer message of the window's live chain that finds it not yet due arms the chain's
+     * next message, with no write.
+     *
      * @return the outcome, or empty when the visit kept conflicting
      */
-    Optional<Visited> visit(WindowRef ref, StoredWindow preloaded, long preloadedAt, long watermark, Instant now,
-                            Visitor visitor, Followups followups) {
-        if (preloaded == null && engine.machine(ref.pipeline()).config().window() instanceof WindowSpec.Session) {
-            Optional<Map<WindowRef, Visited>> live = sessions.visit(ref.pipeline(), ref.key(), List.of(ref.windowId()), null, 0,
-                    watermark, now, visitor, followups);
+    Optional<Visited> visit(WindowRef ref, Visit visit) {
+        if (engine.machine(ref.pipeline()).config().window() instanceof WindowSpec.Session) {
+            Optional<Map<WindowRef, Visited>> live = sessions.visit(ref.pipeline(), ref.key(), List.of(ref.windowId()), null, visit);
             if (live.isEmpty() || live.get().containsKey(ref)) {
                 return live.map(visited -> visited.get(ref));
             }
         }
-        int[] attempt = {0};
         return Conflicts.retry(engine.settings().conflictRetries(), () -> {
-            boolean usePreloaded = attempt[0]++ == 0 && preloaded != null;
-            long readAt = usePreloaded ? preloadedAt : engine.nextSequence();
-            Optional<StoredWindow> loaded = usePreloaded ? Optional.of(preloaded) : engine.ports().store().load(ref);
-            return loaded.isEmpty() ? Optional.of(Visited.gone(readAt)) : decide(loaded.get(), readAt, watermark, now, visitor, followups);
+            long readAt = engine.nextSequence();
+            Optional<StoredWindow> loaded = engine.ports().store().load(ref);
+            return loaded.isEmpty() ? Optional.of(Visited.gone(readAt)) : decide(loaded.get(), readAt, visit);
         });
     }
 
-    private Optional<Visited> decide(StoredWindow loaded, long readAt, long watermark, Instant now, Visitor visitor,
-                                     Followups followups) {
+    private Optional<Visited> decide(StoredWindow loaded, long readAt, Visit visit) {
         WindowState state = engine.decode(loaded);
         WindowRef ref = state.ref();
-        Transition t = engine.machine(ref.pipeline()).tick(state, watermark, now, visitor);
+        Transition t = engine.machine(ref.pipeline()).tick(state, visit.watermark(), visit.now(), visit.visitor());
         if (!t.write()) {
             if (t.armsTimer()) {
-                followups.timers.add(WindowWrites.wakeup(t));
+                visit.followups().timers.add(WindowWrites.wakeup(t));
             }
-            return Optional.of(Visited.of(state, t, now, readAt));
+            return Optional.of(Visited.of(state, t, visit.now(), readAt));
         }
         if (t.action() == Transition.Action.EMIT && state.isClaimed()) {
             engine.ports().metrics().count(MetricNames.TAKEOVERS, ref.pipeline());
         }
-        WriteOutcome outcome = writes.write(loaded, t, followups);
-        return outcome.applied() ? Optional.of(Visited.of(t.next(), t, now, readAt)) : Optional.empty();
+        WriteOutcome outcome = writes.write(loaded, t, visit.followups());
+        return outcome.applied() ? Optional.of(Visited.of(t.next(), t, visit.now(), readAt)) : Optional.empty();
     }
 }
