@@ -64,55 +64,70 @@ public final class FlushService {
     }
 
     private void emitAndCommit(List<WindowState> claimed, Followups followups) {
-        Metrics metrics = engine.ports().metrics();
         Instant now = engine.clock().instant();
-        List<AggregateEmitter.Request> requests = new ArrayList<>();
         List<WindowState> toTarget = new ArrayList<>();
         List<WindowState> sent = new ArrayList<>();
         for (WindowState s : claimed) {
-            Claim claim = s.claim();
-            String json = emission(claim, now);
-            if (claim.deadLetter()) {
-                try {
-                    engine.ports().sideOutput().send(DEAD_LETTERED_KIND, s.ref().pipeline(), deadLetteredRecord(s, claim, now));
-                    metrics.count(MetricNames.DEAD_LETTERED, s.ref().pipeline());
-                    sent.add(s);
-                } catch (RuntimeException e) {
-                    metrics.count(MetricNames.EMIT_FAILURES, s.ref().pipeline());
-                    WindowLog.warn(LOG, s.ref(), "dead-lettering the window failed; its claim will be taken over",
-                            Map.of("aggregateId", claim.aggregateId(), "error", String.valueOf(e.getMessage())));
-                }
-            } else {
-                requests.add(new AggregateEmitter.Request(claim.aggregateId(), s.ref().pipeline(), json));
+            if (!s.claim().deadLetter()) {
                 toTarget.add(s);
+            } else if (deadLetter(s, now)) {
+                sent.add(s);
             }
         }
-        if (!requests.isEmpty()) {
-            List<AggregateEmitter.Result> results;
-            try {
-                results = engine.ports().emitter().emit(requests);
-            } catch (RuntimeException e) {
-                results = new ArrayList<>();
-                for (AggregateEmitter.Request r : requests) {
-                    results.add(new AggregateEmitter.Result(r.aggregateId(), false, String.valueOf(e.getMessage())));
-                }
-            }
-            for (int i = 0; i < toTarget.size(); i++) {
-                WindowState s = toTarget.get(i);
-                AggregateEmitter.Result r = results.get(i);
-                if (r.sent()) {
-                    metrics.count(MetricNames.AGGREGATES_EMITTED, s.ref().pipeline());
-                    sent.add(s);
-                } else {
-                    metrics.count(MetricNames.EMIT_FAILURES, s.ref().pipeline());
-                    WindowLog.warn(LOG, s.ref(), "emission failed; the claim stays and is taken over when its lease ends",
-                            Map.of("aggregateId", s.claim().aggregateId(), "error", String.valueOf(r.error()), "leaseUntil", s.leaseUntil()));
-                }
-            }
-        }
+        sent.addAll(emit(toTarget, now));
         for (WindowState s : sent) {
             commit(s, followups);
         }
+    }
+
+    /** Sends a claim the policy dead-letters to the side output; false (logged, counted) when that fails. */
+    private boolean deadLetter(WindowState s, Instant now) {
+        Claim claim = s.claim();
+        try {
+            engine.ports().sideOutput().send(DEAD_LETTERED_KIND, s.ref().pipeline(), deadLetteredRecord(s, claim, now));
+            engine.ports().metrics().count(MetricNames.DEAD_LETTERED, s.ref().pipeline());
+            return true;
+        } catch (RuntimeException e) {
+            engine.ports().metrics().count(MetricNames.EMIT_FAILURES, s.ref().pipeline());
+            WindowLog.warn(LOG, s.ref(), "dead-lettering the window failed; its claim will be taken over",
+                    Map.of("aggregateId", claim.aggregateId(), "error", String.valueOf(e.getMessage())));
+            return false;
+        }
+    }
+
+    /**
+     * Emits the claims to their targets in one call; returns those sent. A failed one stays claimed and is taken over
+     * when its lease ends.
+     */
+    private List<WindowState> emit(List<WindowState> claims, Instant now) {
+        if (claims.isEmpty()) {
+            return List.of();
+        }
+        List<AggregateEmitter.Request> requests = new ArrayList<>();
+        for (WindowState s : claims) {
+            requests.add(new AggregateEmitter.Request(s.claim().aggregateId(), s.ref().pipeline(), emission(s.claim(), now)));
+        }
+        List<AggregateEmitter.Result> results;
+        try {
+            results = engine.ports().emitter().emit(requests);
+        } catch (RuntimeException e) {
+            results = requests.stream().map(r -> new AggregateEmitter.Result(r.aggregateId(), false, String.valueOf(e.getMessage()))).toList();
+        }
+        Metrics metrics = engine.ports().metrics();
+        List<WindowState> sent = new ArrayList<>();
+        for (int i = 0; i < claims.size(); i++) {
+            WindowState s = claims.get(i);
+            AggregateEmitter.Result r = results.get(i);
+            if (r.sent()) {
+                metrics.count(MetricNames.AGGREGATES_EMITTED, s.ref().pipeline());
+                sent.add(s);
+            } else {
+                metrics.count(MetricNames.EMIT_FAILURES, s.ref().pipeline());
+                WindowLog.warn(LOG, s.ref(), "emission failed; the claim stays and is taken over when its lease ends",
+                        Map.of("aggregateId", s.claim().aggregateId(), "error", String.valueOf(r.error()), "leaseUntil", s.leaseUntil()));
+            }
+        }
+        return sent;
     }
 
     /** The frozen emission with this emission's time; every other field is as claimed. */

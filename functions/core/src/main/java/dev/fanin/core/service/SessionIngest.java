@@ -67,17 +67,17 @@ final class SessionIngest {
         List<Long> times = events.stream().map(e -> e.eventTime().toEpochMilli()).toList();
         KeySessions view = KeySessions.load(engine, machine.config().name(), key, times, gap);
         SessionPlan plan = SessionPlanner.plan(gap, view.views(gap), times);
-        Planned planned = new Planned(new LiveChange(view.live(), view.liveStates()), watermark);
+        Planned planned = new Planned(batch, machine, view, watermark);
         for (SessionPlan.Target target : plan.sessions()) {
-            accepting(batch, machine, view, target, pick(events, target.eventIndexes()), watermark, planned);
+            accepting(target, pick(events, target.eventIndexes()), planned);
         }
         List<Event> conflicted = new ArrayList<>();
         for (SessionPlan.FlushedTarget target : plan.flushed()) {
             List<Event> evs = pick(events, target.eventIndexes());
             if (view.isLive(target.windowId())) {
-                applyLive(batch, machine, view.state(target.windowId()), machine.ingest(view.state(target.windowId()), evs, watermark, batch.now),
-                        evs, watermark, planned);
-            } else if (!committed(batch, machine, view, target.windowId(), evs, watermark)) {
+                WindowState live = view.state(target.windowId());
+                applyLive(live, machine.ingest(live, evs, watermark, batch.now), evs, planned);
+            } else if (!committed(target.windowId(), evs, planned)) {
                 conflicted.addAll(evs);
             }
         }
@@ -87,16 +87,17 @@ final class SessionIngest {
     }
 
     /** An accepting session of the plan: created, extended, or absorbing its neighbours. */
-    private void accepting(IngestBatch batch, WindowMachine machine, KeySessions view, SessionPlan.Target target, List<Event> evs,
-                           long watermark, Planned planned) {
-        WindowRef ref = new WindowRef(machine.config().name(), view.live().key(), target.windowId());
+    private void accepting(SessionPlan.Target target, List<Event> evs, Planned planned) {
+        WindowMachine machine = planned.machine;
+        IngestBatch batch = planned.batch;
+        WindowRef ref = new WindowRef(machine.config().name(), planned.view.live().key(), target.windowId());
         String continues = target.continues() == null ? null : ref.withWindowId(target.continues()).aggregateId(0);
-        WindowState state = target.created() ? machine.open(ref, target.bounds(), batch.now, continues) : view.state(target.windowId());
-        List<WindowState> absorbed = target.absorbed().stream().map(view::state).toList();
-        Transition t = machine.merge(state, absorbed, evs, watermark, batch.now, target.bounds());
+        WindowState state = target.created() ? machine.open(ref, target.bounds(), batch.now, continues) : planned.view.state(target.windowId());
+        List<WindowState> absorbed = target.absorbed().stream().map(planned.view::state).toList();
+        Transition t = machine.merge(state, absorbed, evs, planned.watermark, batch.now, target.bounds());
         if (!t.counted() && (target.created() || !absorbed.isEmpty())) {
             // Nothing counted: a session is never created empty, and an event not counted bridges nothing.
-            batch.record(t.outcomes(), ref, watermark);
+            batch.record(t.outcomes(), ref, planned.watermark);
             return;
         }
         if (target.created() && !writes.takeSlot(t.next(), batch.followups)) {
@@ -104,16 +105,15 @@ final class SessionIngest {
             return;
         }
         t.absorbed().forEach(planned.change::absorb);
-        applyLive(batch, machine, target.created() ? null : view.state(target.windowId()), t, evs, watermark, planned);
+        applyLive(target.created() ? null : state, t, evs, planned);
     }
 
     /** A transition of a live session, written with the key's other changes; recorded once that write is applied. */
-    private void applyLive(IngestBatch batch, WindowMachine machine, WindowState before, Transition t, List<Event> evs, long watermark,
-                           Planned planned) {
+    private void applyLive(WindowState before, Transition t, List<Event> evs, Planned planned) {
         if (!t.write()) {
-            batch.record(t.outcomes(), t.next().ref(), watermark);
+            planned.batch.record(t.outcomes(), t.next().ref(), planned.watermark);
             if (before != null) {
-                batch.rearmAfterRedelivery(machine, before, evs, watermark);
+                planned.batch.rearmAfterRedelivery(planned.machine, before, evs, planned.watermark);
             }
             return;
         }
@@ -127,18 +127,18 @@ final class SessionIngest {
      *
      * @return false when that write lost to another writer
      */
-    private boolean committed(IngestBatch batch, WindowMachine machine, KeySessions view, String windowId, List<Event> evs,
-                              long watermark) {
-        WindowState state = view.state(windowId);
-        Transition t = machine.ingest(state, evs, watermark, batch.now);
+    private boolean committed(String windowId, List<Event> evs, Planned planned) {
+        IngestBatch batch = planned.batch;
+        WindowState state = planned.view.state(windowId);
+        Transition t = planned.machine.ingest(state, evs, planned.watermark, batch.now);
         if (!t.write()) {
-            batch.record(t.outcomes(), state.ref(), watermark);
-            batch.rearmAfterRedelivery(machine, state, evs, watermark);
+            batch.record(t.outcomes(), state.ref(), planned.watermark);
+            batch.rearmAfterRedelivery(planned.machine, state, evs, planned.watermark);
             return true;
         }
-        WriteOutcome outcome = writes.write(view.closedStored(windowId), t, batch.followups);
+        WriteOutcome outcome = writes.write(planned.view.closedStored(windowId), t, batch.followups);
         if (outcome.applied()) {
-            batch.record(t.outcomes(), state.ref(), watermark);
+            batch.record(t.outcomes(), state.ref(), planned.watermark);
         }
         return outcome.applied();
     }
@@ -192,16 +192,25 @@ final class SessionIngest {
         return indexes.stream().map(events::get).toList();
     }
 
-    /** The live change of one attempt, with the transitions whose outcomes wait for its write. */
+    /**
+     * One attempt at a key: the batch, the pipeline's machine, the key as read and the watermark it decides at, and the
+     * live change it builds, with the transitions whose outcomes wait for its write.
+     */
     private static final class Planned {
-        final LiveChange change;
+        final IngestBatch batch;
+        final WindowMachine machine;
+        final KeySessions view;
         final long watermark;
+        final LiveChange change;
         final List<Transition> outcomes = new ArrayList<>();
         final List<Event> events = new ArrayList<>();
 
-        Planned(LiveChange change, long watermark) {
-            this.change = change;
+        Planned(IngestBatch batch, WindowMachine machine, KeySessions view, long watermark) {
+            this.batch = batch;
+            this.machine = machine;
+            this.view = view;
             this.watermark = watermark;
+            this.change = new LiveChange(view.live(), view.liveStates());
         }
     }
 }

@@ -92,53 +92,64 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
     /** The completeness after one more distinct event. */
     public Completeness observe(PipelineConfig config, Event event) {
         SentinelSpec sentinelSpec = config.triggers().sentinel();
-        ExpectedSpec expectedSpec = config.triggers().expected();
         boolean isSentinel = sentinelSpec != null && EventValues.matches(sentinelSpec.when(), event);
-
-        Integer nextExpected = expected;
+        Integer learnedExpected = expected;
         long nextConflicts = conflicts;
-        List<OptionalLong> offeredCounts = new ArrayList<>(2);
+        for (OptionalLong offered : offeredCounts(config, event, isSentinel)) {
+            boolean usable = offered.isPresent() && offered.getAsLong() >= 0 && offered.getAsLong() <= Integer.MAX_VALUE;
+            if (!usable || learnedExpected != null && learnedExpected != offered.getAsLong()) {
+                nextConflicts++;
+            } else {
+                learnedExpected = (int) offered.getAsLong();
+            }
+        }
+        boolean countsAsEvent = !isSentinel || sentinelSpec.countsAsEvent();
+        TreeSet<Integer> nextMembers = new TreeSet<>(members);
+        long nextIgnored = ignoredMembers;
+        if (countsAsEvent && rules.tracksMembers() && !addMember(nextMembers, config, event, learnedExpected)) {
+            nextIgnored++;
+        }
+        if (!Objects.equals(learnedExpected, expected)) {
+            nextIgnored += dropOutOfRange(nextMembers, learnedExpected);
+        }
+        return new Completeness(rules, learnedExpected, new ArrayList<>(nextMembers), nextIgnored,
+                sentinelSeen || isSentinel, countsAsEvent ? seen + 1 : seen, nextConflicts, cutShort);
+    }
+
+    /** The expected counts {@code event} offers: from a sentinel configured to carry one, and from the count path. */
+    private static List<OptionalLong> offeredCounts(PipelineConfig config, Event event, boolean isSentinel) {
+        SentinelSpec sentinelSpec = config.triggers().sentinel();
+        ExpectedSpec expectedSpec = config.triggers().expected();
+        List<OptionalLong> offered = new ArrayList<>(2);
         if (isSentinel && sentinelSpec.expectedCount() != null) {
             // The sentinel is configured to carry the count: missing it is a conflict, so the gap is visible.
-            offeredCounts.add(EventValues.integer(sentinelSpec.expectedCount(), event));
+            offered.add(EventValues.integer(sentinelSpec.expectedCount(), event));
         }
         if (expectedSpec != null && expectedSpec.countPath() != null) {
             // Events may or may not carry the count; only a present but unusable value is a conflict.
             ValueRef countRef = ValueRef.of(expectedSpec.countPath());
             if (EventValues.text(countRef, event).isPresent()) {
-                offeredCounts.add(EventValues.integer(countRef, event));
+                offered.add(EventValues.integer(countRef, event));
             }
         }
-        for (OptionalLong offered : offeredCounts) {
-            if (offered.isEmpty() || offered.getAsLong() < 0 || offered.getAsLong() > Integer.MAX_VALUE) {
-                nextConflicts++;
-            } else if (nextExpected == null) {
-                nextExpected = (int) offered.getAsLong();
-            } else if (nextExpected != offered.getAsLong()) {
-                nextConflicts++;
-            }
-        }
-        Integer learnedExpected = nextExpected;
+        return offered;
+    }
 
-        boolean countsAsEvent = !isSentinel || sentinelSpec.countsAsEvent();
-        long nextSeen = countsAsEvent ? seen + 1 : seen;
-        TreeSet<Integer> nextMembers = new TreeSet<>(members);
-        long nextIgnored = ignoredMembers;
-        if (countsAsEvent && rules.tracksMembers()) {
-            OptionalLong member = EventValues.integer(ValueRef.of(expectedSpec.memberPath()), event);
-            if (member.isPresent() && inRange(member.getAsLong(), learnedExpected)) {
-                nextMembers.add((int) member.getAsLong());
-            } else {
-                nextIgnored++;
-            }
+    /** Adds the member {@code event} names to {@code into}; false when it names none within range (it is ignored). */
+    private boolean addMember(TreeSet<Integer> into, PipelineConfig config, Event event, Integer expectedCount) {
+        OptionalLong member = EventValues.integer(ValueRef.of(config.triggers().expected().memberPath()), event);
+        if (member.isPresent() && inRange(member.getAsLong(), expectedCount)) {
+            into.add((int) member.getAsLong());
+            return true;
         }
-        if (!Objects.equals(learnedExpected, expected)) {
-            int before = nextMembers.size();
-            nextMembers.removeIf(m -> !inRange(m, learnedExpected));
-            nextIgnored += before - nextMembers.size();
-        }
-        return new Completeness(rules, learnedExpected, new ArrayList<>(nextMembers), nextIgnored,
-                sentinelSeen || isSentinel, nextSeen, nextConflicts, cutShort);
+        return false;
+    }
+
+    /** Drops the members a newly learned count puts out of range; returns how many. */
+    private int dropOutOfRange(TreeSet<Integer> members, Integer expectedCount) {
+        int before = members.size();
+        members.removeIf(m -> !inRange(m, expectedCount));
+        return before - members.size();
     }
 
     private boolean inRange(long member, Integer expectedCount) {
