@@ -32,8 +32,9 @@ final class HistoryProfile {
             Simulation.Result run = Simulation.run(config, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT, intervals);
             table(out, workload, intervals.snapshots, prices);
             baseline(out, config, workload, prices);
-            out.printf("Outcomes: %d accepted, %d duplicates, %d late, %d too late, %d failed deliveries.%n%n", run.accepted(), run.duplicates(),
+            out.printf("Outcomes: %d accepted, %d duplicates, %d late, %d too late, %d failed deliveries.%n", run.accepted(), run.duplicates(),
                     run.late(), run.tooLate(), run.failedMessages());
+            out.printf("%s%n%n", Report.writesByPurpose(run, run.accepted() + run.duplicates()));
         }
     }
 

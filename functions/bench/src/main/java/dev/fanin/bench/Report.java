@@ -2,6 +2,7 @@ package dev.fanin.bench;
 
 import java.io.PrintStream;
 import java.util.List;
+import java.util.Locale;
 
 /** Prints the benchmark's Markdown: one table per profile, then the summary across profiles. */
 final class Report {
@@ -41,6 +42,7 @@ final class Report {
                         + "writes: %.1f (watermark advances add %.1f, open-window slot updates %.1f).%n",
                 f.bill().callsByOperation(), t.meanHeadBytes(), t.windowWriteUnitsMetric(),
                 f.bill().tableWriteUnits() - t.watermarkWriteUnits() - t.slotWriteUnits(), t.watermarkWriteUnits(), t.slotWriteUnits());
+        out.println(writesByPurpose(t, f.events()));
         out.printf("Ingest CPU per event (this machine, median [range] of the passes): core alone %s; handler path with in-memory "
                 + "ports %s; ratio %.1fx.%n", r.cpu().core().describe(), r.cpu().endToEnd().describe(), r.cpu().ratio());
         out.printf("Close latency p50 / p90 / p99 / max (simulated): with timers %s over %d windows %s; sweeper alone (every %d s) %s%s.%n%n",
@@ -50,6 +52,15 @@ final class Report {
                         ? String.format(" (%d emissions before the oracle's condition, the earliest %.1f s before)",
                         r.timerLatency().negative() + r.sweepLatency().negative(),
                         -Math.min(r.timerLatency().min(), r.sweepLatency().min()) / 1000.0) : "");
+    }
+
+    /** fanin's write units per event split by what they buy (issue 14 item 2): the window writes and each fixed mechanism. */
+    static String writesByPurpose(Simulation.Result t, long events) {
+        DynamoDbBill bill = t.bill();
+        double windows = bill.tableWriteUnits() - t.watermarkWriteUnits() - t.slotWriteUnits();
+        double n = Math.max(1, events);
+        return String.format(Locale.ROOT, "fanin write units per event by purpose: window writes %.3f, due buckets %.3f, open-window counter %.3f, "
+                + "watermark %.3f.", windows / n, bill.dueBucketWriteUnits() / n, t.slotWriteUnits() / n, t.watermarkWriteUnits() / n);
     }
 
     /** The bill split by function, then what one pipeline's ingest takes a second and what binds it ({@link Throughput}). */
