@@ -8,6 +8,7 @@ import dev.fanin.core.text.IsoMillis;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.service.BatchResult;
 import dev.fanin.core.service.MetricNames;
+import dev.fanin.core.watermark.StoredAdvance;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
@@ -45,9 +46,14 @@ class LatenessTest {
         return FaninStack.rawPipeline(W.plusSeconds(65), java.util.Arrays.copyOf(fields, j));
     }
 
-    /** Moves the pipeline's watermark to exactly {@code to} with an event on another key. */
+    /**
+     * Moves the pipeline's watermark to exactly {@code to} with one event on each of ten other keys: ten, because a
+     * smaller batch within 5 s of the stored watermark may leave it standing (StoredAdvance), which would move these
+     * exact boundaries by up to that much; other keys, so that no expected count completes a pusher's window.
+     */
     private static void watermarkTo(FaninStack stack, Instant to) {
-        stack.process().ingest().handle(List.of(stack.message("pusher", "w" + to.toEpochMilli(), to)));
+        stack.process().ingest().handle(java.util.stream.IntStream.range(0, StoredAdvance.SHARED_BY)
+                .mapToObj(i -> stack.message("pusher-" + i, "w" + to.toEpochMilli(), to)).toList());
     }
 
     /**

@@ -34,7 +34,10 @@ final class HistoryProfile {
             baseline(out, config, workload, prices);
             out.printf("Outcomes: %d accepted, %d duplicates, %d late, %d too late, %d failed deliveries.%n", run.accepted(), run.duplicates(),
                     run.late(), run.tooLate(), run.failedMessages());
-            out.printf("%s%n%n", Report.writesByPurpose(run, run.accepted() + run.duplicates()));
+            out.printf("%s%n", Report.writesByPurpose(run, run.accepted() + run.duplicates()));
+            CloseLatency.Summary latency = new CloseLatency(config, BenchMain.parse(config, workload)).summarize(run.emitted());
+            out.printf("Close latency p50 / p90 / p99 / max (simulated, with timers): %s over %d windows %s; %d emissions before the "
+                    + "oracle's condition.%n%n", latency.percentiles(), latency.windows(), latency.byReason(), latency.negative());
         }
     }
 
@@ -71,6 +74,13 @@ final class HistoryProfile {
         out.printf(Locale.ROOT, "Naive baseline over the whole run (its dedupe item per event id does not grow either): %.3f read units and "
                         + "%.3f write units per event, $%.2f per million events.%n", bill.readUnits() / events.size(), figures.writeUnitsPerEvent(),
                 figures.totalPerMillion(prices));
+        CompetentBaseline competent = new CompetentBaseline(BenchMain.pipelines(config));
+        BenchMain.parseBatches(config, workload, Simulation.BatchShape.DEFAULT).forEach(competent::acceptBatch);
+        DynamoDbBill strong = competent.flushAll();
+        ProfileFigures c = new ProfileFigures(events.size(), competent.windows(), competent.windows(), strong, batches, 2 * batches,
+                competent.windows(), 0, 0);
+        out.printf(Locale.ROOT, "Competent baseline over the whole run: %.3f read units and %.3f write units per event, $%.2f per million events.%n",
+                strong.readUnits() / events.size(), c.writeUnitsPerEvent(), c.totalPerMillion(prices));
     }
 
     private static String label(int interval) {

@@ -150,8 +150,10 @@ public final class FaninEngine {
      *
      * @param episodeToStore the stored episode joined to the batch's first deliveries, when they were behind: what
      *                       the batch records so that the sweeper and the timers hold the watermark too
+     * @param stored         the stored inputs it was computed from, which decide whether the batch stores its own
+     *                       ({@link dev.fanin.core.watermark.StoredAdvance})
      */
-    public record BatchWatermark(long millis, Optional<Backlog> episodeToStore) { }
+    public record BatchWatermark(long millis, Optional<Backlog> episodeToStore, WatermarkStore.Reading stored) { }
 
     public BatchWatermark watermark(String pipeline, long seenMaxEventTime, QueueEvidence seen, Instant now) {
         WatermarkStore.Reading r = ports.watermarks().read(pipeline);
@@ -162,9 +164,9 @@ public final class FaninEngine {
         Optional<Backlog> toStore = seen.firstDeliveries().map(first -> stored.map(s -> s.then(first, spec.idleAfter())).orElse(first));
         if (maxEt == Instant.EPOCH.toEpochMilli() && r.lastArrival().equals(Instant.EPOCH) && seenMaxEventTime == Long.MIN_VALUE) {
             // Nothing ever seen: no window exists whose close could depend on the watermark.
-            return new BatchWatermark(Watermarks.NO_WATERMARK, toStore);
+            return new BatchWatermark(Watermarks.NO_WATERMARK, toStore, r);
         }
         Optional<Backlog> forBatch = seen.all().map(own -> stored.map(s -> s.then(own, spec.idleAfter())).orElse(own)).or(() -> stored);
-        return new BatchWatermark(Watermarks.watermarkMillis(spec, maxEt, lastArrival, forBatch, now.toEpochMilli()), toStore);
+        return new BatchWatermark(Watermarks.watermarkMillis(spec, maxEt, lastArrival, forBatch, now.toEpochMilli()), toStore, r);
     }
 }

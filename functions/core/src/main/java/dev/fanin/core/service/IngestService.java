@@ -8,7 +8,9 @@ import dev.fanin.core.intake.Rejected;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
+import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.watermark.QueueEvidence;
+import dev.fanin.core.watermark.StoredAdvance;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.WindowAssigner;
 import dev.fanin.core.window.WindowRef;
@@ -102,9 +104,11 @@ public final class IngestService {
         WindowMachine machine = engine.machine(pipeline);
         long maxEventTime = events.stream().mapToLong(e -> e.eventTime().toEpochMilli()).max().orElse(Long.MIN_VALUE);
         long watermark;
+        WatermarkStore.Reading stored;
         try {
             FaninEngine.BatchWatermark held = engine.watermark(pipeline, maxEventTime, queue, batch.now);
             watermark = held.millis();
+            stored = held.stored();
             // Stored before the windows are written, so that a concurrent sweep holds back as this batch does.
             held.episodeToStore().ifPresent(b -> engine.ports().watermarks().recordBacklog(pipeline, b));
         } catch (StoreUnavailableException e) {
@@ -142,8 +146,14 @@ public final class IngestService {
             }
         }
         followups.dueAhead.remove(pipeline);
+        // The arrival stored is the time of the write, not the batch's start: StoredAdvance relies on it.
+        Instant writeAt = engine.clock().instant();
+        if (!StoredAdvance.needed(stored.maxEventTime().toEpochMilli(), stored.lastArrival().toEpochMilli(), maxEventTime,
+                writeAt.toEpochMilli(), events.size())) {
+            return;
+        }
         try {
-            engine.ports().watermarks().advance(pipeline, Instant.ofEpochMilli(maxEventTime), batch.now);
+            engine.ports().watermarks().advance(pipeline, Instant.ofEpochMilli(maxEventTime), writeAt);
         } catch (StoreUnavailableException e) {
             // The watermark only lags; the next batch or the idle advance moves it on.
             LOG.warn("watermark not advanced for pipeline {}: {}", pipeline, e.getMessage());
