@@ -20,7 +20,7 @@ public final class BenchMain {
     /**
      * One run's settings.
      *
-     * @param profiles       workload profile names ({@link Workloads#NAMES}, {@code sparse-N}, {@code history} or {@code history-N})
+     * @param profiles       workload profile names ({@link Workloads#NAMES}, {@code sparse-N}, {@code history}, {@code history-N}, {@code grow} or {@code hot-key-15m})
      * @param scale          workload size multiplier (1.0: the documented sizes)
      * @param reps           CPU timing passes (0 skips the timing; every other figure is a count)
      * @param batchSize      SQS batch size
@@ -76,6 +76,16 @@ public final class BenchMain {
             if (historyKeys > 0) {
                 // Days of traffic per key, reported per 6-hour interval (not in the default run: 7 simulated days).
                 HistoryProfile.report(out, config, prices, 7 * options.scale(), options.seed(), List.of(historyKeys));
+                continue;
+            }
+            if (name.equals(Workloads.GROW)) {
+                // One window growing to 50,000 events, tumbling and session (not in the default run).
+
+                GrowProfile.report(out, prices, options.shape());
+                continue;
+            }
+            if (name.equals(Workloads.HOT_KEY_SUSTAINED)) {
+                SustainedHotKey.report(out, prices, options.shape(), limits, 15 * options.scale());
                 continue;
             }
             ProfileReport report = run(config, Workloads.named(name, options.scale(), options.seed()), options.shape(), options.reps());

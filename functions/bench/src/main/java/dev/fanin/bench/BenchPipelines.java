@@ -41,7 +41,60 @@ public final class BenchPipelines {
                   - {name: total, type: sum, path: $.value}
             """;
 
+    /**
+     * The grow and hot-key-15m profiles' pipelines (bench only, each run alone): one sensor's readings into a 5-minute
+     * tumbling window ({@code grow-rollup}), a session of 60 s gap ({@code grow-session}) or 10-second tumbling windows
+     * ({@code hot-rollup}). {@code maxEventsPerWindow} is 100,000, so a window grows to 50,000 events in one revision
+     * (the bundled pipelines' bound is 10,000).
+     */
+    static final String GROW = """
+            version: 1
+            pipelines:
+              - name: grow-rollup
+                match: [{path: $.type, equals: grow.tumbling}]
+                key: [$.sensor]
+                eventId: $.id
+                eventTime: {path: $.at}
+                window: {type: tumbling, size: 5m}
+                triggers: {maxLifetime: 15m}
+                watermark: {outOfOrderness: 5s, idleAfter: 30s}
+                bounds: {maxEventsPerWindow: 100000}
+                aggregations:
+                  - {name: readings, type: count}
+                  - {name: total, type: sum, path: $.value}
+              - name: grow-session
+                match: [{path: $.type, equals: grow.session}]
+                key: [$.sensor]
+                eventId: $.id
+                eventTime: {path: $.at}
+                window: {type: session, gap: 60s}
+                triggers: {maxLifetime: 30m}
+                watermark: {outOfOrderness: 5s, idleAfter: 30s}
+                bounds: {maxEventsPerWindow: 100000}
+                aggregations:
+                  - {name: readings, type: count}
+                  - {name: total, type: sum, path: $.value}
+              - name: hot-rollup
+                match: [{path: $.type, equals: hot.reading}]
+                key: [$.sensor]
+                eventId: $.id
+                eventTime: {path: $.at}
+                window: {type: tumbling, size: 10s}
+                triggers: {maxLifetime: 2m}
+                watermark: {outOfOrderness: 2s, idleAfter: 30s}
+                bounds: {maxEventsPerWindow: 100000}
+                aggregations:
+                  - {name: readings, type: count}
+                  - {name: total, type: sum, path: $.value}
+            """;
+
     private BenchPipelines() { }
+
+    /** One of the {@link #GROW} pipelines alone, so that the sweeper's fixed reads are those of one pipeline. */
+    static FaninConfig grow(String pipeline) {
+        FaninConfig all = ConfigLoader.load(GROW, "bench grow pipelines");
+        return new FaninConfig(all.version(), java.util.List.of(all.pipeline(pipeline).orElseThrow()));
+    }
 
     public static FaninConfig load() {
         return ConfigLoader.load(bundledYaml() + LATE_ROLLUP, "bundled fanin/pipelines.yaml + bench late-rollup");

@@ -88,6 +88,11 @@ public final class CompetentBaseline {
         return items.bill;
     }
 
+    /** The size of the largest window item so far (DynamoDB refuses an item over 400 KB). */
+    public long largestItemBytes() {
+        return items.windows.values().stream().mapToLong(BilledItems.Item::bytes).max().orElse(0);
+    }
+
     /** The batch's distinct digests per (partition key, window id), in arrival order. */
     private Map<List<String>, List<String>> digestsByWindow(List<Event> batch) {
         Map<List<String>, Set<String>> byWindow = new LinkedHashMap<>();
@@ -103,7 +108,7 @@ public final class CompetentBaseline {
     }
 
     /** The modelled table: each window item's digests and size, every call billed. */
-    private static final class BilledItems implements WindowItems {
+    static final class BilledItems implements WindowItems {
 
         private static final long TTL_BYTES = DynamoDbItemSize.bytes(Map.of("ttl", AttributeValue.fromN("1800000000")));
 
@@ -139,7 +144,7 @@ public final class CompetentBaseline {
         }
 
         /** pk, sk, cnt (N), ids (SS of digests), ttl (N); an item with no digest yet is not stored (0 bytes). */
-        private static final class Item {
+        static final class Item {
             final long fixedBytes;
             final Set<String> digests = new HashSet<>();
             boolean flushed;

@@ -46,10 +46,10 @@ final class HistoryProfile {
         out.println("| interval | events | read units / event | write units / event | DynamoDB calls / batch | Query pages / batch "
                 + "| bytes read / batch | $ / M events |");
         out.println("|---|---:|---:|---:|---:|---:|---:|---:|");
-        Row first = null;
-        Row last = null;
+        SnapshotRow first = null;
+        SnapshotRow last = null;
         for (int i = 0; i < snapshots.size(); i++) {
-            Row row = Row.of(i == 0 ? null : snapshots.get(i - 1), snapshots.get(i), prices);
+            SnapshotRow row = SnapshotRow.of(i == 0 ? null : snapshots.get(i - 1), snapshots.get(i), workload.arrivals().get(0).at(), prices);
             if (row.events() == 0) {
                 continue;
             }
@@ -86,46 +86,5 @@ final class HistoryProfile {
     private static String label(int interval) {
         long hours = INTERVAL.toHours() * interval;
         return String.format(Locale.ROOT, "day %d, %02d-%02dh", hours / 24 + 1, hours % 24, hours % 24 + INTERVAL.toHours());
-    }
-
-    /** One interval: what was billed between two snapshots. */
-    private record Row(long events, long batches, DynamoDbBill bill, ProfileFigures figures, PriceTable prices) {
-
-        static Row of(Simulation.Snapshot before, Simulation.Snapshot after, PriceTable prices) {
-            long events = after.events() - (before == null ? 0 : before.events());
-            long batches = after.batches() - (before == null ? 0 : before.batches());
-            DynamoDbBill bill = before == null ? after.bill() : after.bill().since(before.bill());
-            long invocations = after.invocations() - (before == null ? 0 : before.invocations());
-            long sqs = after.sqsRequests() - (before == null ? 0 : before.sqsRequests());
-            long emitted = after.emitted() - (before == null ? 0 : before.emitted());
-            long timerSends = after.timerSends() - (before == null ? 0 : before.timerSends());
-            // One emission per emit call: each closed session is emitted on its own.
-            return new Row(events, batches, bill, new ProfileFigures(Math.max(1, events), emitted, emitted, bill, invocations, sqs, emitted,
-                    timerSends, 0), prices);
-        }
-
-        double readUnitsPerEvent() {
-            return bill.readUnits() / events;
-        }
-
-        double writeUnitsPerEvent() {
-            return bill.writeUnits() / events;
-        }
-
-        double callsPerBatch() {
-            return (double) bill.calls() / Math.max(1, batches);
-        }
-
-        double queryPagesPerBatch() {
-            return (double) bill.calls("Query") / Math.max(1, batches);
-        }
-
-        double bytesPerBatch() {
-            return (double) bill.bytesRead() / Math.max(1, batches);
-        }
-
-        double dollarsPerMillion() {
-            return figures.totalPerMillion(prices);
-        }
     }
 }

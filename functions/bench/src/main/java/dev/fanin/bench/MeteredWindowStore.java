@@ -52,6 +52,8 @@ public final class MeteredWindowStore implements WindowStore {
     private static final String QUERY = "Query";
     private static final String GET = "GetItem";
     private static final String BATCH_WRITE = "BatchWriteItem";
+    /** DynamoDB ends a Query page at 1 MB of items read. */
+    static final long QUERY_PAGE_BYTES = 1024 * 1024;
 
     private final InMemoryWindowStore delegate;
     private final DynamoDbWindowStore.Settings settings;
@@ -75,8 +77,7 @@ public final class MeteredWindowStore implements WindowStore {
 
     @Override
     public Optional<StoredWindow> load(WindowRef ref) {
-        bill.call(QUERY);
-        read(partitionOf(ref), prefixBytes(ref, ref.windowId() + "#"));
+        billSizedPages(partitionOf(ref), prefixItems(ref, ref.windowId() + "#"));
         return delegate.load(ref);
     }
 
@@ -89,8 +90,7 @@ public final class MeteredWindowStore implements WindowStore {
         LiveSessions live = delegate.loadLive(pipeline, key);
         for (StoredWindow session : live.sessions()) {
             if (!slices.getOrDefault(session.ref(), new TreeMap<>()).isEmpty()) {
-                bill.call(QUERY);
-                read(pk, prefixBytes(session.ref(), session.ref().windowId() + "#S#"));
+                billSizedPages(pk, prefixItems(session.ref(), session.ref().windowId() + "#S#"));
             }
         }
         return live;
@@ -131,6 +131,24 @@ public final class MeteredWindowStore implements WindowStore {
             at += page.size();
             limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
         } while (!reached && at < items.size());
+    }
+
+    /**
+     * The pages of one consistent {@code Query} reading every item of {@code sizes} (in sort-key order): DynamoDB ends
+     * a page once the items it has read reach 1 MB, and a next page follows only while items remain.
+     */
+    private void billSizedPages(String pk, List<Long> sizes) {
+        long page = 0;
+        for (int i = 0; i < sizes.size(); i++) {
+            page += sizes.get(i);
+            if (page >= QUERY_PAGE_BYTES && i < sizes.size() - 1) {
+                bill.call(QUERY);
+                read(pk, page);
+                page = 0;
+            }
+        }
+        bill.call(QUERY);
+        read(pk, page);
     }
 
     /** A strongly consistent read returning {@code bytes} from partition {@code pk}. */
@@ -429,10 +447,9 @@ public final class MeteredWindowStore implements WindowStore {
         return items.computeIfAbsent(pk, p -> new TreeMap<>());
     }
 
-    /** Bytes of the items of {@code ref}'s partition whose sort key starts with {@code skPrefix}. */
-    private long prefixBytes(WindowRef ref, String skPrefix) {
-        return partition(partitionOf(ref)).subMap(skPrefix, skPrefix + Character.MAX_VALUE).values().stream()
-                .mapToLong(Long::longValue).sum();
+    /** Sizes of the items of {@code ref}'s partition whose sort key starts with {@code skPrefix}, in sort-key order. */
+    private List<Long> prefixItems(WindowRef ref, String skPrefix) {
+        return List.copyOf(partition(partitionOf(ref)).subMap(skPrefix, skPrefix + Character.MAX_VALUE).values());
     }
 
     private long previousHeadBytes(StoredWindow previous, IdLayout layout) {

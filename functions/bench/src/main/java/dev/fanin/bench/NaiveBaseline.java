@@ -87,6 +87,11 @@ public final class NaiveBaseline {
         return bill;
     }
 
+    /** The size of the largest window item so far (DynamoDB refuses an item over 400 KB). */
+    public long largestItemBytes() {
+        return windows.values().stream().mapToLong(WindowItem::bytes).max().orElse(0);
+    }
+
     private static long utf8(String text) {
         return text.getBytes(StandardCharsets.UTF_8).length;
     }

@@ -93,14 +93,33 @@ final class Simulation {
     record Snapshot(Instant end, DynamoDbBill bill, long events, long batches, long invocations, long sqsRequests, long timerSends,
                     long emitted) { }
 
-    /** Snapshots of a run every {@code length} of simulated time, taken when the clock passes each boundary. */
+    /**
+     * Snapshots of a run every {@code length} of simulated time, taken when the clock passes each boundary; or, made by
+     * {@link #atEvents}, after the batch that brings the events handled to each step, and once more at the end of the run.
+     */
     static final class Intervals {
         final Duration length;
+        final List<Long> eventSteps;
         final List<Snapshot> snapshots = new ArrayList<>();
         private Instant next;
 
         Intervals(Duration length) {
             this.length = length;
+            this.eventSteps = List.of();
+        }
+
+        private Intervals(List<Long> eventSteps) {
+            this.length = null;
+            this.eventSteps = List.copyOf(eventSteps);
+        }
+
+        /** @param eventSteps ascending counts of input events handled */
+        static Intervals atEvents(List<Long> eventSteps) {
+            return new Intervals(eventSteps);
+        }
+
+        boolean byTime() {
+            return length != null;
         }
     }
 
@@ -173,7 +192,7 @@ final class Simulation {
         while (true) {
             Instant batchAt = next < batches.size() ? handleAt(batches.get(next)) : null;
             Instant timerAt = timers.next();
-            if (intervals != null) {
+            if (intervals != null && intervals.byTime()) {
                 Instant at = batchAt != null ? batchAt : nextSweep;
                 at = timerAt != null && timerAt.isBefore(at) ? timerAt : at;
                 at = nextSweep.isBefore(at) ? nextSweep : at;
@@ -195,6 +214,9 @@ final class Simulation {
                 tooLate += r.tooLate();
                 failed += r.failedMessageIds().size();
                 next++;
+                if (intervals != null && !intervals.byTime()) {
+                    snapshotAtEvents(intervals, clock.instant(), bill, events[0], next, timerInvocations, sweeps, timers, emitter, false);
+                }
             } else if (timerAt != null && !timerAt.isAfter(nextSweep)) {
                 clock.advanceTo(timerAt);
                 List<SimTimers.Pending> due = timers.takeDue(timerAt);
@@ -215,6 +237,9 @@ final class Simulation {
                 nextSweep = nextSweep.plus(SWEEP_EVERY);
                 boolean drained = next >= batches.size() && timers.next() == null && !stores.anyDue();
                 if (drained || clock.instant().isAfter(lastArrival.plus(GIVE_UP_AFTER))) {
+                    if (intervals != null && !intervals.byTime()) {
+                        snapshotAtEvents(intervals, clock.instant(), bill, events[0], next, timerInvocations, sweeps, timers, emitter, true);
+                    }
                     break;
                 }
             }
@@ -235,6 +260,17 @@ final class Simulation {
             intervals.snapshots.add(new Snapshot(intervals.next, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
                     timers.sendRequests(), emitter.emitted().size()));
             intervals.next = intervals.next.plus(intervals.length);
+        }
+    }
+
+    /** A snapshot when the events handled reach the next step, or at the run's {@code end}. */
+    private static void snapshotAtEvents(Intervals intervals, Instant at, DynamoDbBill bill, long events, long batches,
+                                         long timerInvocations, long sweeps, SimTimers timers, TimedEmitter emitter, boolean end) {
+        int taken = intervals.snapshots.size();
+        if (end || (taken < intervals.eventSteps.size() && events >= intervals.eventSteps.get(taken))) {
+            long sqs = 2L * batches + timers.sendRequests() + 2 * timerInvocations;
+            intervals.snapshots.add(new Snapshot(at, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
+                    timers.sendRequests(), emitter.emitted().size()));
         }
     }
 

@@ -39,16 +39,23 @@ public final class Workloads {
         };
     }
 
+    /** The profiles with tables of their own, run only when named: a window growing to 50,000 events, the sustained hot key. */
+    static final String GROW = "grow";
+    static final String HOT_KEY_SUSTAINED = "hot-key-15m";
+
     /** @throws IllegalArgumentException naming the profiles when {@code name} is none of them */
     static void checkKnown(String name) {
-        if (!NAMES.contains(name) && sparseEventsPerKey(name) < 1 && historyKeys(name) < 1) {
+        if (!NAMES.contains(name) && sparseEventsPerKey(name) < 1 && historyKeys(name) < 1 && !name.equals(GROW)
+                && !name.equals(HOT_KEY_SUSTAINED)) {
             throw unknown(name);
         }
     }
 
     private static IllegalArgumentException unknown(String name) {
         return new IllegalArgumentException("unknown profile \"" + name + "\"; profiles: " + String.join(", ", NAMES)
-                + ", sparse-N for sparse traffic with N events per key (1 to 20), or history / history-N for 7 days of one or N keys (1 to 100)");
+                + ", sparse-N for sparse traffic with N events per key (1 to 20), history / history-N for 7 days of one or N keys (1 to 100), "
+                + GROW + " (a tumbling and a session window growing to 50,000 events) or " + HOT_KEY_SUSTAINED
+                + " (one key at 5,000 events/s for 15 minutes)");
     }
 
     /**
@@ -77,6 +84,24 @@ public final class Workloads {
         String name = keys == 1 ? "history" : "history-" + keys;
         return new Workload(name, "%d key(s), a 3-alert session every 2 minutes for %.1f days, 5%% of alerts sent again 3-10 min later"
                 .formatted(keys, days), sorted(arrivals));
+    }
+
+    /**
+     * One sensor's readings at {@code perSecond}, {@code events} of them, event times 200 ms behind arrival, typed
+     * {@code type} (the {@link BenchPipelines#GROW} pipeline that matches it): one window that grows to {@code events}
+     * (issue 14, item 4: the grow and hot-key-15m profiles).
+     */
+    static Workload oneSensor(String name, String type, int events, int perSecond) {
+        Random random = new Random(events);
+        List<Arrival> arrivals = new ArrayList<>(events);
+        long stepMicros = 1_000_000L / perSecond;
+        for (int i = 0; i < events; i++) {
+            Instant at = START.plusSeconds(1).plusNanos(i * stepMicros * 1_000);
+            String body = String.format(Locale.ROOT, "{\"type\":\"%s\",\"id\":\"r-%d\",\"sensor\":\"sensor-1\",\"value\":%d,\"at\":\"%s\"}",
+                    type, i, random.nextInt(1_000), at.minusMillis(200));
+            arrivals.add(new Arrival(at, "m-" + i, body));
+        }
+        return new Workload(name, "%,d readings of one sensor at %,d/s".formatted(events, perSecond), arrivals);
     }
 
     /** The keys of a profile named {@code history} (1) or {@code history-N} (1 to 100), else 0. */
