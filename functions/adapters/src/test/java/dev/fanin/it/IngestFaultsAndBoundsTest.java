@@ -249,7 +249,7 @@ class IngestFaultsAndBoundsTest {
             } else if (request instanceof UpdateItemRequest update) {
                 String pk = update.key().get("pk").s();
                 if (pk.startsWith("W#")) {
-                    assertThat(update.updateExpression()).isEqualTo("DELETE #ids :spilled");
+                    assertThat(update.updateExpression()).isEqualTo("DELETE #ids :spilled SET #sn = :written");
                     assertThat(update.conditionExpression()).isEqualTo("#ver = :written");
                 } else if (pk.startsWith("C#")) {
                     assertThat(update.updateExpression()).isEqualTo("ADD #open :n, #epoch :n");
@@ -266,7 +266,7 @@ class IngestFaultsAndBoundsTest {
                 throw new AssertionError("no transaction, and nothing but puts, queries and updates: got " + request);
             }
         }
-        assertThat(seen).contains("due bucket", "put attribute_not_exists(#pk)", "put #ver = :expected", "update DELETE #ids :spilled if #ver = :written",
+        assertThat(seen).contains("due bucket", "put attribute_not_exists(#pk)", "put #ver = :expected", "update DELETE #ids :spilled SET #sn = :written if #ver = :written",
                 "reserve attribute_not_exists(#open) OR #open <= :room", "release attribute_exists(#epoch)");
     }
 }

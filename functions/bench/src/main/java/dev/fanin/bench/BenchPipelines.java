@@ -47,46 +47,28 @@ public final class BenchPipelines {
      * ({@code hot-rollup}). {@code maxEventsPerWindow} is 100,000, so a window grows to 50,000 events in one revision
      * (the bundled pipelines' bound is 10,000).
      */
-    static final String GROW = """
-            version: 1
-            pipelines:
-              - name: grow-rollup
-                match: [{path: $.type, equals: grow.tumbling}]
-                key: [$.sensor]
-                eventId: $.id
-                eventTime: {path: $.at}
-                window: {type: tumbling, size: 5m}
-                triggers: {maxLifetime: 15m}
-                watermark: {outOfOrderness: 5s, idleAfter: 30s}
-                bounds: {maxEventsPerWindow: 100000}
-                aggregations:
-                  - {name: readings, type: count}
-                  - {name: total, type: sum, path: $.value}
-              - name: grow-session
-                match: [{path: $.type, equals: grow.session}]
-                key: [$.sensor]
-                eventId: $.id
-                eventTime: {path: $.at}
-                window: {type: session, gap: 60s}
-                triggers: {maxLifetime: 30m}
-                watermark: {outOfOrderness: 5s, idleAfter: 30s}
-                bounds: {maxEventsPerWindow: 100000}
-                aggregations:
-                  - {name: readings, type: count}
-                  - {name: total, type: sum, path: $.value}
-              - name: hot-rollup
-                match: [{path: $.type, equals: hot.reading}]
-                key: [$.sensor]
-                eventId: $.id
-                eventTime: {path: $.at}
-                window: {type: tumbling, size: 10s}
-                triggers: {maxLifetime: 2m}
-                watermark: {outOfOrderness: 2s, idleAfter: 30s}
-                bounds: {maxEventsPerWindow: 100000}
-                aggregations:
-                  - {name: readings, type: count}
-                  - {name: total, type: sum, path: $.value}
-            """;
+    static final String GROW = "version: 1\npipelines:\n"
+            + onePipeline("grow-rollup", "grow.tumbling", "{type: tumbling, size: 5m}", "15m", "5s")
+            + onePipeline("grow-session", "grow.session", "{type: session, gap: 60s}", "30m", "5s")
+            + onePipeline("hot-rollup", "hot.reading", "{type: tumbling, size: 10s}", "2m", "2s");
+
+    /** One sensor's readings (key {@code $.sensor}, id {@code $.id}, time {@code $.at}), counted and summed. */
+    private static String onePipeline(String name, String type, String window, String maxLifetime, String outOfOrderness) {
+        return """
+                  - name: %s
+                    match: [{path: $.type, equals: %s}]
+                    key: [$.sensor]
+                    eventId: $.id
+                    eventTime: {path: $.at}
+                    window: %s
+                    triggers: {maxLifetime: %s}
+                    watermark: {outOfOrderness: %s, idleAfter: 30s}
+                    bounds: {maxEventsPerWindow: 100000}
+                    aggregations:
+                      - {name: readings, type: count}
+                      - {name: total, type: sum, path: $.value}
+                """.formatted(name, type, window, maxLifetime, outOfOrderness);
+    }
 
     private BenchPipelines() { }
 

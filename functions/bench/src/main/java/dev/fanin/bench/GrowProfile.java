@@ -35,13 +35,27 @@ final class GrowProfile {
             FaninConfig config = BenchPipelines.grow(kind.pipeline());
             Workload workload = Workloads.oneSensor("grow (" + kind.pipeline() + ")", kind.type(), EVENTS, PER_SECOND);
             Simulation.Intervals steps = Simulation.Intervals.atEvents(STEPS);
-            Simulation.Result run = Simulation.run(config, workload, Simulation.Mode.TIMERS, shape, steps);
+            Simulation.Result run = Simulation.run(config, workload, Simulation.Mode.TIMERS, shape, Simulation.Containers.DEFAULT, steps);
             Baselines baselines = baselines(config, workload, shape, prices);
             table(out, workload, steps.snapshots, prices, baselines.steps());
             out.printf(Locale.ROOT, "The competent design's window item passes DynamoDB's 400 KB at event %s; the naive design's at event %s.%n",
                     passed(baselines.competentFailsAt()), passed(baselines.naiveFailsAt()));
-            out.printf("Outcomes: %d accepted, %d duplicates, %d failed deliveries; windows emitted: %d.%n%n", run.accepted(), run.duplicates(),
+            out.printf("Outcomes: %d accepted, %d duplicates, %d failed deliveries; windows emitted: %d.%n", run.accepted(), run.duplicates(),
                     run.failedMessages(), run.emitted().size());
+            Throughput.Result pace = Throughput.of(run.ingestLoad(), run.bill().partitions(), prices.waits(), Throughput.Limits.aws(1, shape.window()));
+            out.printf(Locale.ROOT, "Containers: one ingest and one timer container (Little's law: %.1f batches a second of %.1f ms each keep "
+                    + "%.2f invocations busy on average).%n", (double) run.batches() * PER_SECOND / EVENTS,
+                    pace.millisPerInvocation(), run.batches() * PER_SECOND / (double) EVENTS * pace.millisPerInvocation() / 1_000);
+            for (int containers : List.of(5, 50)) {
+                Simulation.Intervals spread = Simulation.Intervals.atEvents(STEPS);
+                Simulation.run(config, workload, Simulation.Mode.TIMERS, shape, new Simulation.Containers(containers, containers), spread);
+                double first = SnapshotRow.of(null, spread.snapshots.get(0), workload.arrivals().get(0).at(), prices).readUnitsPerBatch();
+                double last = SnapshotRow.of(spread.snapshots.get(STEPS.size() - 2), spread.snapshots.get(STEPS.size() - 1),
+                        workload.arrivals().get(0).at(), prices).readUnitsPerBatch();
+                out.printf(Locale.ROOT, "With %d ingest and %d timer containers: %.2f read units per batch at 1,000 events, %.2f at 50,000 (%.2fx).%n",
+                        containers, containers, first, last, last / first);
+            }
+            out.println();
         }
     }
 

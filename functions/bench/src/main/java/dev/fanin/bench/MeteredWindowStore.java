@@ -5,6 +5,7 @@ import dev.fanin.aws.dynamodb.DynamoDbItemSize;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.dynamodb.IdLayout;
 import dev.fanin.aws.dynamodb.LiveItemCodec;
+import dev.fanin.aws.dynamodb.SliceCache;
 import dev.fanin.aws.dynamodb.WindowItemCodec;
 import dev.fanin.aws.dynamodb.WindowKeys;
 import dev.fanin.core.memory.InMemoryWindowStore;
@@ -58,8 +59,14 @@ public final class MeteredWindowStore implements WindowStore {
     private final InMemoryWindowStore delegate;
     private final DynamoDbWindowStore.Settings settings;
     private final DynamoDbBill bill;
-    /** What each slice item seals, by window (a live session's slices stay its own once it is committed). */
-    private final Map<WindowRef, TreeMap<Integer, Set<String>>> slices = new HashMap<>();
+    /** What each slice item seals, by window and number (a live session's slices stay its own once it is committed). */
+    private final Map<WindowRef, TreeMap<Long, Set<String>>> slices = new HashMap<>();
+    /** Each window's newest slice as stored: a head's {@code sn}, a live session's {@code n.<id>} (absent: 0). */
+    private final Map<WindowRef, Long> newest = new HashMap<>();
+    /** The slice cache of each function container, by container. */
+    private final Map<Integer, SliceCache> caches = new HashMap<>();
+    private final long cacheBytes;
+    private int container;
     /** The size of every window-partition item DynamoDB would hold, by partition and sort key. */
     private final Map<String, TreeMap<String, Long>> items = new HashMap<>();
     private final RandomGenerator random = new SplittableRandom(1);
@@ -68,32 +75,90 @@ public final class MeteredWindowStore implements WindowStore {
     private double slotWriteUnits;
 
     public MeteredWindowStore(DynamoDbWindowStore.Settings settings, DynamoDbBill bill) {
+        this(settings, bill, SliceCache.DEFAULT_BYTES);
+    }
+
+    /** @param cacheBytes each container's slice cache bound, as {@link SliceCache}'s */
+    public MeteredWindowStore(DynamoDbWindowStore.Settings settings, DynamoDbBill bill, long cacheBytes) {
         this.delegate = new InMemoryWindowStore(settings.dueShards());
         this.settings = settings;
         this.bill = bill;
+        this.cacheBytes = cacheBytes;
     }
 
     // ---------------------------------------------------------------- reads
 
+    /** As the adapter: a consistent {@code GetItem} of the head, then the slices the container does not hold. */
     @Override
     public Optional<StoredWindow> load(WindowRef ref) {
-        billSizedPages(partitionOf(ref), prefixItems(ref, ref.windowId() + "#"));
-        return delegate.load(ref);
+        String pk = partitionOf(ref);
+        bill.call(GET);
+        read(pk, partition(pk).getOrDefault(WindowKeys.headSk(ref.windowId()), 0L));
+        return delegate.load(ref).map(w -> withLayout(w, sealed(pk, ref, w.version(), w.expiresAt(), newest.getOrDefault(ref, 0L))));
     }
 
-    /** As the adapter: a consistent {@code GetItem} of the live item, and one {@code Query} per session with slices. */
+    /** As the adapter: a consistent {@code GetItem} of the live item, then each sliced session's slices the container does not hold. */
     @Override
     public LiveSessions loadLive(String pipeline, String key) {
         String pk = WindowKeys.windowPk(pipeline, key);
         bill.call(GET);
         read(pk, partition(pk).getOrDefault(LiveItemCodec.LIVE_SK, 0L));
         LiveSessions live = delegate.loadLive(pipeline, key);
+        List<StoredWindow> laidOut = new ArrayList<>();
         for (StoredWindow session : live.sessions()) {
-            if (!slices.getOrDefault(session.ref(), new TreeMap<>()).isEmpty()) {
-                billSizedPages(pk, prefixItems(session.ref(), session.ref().windowId() + "#S#"));
-            }
+            long n = newest.getOrDefault(session.ref(), 0L);
+            laidOut.add(withLayout(session, n > 0 ? sealed(pk, session.ref(), live.version(), session.expiresAt(), n) : IdLayout.EMPTY));
         }
-        return live;
+        return new LiveSessions(live.pipeline(), live.key(), live.version(), laidOut, live.lastClosed(), live.expiresAt());
+    }
+
+    /**
+     * As {@code SealedSlices.read}: what the current container's cache holds of the window, plus the slices numbered
+     * after it up to {@code newestSlice}, read with one consistent {@code Query} (pages of 1 MB).
+     */
+    private IdLayout sealed(String pk, WindowRef ref, long version, Instant expiresAt, long newestSlice) {
+        SliceCache cache = caches.computeIfAbsent(container, c -> new SliceCache(cacheBytes));
+        String window = SliceCache.windowKey(pk, ref.windowId());
+        long ttl = WindowItemCodec.ttlSeconds(expiresAt);
+        SliceCache.Known known = cache.known(window, version, ttl);
+        long through = known == null ? 0 : known.through();
+        if (newestSlice <= through) {
+            if (known == null) {
+                return IdLayout.EMPTY;
+            }
+            cache.remember(window, new SliceCache.Known(version, ttl, through, known.ids()));
+            return new IdLayout(known.ids(), through, false);
+        }
+        Set<String> ids = new HashSet<>(known == null ? Set.of() : known.ids());
+        List<Long> sizes = new ArrayList<>();
+        for (Map.Entry<Long, Set<String>> slice : slices(ref).subMap(through + 1, newestSlice + 1).entrySet()) {
+            ids.addAll(slice.getValue());
+            sizes.add(partition(pk).get(WindowKeys.sliceSk(ref.windowId(), slice.getKey())));
+        }
+        billSizedPages(pk, sizes);
+        SliceCache.Known now = new SliceCache.Known(version, ttl, newestSlice, ids);
+        cache.remember(window, now);
+        return new IdLayout(now.ids(), newestSlice, false);
+    }
+
+    /** Runs the next calls in function container {@code container}, with its own slice cache. */
+    public void useContainer(int container) {
+        this.container = container;
+    }
+
+    /** The layout a load of every item of a window rebuilds (the committed-session queries): all of its slices. */
+    private IdLayout allSlices(WindowRef ref) {
+        Set<String> sealed = new HashSet<>();
+        long newestRead = 0;
+        for (Map.Entry<Long, Set<String>> slice : slices(ref).entrySet()) {
+            sealed.addAll(slice.getValue());
+            newestRead = slice.getKey();
+        }
+        return new IdLayout(sealed, Math.max(newestRead, newest.getOrDefault(ref, 0L)), false);
+    }
+
+    private TreeMap<Long, Set<String>> slices(WindowRef ref) {
+        return slices.computeIfAbsent(ref, r -> new TreeMap<>());
     }
 
     /**
@@ -112,7 +177,7 @@ public final class MeteredWindowStore implements WindowStore {
         // Then descending below S<to>, until the head of a session starting at or before the range start.
         List<Map.Entry<String, Long>> below = new ArrayList<>(partition(pk).headMap(WindowRef.sessionId(toMillis), false).descendingMap().entrySet());
         billPages(pk, below, item -> WindowKeys.isHead(item.getKey()) && sessionStart(item.getKey()) <= fromMillis);
-        return delegate.closedSessions(pipeline, key, fromMillis, toMillis);
+        return delegate.closedSessions(pipeline, key, fromMillis, toMillis).stream().map(w -> withLayout(w, allSlices(w.ref()))).toList();
     }
 
     /**
@@ -272,11 +337,11 @@ public final class MeteredWindowStore implements WindowStore {
         IdLayout layout = layoutOf(window.layout());
         Set<String> headIds = headIds(window, layout);
         long version = window.version() + 1;
-        Map<String, AttributeValue> head = WindowItemCodec.head(window, version, headIds);
+        Map<String, AttributeValue> head = WindowItemCodec.head(window, version, headIds, layout);
         double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
         bill.call(PUT);
         bill.write(partitionOf(window.ref()), units);
-        WriteOutcome outcome = delegate.create(withLayout(window, layoutAfter(window.ref(), headIds, layout)));
+        WriteOutcome outcome = delegate.create(window);
         if (!outcome.applied()) {
             return outcome;
         }
@@ -288,11 +353,11 @@ public final class MeteredWindowStore implements WindowStore {
         IdLayout layout = layoutOf(previous.layout());
         Set<String> headIds = headIds(next, layout);
         long version = previous.version() + 1;
-        Map<String, AttributeValue> head = WindowItemCodec.head(next, version, headIds);
+        Map<String, AttributeValue> head = WindowItemCodec.head(next, version, headIds, layout);
         double units = CapacityRules.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
         bill.call(PUT);
         bill.write(partitionOf(next.ref()), units);
-        WriteOutcome outcome = delegate.replace(previous, withLayout(next, layoutAfter(next.ref(), headIds, layout)));
+        WriteOutcome outcome = delegate.replace(previous, next);
         if (!outcome.applied()) {
             return outcome;
         }
@@ -320,12 +385,12 @@ public final class MeteredWindowStore implements WindowStore {
                 spilled.add(w.ref().windowId());
             }
         }
-        List<StoredWindow> laidOut = next.sessions().stream().map(w -> withLayout(w, liveLayoutAfter(w, spilled.contains(w.ref().windowId()),
-                tails.get(w.ref().windowId()), (int) written))).toList();
-        WriteOutcome outcome = delegate.replaceLive(previous, new LiveSessions(next.pipeline(), next.key(), next.version(), laidOut,
-                next.lastClosed(), next.expiresAt()));
+        WriteOutcome outcome = delegate.replaceLive(previous, next);
         if (!outcome.applied()) {
             return outcome;
+        }
+        for (StoredWindow w : next.sessions()) {
+            newest.put(w.ref(), layoutOf(w.layout()).newestSlice());
         }
         return WriteOutcome.applied(units + spillLive(next, written, item, tails, spilled));
     }
@@ -336,17 +401,22 @@ public final class MeteredWindowStore implements WindowStore {
         String pk = WindowKeys.windowPk(next.pipeline(), next.key());
         double units = 0;
         Map<String, Set<String>> after = new HashMap<>(tails);
+        List<StoredWindow> afterSpill = new ArrayList<>();
         for (StoredWindow w : next.sessions()) {
             if (spilled.contains(w.ref().windowId())) {
                 Set<String> tail = tails.get(w.ref().windowId());
-                Map<String, AttributeValue> slice = WindowItemCodec.slice(w.ref(), (int) written, tail, w.expiresAt());
+                Map<String, AttributeValue> slice = WindowItemCodec.slice(w.ref(), written, tail, w.expiresAt());
                 double sliceUnits = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(slice));
                 bill.call(PUT);
                 bill.write(pk, sliceUnits);
                 units += sliceUnits;
-                slices.computeIfAbsent(w.ref(), r -> new TreeMap<>()).put((int) written, Set.copyOf(tail));
-                partition(pk).put(WindowKeys.sliceSk(w.ref().windowId(), (int) written), DynamoDbItemSize.bytes(slice));
+                slices(w.ref()).put(written, Set.copyOf(tail));
+                partition(pk).put(WindowKeys.sliceSk(w.ref().windowId(), written), DynamoDbItemSize.bytes(slice));
                 after.put(w.ref().windowId(), Set.of());
+                newest.put(w.ref(), written);
+                afterSpill.add(withLayout(w, new IdLayout(Set.of(), written, false)));
+            } else {
+                afterSpill.add(w);
             }
         }
         Map<String, AttributeValue> stored = item;
@@ -357,26 +427,11 @@ public final class MeteredWindowStore implements WindowStore {
             units += updateUnits;
             Set<String> sliced = new HashSet<>(LiveItemCodec.sliced(next));
             sliced.addAll(spilled);
-            stored = LiveItemCodec.item(next, written, after, sliced);
+            stored = LiveItemCodec.item(new LiveSessions(next.pipeline(), next.key(), next.version(), afterSpill, next.lastClosed(),
+                    next.expiresAt()), written, after, sliced);
         }
         partition(pk).put(LiveItemCodec.LIVE_SK, DynamoDbItemSize.bytes(stored));
         return units;
-    }
-
-    /** The layout a live load after this write (and its spill) would rebuild for a session. */
-    private IdLayout liveLayoutAfter(StoredWindow w, boolean spills, Set<String> tail, int written) {
-        Set<String> sealed = new HashSet<>();
-        int nextSlice = 0;
-        TreeMap<Integer, Set<String>> existing = slices.getOrDefault(w.ref(), new TreeMap<>());
-        for (Map.Entry<Integer, Set<String>> slice : existing.entrySet()) {
-            sealed.addAll(slice.getValue());
-            nextSlice = slice.getKey() + 1;
-        }
-        if (spills) {
-            sealed.addAll(tail);
-            nextSlice = Math.max(nextSlice, written + 1);
-        }
-        return new IdLayout(sealed, nextSlice);
     }
 
     // ---------------------------------------------------------------- what DynamoDB would hold
@@ -392,24 +447,27 @@ public final class MeteredWindowStore implements WindowStore {
         partition(pk).put(WindowKeys.headSk(ref.windowId()), DynamoDbItemSize.bytes(head));
         headWrites++;
         headBytesWritten += DynamoDbItemSize.bytes(head);
+        newest.put(ref, layout.newestSlice());
         if (headIds.size() <= settings.spillThreshold()) {
             return 0;
         }
-        TreeMap<Integer, Set<String>> existing = slices.computeIfAbsent(ref, r -> new TreeMap<>());
-        Map<String, AttributeValue> slice = WindowItemCodec.slice(ref, layout.nextSlice(), headIds, window.expiresAt());
+        TreeMap<Long, Set<String>> existing = slices(ref);
+        Map<String, AttributeValue> slice = WindowItemCodec.slice(ref, version, headIds, window.expiresAt());
         long bytes = DynamoDbItemSize.bytes(slice);
         double sliceUnits = CapacityRules.writeUnits(0, bytes);
         bill.call(PUT);
         bill.write(pk, sliceUnits);
-        if (existing.containsKey(layout.nextSlice())) {
-            return sliceUnits; // attribute_not_exists fails: a stale layout; the adapter stops the spill here
+        if (existing.containsKey(version)) {
+            return sliceUnits; // attribute_not_exists fails (another incarnation's slice); the adapter stops the spill here
         }
-        existing.put(layout.nextSlice(), Set.copyOf(headIds));
-        partition(pk).put(WindowKeys.sliceSk(ref.windowId(), layout.nextSlice()), bytes);
+        existing.put(version, Set.copyOf(headIds));
+        partition(pk).put(WindowKeys.sliceSk(ref.windowId(), version), bytes);
         double headUnits = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
         bill.call(UPDATE);
         bill.write(pk, headUnits);
-        partition(pk).put(WindowKeys.headSk(ref.windowId()), DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, Set.of())));
+        newest.put(ref, version);
+        partition(pk).put(WindowKeys.headSk(ref.windowId()), DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, Set.of(),
+                new IdLayout(Set.of(), version, layout.legacy()))));
         return sliceUnits + headUnits;
     }
 
@@ -423,22 +481,6 @@ public final class MeteredWindowStore implements WindowStore {
         return delegate.all().stream().anyMatch(w -> w.dueAt() != null);
     }
 
-    /** The layout a load after this write would rebuild, assuming the write and its spill succeed. */
-    private IdLayout layoutAfter(WindowRef ref, Set<String> headIds, IdLayout layout) {
-        Set<String> sealed = new HashSet<>();
-        int nextSlice = 0;
-        TreeMap<Integer, Set<String>> existing = slices.getOrDefault(ref, new TreeMap<>());
-        for (Map.Entry<Integer, Set<String>> slice : existing.entrySet()) {
-            sealed.addAll(slice.getValue());
-            nextSlice = slice.getKey() + 1;
-        }
-        if (headIds.size() > settings.spillThreshold() && !existing.containsKey(layout.nextSlice())) {
-            sealed.addAll(headIds);
-            nextSlice = Math.max(nextSlice, layout.nextSlice() + 1);
-        }
-        return new IdLayout(sealed, nextSlice);
-    }
-
     private static String partitionOf(WindowRef ref) {
         return WindowKeys.windowPk(ref.pipeline(), ref.key());
     }
@@ -447,13 +489,8 @@ public final class MeteredWindowStore implements WindowStore {
         return items.computeIfAbsent(pk, p -> new TreeMap<>());
     }
 
-    /** Sizes of the items of {@code ref}'s partition whose sort key starts with {@code skPrefix}, in sort-key order. */
-    private List<Long> prefixItems(WindowRef ref, String skPrefix) {
-        return List.copyOf(partition(partitionOf(ref)).subMap(skPrefix, skPrefix + Character.MAX_VALUE).values());
-    }
-
     private long previousHeadBytes(StoredWindow previous, IdLayout layout) {
-        return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout)));
+        return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout), layout));
     }
 
     private static Set<String> headIds(StoredWindow window, IdLayout layout) {

@@ -21,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.SplittableRandom;
 
 /**
  * Runs a workload through the real {@link IngestService}, {@link SweepService} and {@link TimerService} on a
@@ -41,6 +42,8 @@ final class Simulation {
     }
 
     static final Duration SWEEP_EVERY = Duration.ofSeconds(60);
+    /** Seeds the choice of container for each invocation, the same in every run. */
+    private static final long CONTAINER_SEED = 7;
     private static final Duration GIVE_UP_AFTER = Duration.ofHours(3);
 
     /** @param timers whether timer messages are delivered (false: the sweeper alone closes windows) */
@@ -73,6 +76,10 @@ final class Simulation {
         default double slotWriteUnits() {
             return 0;
         }
+
+        /** The next calls run in function container {@code container} ({@link Containers}). */
+        default void container(int container) {
+        }
     }
 
     private Simulation() { }
@@ -82,7 +89,31 @@ final class Simulation {
     }
 
     static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, DynamoDbBill bill, Stores stores) {
-        return run(config, workload, mode, shape, bill, stores, null);
+        return run(config, workload, mode, shape, Containers.DEFAULT, bill, stores, null);
+    }
+
+    static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, Containers containers, DynamoDbBill bill,
+                      Stores stores) {
+        return run(config, workload, mode, shape, containers, bill, stores, null);
+    }
+
+    /**
+     * The function containers invocations run in: each ingest invocation in one of {@code ingest} warm containers and
+     * each timer invocation in one of {@code timer}, chosen by a seeded random; the sweeper in one container of its
+     * own. Each container keeps its own slice cache (one the store has not used yet starts cold). Lambda runs an
+     * invocation in an idle warm container when it has one, so a function keeps about as many containers as it runs
+     * invocations at once: by Little's law, invocations a second times an invocation's duration. Every default profile
+     * needs less than one at once (an ingest invocation takes at least 110 events/s, no profile sends more than 100/s;
+     * timer batches are rarer still), hence the default, one of each; a profile that keeps more busy says so.
+     */
+    record Containers(int ingest, int timer) {
+        static final Containers DEFAULT = new Containers(1, 1);
+
+        Containers {
+            if (ingest < 1 || timer < 1) {
+                throw new IllegalArgumentException("at least one ingest and one timer container");
+            }
+        }
     }
 
     /**
@@ -125,10 +156,15 @@ final class Simulation {
 
     /** A run with the metered stores, snapshot every interval when {@code intervals} is not null. */
     static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, Intervals intervals) {
+        return run(config, workload, mode, shape, Containers.DEFAULT, intervals);
+    }
+
+    /** A run with the metered stores in {@code containers}, snapshot every interval when {@code intervals} is not null. */
+    static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, Containers containers, Intervals intervals) {
         DynamoDbBill bill = new DynamoDbBill();
         MeteredWindowStore store = new MeteredWindowStore(DynamoDbWindowStore.Settings.defaults(), bill);
         MeteredWatermarkStore watermarks = new MeteredWatermarkStore(DynamoDbWatermarkStore.Settings.defaults(), bill);
-        return run(config, workload, mode, shape, bill, new Stores() {
+        return run(config, workload, mode, shape, containers, bill, new Stores() {
             public WindowStore windows() {
                 return store;
             }
@@ -152,11 +188,16 @@ final class Simulation {
             public double slotWriteUnits() {
                 return store.slotWriteUnits();
             }
+
+            public void container(int container) {
+                store.useContainer(container);
+            }
         }, intervals);
     }
 
-    private static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, DynamoDbBill bill, Stores stores,
-                              Intervals intervals) {
+    private static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, Containers containers, DynamoDbBill bill,
+                              Stores stores, Intervals intervals) {
+        SplittableRandom placement = new SplittableRandom(CONTAINER_SEED);
         Instant start = workload.arrivals().get(0).at();
         ForwardClock clock = new ForwardClock(start);
         TimedEmitter emitter = new TimedEmitter(clock);
@@ -205,6 +246,7 @@ final class Simulation {
                     messages.add(a.message(batchAt));
                 }
                 events[0] += messages.size();
+                stores.container(placement.nextInt(containers.ingest()));
                 FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
                 BatchResult r = ingest.handle(messages);
                 ingestLoad = ingestLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, messages.size()));
@@ -224,12 +266,14 @@ final class Simulation {
                 for (int from = 0; from < due.size(); from += 10) {
                     timerInvocations++;
                     List<SimTimers.Pending> batch = due.subList(from, Math.min(due.size(), from + 10));
+                    stores.container(containers.ingest() + placement.nextInt(containers.timer()));
                     FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
                     timerService.fireAll(batch.stream().map(SimTimers.Pending::wakeup).toList());
                     timerLoad = timerLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, batch.size()));
                 }
             } else {
                 clock.advanceTo(nextSweep);
+                stores.container(containers.ingest() + containers.timer());
                 FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
                 sweep.sweep(nextSweep.plus(SWEEP_EVERY).minusSeconds(10));
                 sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, 0));

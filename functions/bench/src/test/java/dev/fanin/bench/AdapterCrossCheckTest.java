@@ -3,7 +3,9 @@ package dev.fanin.bench;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.aws.dynamodb.DynamoDbWatermarkStore;
+import dev.fanin.aws.RetryPolicy;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
+import dev.fanin.aws.dynamodb.SliceCache;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.event.Event;
@@ -57,6 +59,12 @@ class AdapterCrossCheckTest {
     @Test
     void aFileUploadWithSpillsMakesTheSameCallsOnTheAdapterAsInTheModel(DynamoDbClient dynamo) {
         crossCheck(dynamo, Workloads.named("file-uploads", 0.01, 3));
+    }
+
+    /** A time window sealing a slice at nearly every batch, loaded in turn by several containers: bounded loads, call by call. */
+    @Test
+    void aGrowingWindowLoadedInSeveralContainersMakesTheSameCallsOnTheAdapterAsInTheModel(DynamoDbClient dynamo) {
+        crossCheck(dynamo, BenchPipelines.grow("grow-rollup"), Workloads.oneSensor("grow", "grow.tumbling", 1_200, 250));
     }
 
     /**
@@ -151,19 +159,44 @@ class AdapterCrossCheckTest {
         }
     }
 
+    /**
+     * The workload through the model and through the adapters, in the same function containers: three ingest and two
+     * timer containers (and the sweeper's), each with a slice cache of its own, so slice reads, cache hits and misses
+     * are compared call by call.
+     */
     private Simulation.Result crossCheck(DynamoDbClient dynamo, Workload workload) {
-        Simulation.Result modelled = Simulation.run(CONFIG, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT);
+        return crossCheck(dynamo, CONFIG, workload);
+    }
+
+    private Simulation.Result crossCheck(DynamoDbClient dynamo, FaninConfig config, Workload workload) {
+        Simulation.Containers containers = new Simulation.Containers(3, 2);
+        Simulation.Result modelled = Simulation.run(config, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT, containers, null);
 
         Map<String, Long> calls = new TreeMap<>();
         double[] sizeBased = new double[1];
         DynamoDbClient counted = counting(dynamo, calls);
-        DynamoDbWindowStore windows = new DynamoDbWindowStore(counted, table, DynamoDbWindowStore.Settings.defaults(),
-                (operation, reported, units) -> sizeBased[0] += units);
+        Map<Integer, DynamoDbWindowStore> byContainer = new HashMap<>();
+        int[] current = {0};
+        WindowStore windows = (WindowStore) Proxy.newProxyInstance(WindowStore.class.getClassLoader(), new Class<?>[] {WindowStore.class},
+                (proxy, method, args) -> {
+                    DynamoDbWindowStore store = byContainer.computeIfAbsent(current[0], c -> new DynamoDbWindowStore(counted, table,
+                            DynamoDbWindowStore.Settings.defaults(), (operation, reported, units) -> sizeBased[0] += units, RetryPolicy.defaults(),
+                            SliceCache.ofDefaultSize()));
+                    try {
+                        return method.invoke(store, args);
+                    } catch (InvocationTargetException e) {
+                        throw e.getCause();
+                    }
+                });
         DynamoDbWatermarkStore watermarks = new DynamoDbWatermarkStore(counted, table, DynamoDbWatermarkStore.Settings.defaults(), 0);
-        Simulation.Result real = Simulation.run(CONFIG, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT, new DynamoDbBill(),
-                new Simulation.Stores() {
+        Simulation.Result real = Simulation.run(config, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT, containers,
+                new DynamoDbBill(), new Simulation.Stores() {
                     public WindowStore windows() {
                         return windows;
+                    }
+
+                    public void container(int container) {
+                        current[0] = container;
                     }
 
                     public WatermarkStore watermarks() {

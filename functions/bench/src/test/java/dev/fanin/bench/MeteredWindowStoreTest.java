@@ -87,7 +87,7 @@ class MeteredWindowStoreTest {
         assertThat(headBytes(created, 1, ids(3))).isBetween(2049L, 3072L);
         assertThat(outcome.writeUnits()).isEqualTo(3); // the old head, more than 2 KB, sets the price
         assertThat(bill.calls("PutItem")).as("the create and the replace").isEqualTo(2);
-        assertThat(bill.calls("Query")).isEqualTo(1);
+        assertThat(bill.calls("GetItem")).as("the head; no slice").isEqualTo(1);
         assertThat(bill.dueBucketWriteUnits()).isZero();
     }
 
@@ -135,19 +135,49 @@ class MeteredWindowStoreTest {
         // create 1, slice 1, head update 1
         assertThat(outcome.writeUnits()).isEqualTo(1 + 1 + 1);
         StoredWindow loaded = store.load(REF).orElseThrow();
-        assertThat(loaded.layout()).isEqualTo(new IdLayout(ids, 1));
+        assertThat(loaded.layout()).as("the slice of version 1, read once").isEqualTo(new IdLayout(ids, 1, false));
         assertThat(loaded.eventIds()).isEqualTo(ids);
+        assertThat(bill.callsByOperation()).containsEntry("GetItem", 1L).containsEntry("Query", 1L);
+        assertThat(store.load(REF).orElseThrow().eventIds()).isEqualTo(ids);
+        assertThat(bill.callsByOperation()).as("the container holds the slice: the head alone")
+                .containsEntry("GetItem", 2L).containsEntry("Query", 1L);
+        store.useContainer(1);
+        assertThat(store.load(REF).orElseThrow().eventIds()).isEqualTo(ids);
+        assertThat(bill.callsByOperation()).as("another container reads it once").containsEntry("GetItem", 3L).containsEntry("Query", 2L);
     }
 
     @Test
-    void aLoadReadsTheHeadAndItsSlicesAtOneUnitPerStartedFourKilobytes() {
+    void aLoadPagesItsSliceQueryAtOneMegabyte() {
+        StoredWindow previous = null;
+        Set<String> all = new HashSet<>();
+        for (int v = 0; v < 35; v++) {
+            for (int i = 0; i < 2_000; i++) {
+                all.add(String.format("%08d%08d", v, i));
+            }
+            StoredWindow next = window(v, WindowStatus.OPEN, DUE, all, "{}", previous == null ? null : previous.layout());
+            assertThat(previous == null ? store.create(next) : store.replace(previous, next)).matches(WriteOutcome::applied);
+            store.useContainer(v + 1);
+            previous = store.load(REF).orElseThrow();
+        }
+        store.useContainer(99);
+        long pages = bill.calls("Query");
+
+        assertThat(store.load(REF).orElseThrow().eventIds()).hasSize(70_000);
+
+        // 35 slices of about 32 KB: 1.1 MB, two pages
+        assertThat(bill.calls("Query") - pages).isEqualTo(2);
+    }
+
+    @Test
+    void aLoadReadsTheHeadAtOneUnitPerStartedFourKilobytes() {
         store.create(window(0, WindowStatus.OPEN, DUE, ids(1), noise(6000), null));
         double before = bill.readUnits();
 
         store.load(REF);
 
         assertThat(bill.readUnits() - before).isEqualTo(2);
-        assertThat(bill.calls("Query")).isEqualTo(1);
+        assertThat(bill.calls("GetItem")).isEqualTo(1);
+        assertThat(bill.calls("Query")).as("no slice yet").isZero();
     }
 
     @Test
@@ -191,8 +221,9 @@ class MeteredWindowStoreTest {
 
         // the live item 1, the slice 1, the item's update 1
         assertThat(outcome.writeUnits()).isEqualTo(3);
+        store.useContainer(1);
         LiveSessions loaded = store.loadLive("p", "k");
-        assertThat(loaded.sessions().get(0).layout()).isEqualTo(new IdLayout(ids(33), 2));
+        assertThat(loaded.sessions().get(0).layout()).as("the slice of live version 1").isEqualTo(new IdLayout(ids(33), 1, false));
         assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("GetItem", 2L, "PutItem", 2L,
                 "UpdateItem", 1L, "Query", 1L));
     }
@@ -222,7 +253,7 @@ class MeteredWindowStoreTest {
     }
 
     private static long headBytes(StoredWindow window, long version, Set<String> ids) {
-        return DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, ids));
+        return DynamoDbItemSize.bytes(WindowItemCodec.head(window, version, ids, IdLayout.EMPTY));
     }
 
     private static Set<String> ids(int n) {

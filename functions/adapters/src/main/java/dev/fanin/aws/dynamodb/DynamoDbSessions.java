@@ -36,8 +36,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  *
  * <p>A live session's recent ids spill as a committed window's do: after the write, the tail goes to a new slice
  * ({@code S<id>#S#<version written>}, unique without reading, so a lost race never blocks the next spill), then one
- * {@code UpdateItem} drops those ids from the live item and records the session as sliced, under the condition that
- * the item is still the version just written. A crash or a lost race in between leaves ids in both places, never in
+ * {@code UpdateItem} drops those ids from the live item and records the session as sliced with that slice as its
+ * newest ({@code n.<id>}, as a head's {@code sn}), under the condition that the item is still the version just
+ * written. A load reads a sliced session's slices as a window's ({@link SealedSlices}). A crash or a lost race in between leaves ids in both places, never in
  * neither.
  */
 final class DynamoDbSessions {
@@ -58,12 +59,14 @@ final class DynamoDbSessions {
     private final String table;
     private final int spillThreshold;
     private final WriteCostListener costs;
+    private final SealedSlices sealed;
 
-    DynamoDbSessions(DynamoDbClient dynamo, String table, int spillThreshold, WriteCostListener costs) {
+    DynamoDbSessions(DynamoDbClient dynamo, String table, int spillThreshold, WriteCostListener costs, SealedSlices sealed) {
         this.dynamo = dynamo;
         this.table = table;
         this.spillThreshold = spillThreshold;
         this.costs = costs;
+        this.sealed = sealed;
     }
 
     // ---------------------------------------------------------------- reads
@@ -75,13 +78,21 @@ final class DynamoDbSessions {
         } catch (SdkException e) {
             throw DynamoDbFailures.translate("loadLive", e);
         }
-        Map<String, List<Map<String, AttributeValue>>> slices = new HashMap<>();
+        Map<String, IdLayout> layouts = new HashMap<>();
         if (item != null && !item.isEmpty()) {
+            long version = Long.parseLong(item.get(VERSION).n());
+            Map<String, Long> ttls = LiveItemCodec.sessionTtls(item);
             for (String windowId : LiveItemCodec.sliced(item)) {
-                slices.put(windowId, QueryPages.all(dynamo, slicesRequest(pipeline, key, windowId), "loadLive"));
+                long newest = LiveItemCodec.newestSlice(item, windowId);
+                if (!ttls.containsKey(windowId)) {
+                    continue; // committed meanwhile: its slices are its head's now
+                }
+                layouts.put(windowId, newest < 0
+                        ? SealedSlices.legacy(QueryPages.all(dynamo, slicesRequest(pipeline, key, windowId), "loadLive"))
+                        : sealed.read(WindowKeys.windowPk(pipeline, key), windowId, version, ttls.get(windowId), newest));
             }
         }
-        return LiveItemCodec.read(pipeline, key, item, slices);
+        return LiveItemCodec.read(pipeline, key, item, layouts);
     }
 
     GetItemRequest liveGetRequest(String pipeline, String key) {
@@ -231,7 +242,7 @@ final class DynamoDbSessions {
             if (tail.size() <= spillThreshold) {
                 continue;
             }
-            Map<String, AttributeValue> slice = WindowItemCodec.slice(w.ref(), Math.toIntExact(written), tail, w.expiresAt());
+            Map<String, AttributeValue> slice = WindowItemCodec.slice(w.ref(), written, tail, w.expiresAt());
             units += DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(slice));
             try {
                 reported += DynamoDbCalls.reported(dynamo.putItem(DynamoDbWindowStore.slicePutRequest(table, slice)).consumedCapacity());
@@ -254,23 +265,34 @@ final class DynamoDbSessions {
         return units;
     }
 
-    /** {@code DELETE #t0 :t0, #t1 :t1 ... ADD #sl :sl}, conditional on the version just written. */
+    /**
+     * {@code DELETE #t0 :t0, #t1 :t1 ... ADD #sl :sl SET #n0 = :written, ...} (the newest slice of each spilled
+     * session, but of one sliced before bounded loads), conditional on the version just written.
+     */
     UpdateItemRequest spillRequest(LiveSessions next, long written, Map<String, Set<String>> sealed) {
         Map<String, String> names = new HashMap<>(Map.of("#ver", VERSION, "#sl", LiveItemCodec.SLICED));
         Map<String, AttributeValue> values = new HashMap<>(Map.of(":written", n(written),
                 ":sl", AttributeValue.fromSs(List.copyOf(sealed.keySet()))));
+        Set<String> legacy = new java.util.HashSet<>();
+        next.sessions().stream().filter(w -> IdLayout.of(w.layout()).legacy()).forEach(w -> legacy.add(w.ref().windowId()));
         List<String> deletes = new ArrayList<>();
+        List<String> newest = new ArrayList<>();
         int i = 0;
         for (Map.Entry<String, Set<String>> tail : sealed.entrySet()) {
             names.put("#t" + i, LiveItemCodec.tailAttribute(tail.getKey()));
             values.put(":t" + i, AttributeValue.fromSs(List.copyOf(tail.getValue())));
             deletes.add("#t" + i + " :t" + i);
+            if (!legacy.contains(tail.getKey())) {
+                names.put("#n" + i, LiveItemCodec.newestAttribute(tail.getKey()));
+                newest.add("#n" + i + " = :written");
+            }
             i++;
         }
         return UpdateItemRequest.builder()
                 .tableName(table)
                 .key(liveKey(next.pipeline(), next.key()))
-                .updateExpression("DELETE " + String.join(", ", deletes) + " ADD #sl :sl")
+                .updateExpression("DELETE " + String.join(", ", deletes) + " ADD #sl :sl"
+                        + (newest.isEmpty() ? "" : " SET " + String.join(", ", newest)))
                 .conditionExpression(SPILL_CONDITION)
                 .expressionAttributeNames(names)
                 .expressionAttributeValues(values)

@@ -48,7 +48,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  *   <li>Every head write is conditional: {@code attribute_not_exists(#pk)} on create, {@code #ver = :expected} on
  *       replace, and stores {@code ver = previous + 1}. A failed condition is returned as
  *       {@link Rejection#CONFLICT}, never thrown.</li>
- *   <li>Every committed event id is on the head or in a sealed slice, at every instant (see {@link #spill}).</li>
+ *   <li>Every committed event id is on the head or in a sealed slice numbered at most the head's {@code sn}, at every
+ *       instant (see {@link #spill}); so a load reads the head and the slices its container does not hold
+ *       ({@link SealedSlices}).</li>
  * </ul>
  *
  * <p>Open-window slots live on one counter item per pipeline ({@code pk = C#<pipeline>}, {@code sk = slots}):
@@ -93,7 +95,8 @@ public final class DynamoDbWindowStore implements WindowStore {
     static final String RETIRE_CONDITION = "#epoch = :held";
     static final String SLOTS_SK = "slots";
     static final String EPOCH_PREFIX = "e";
-    static final String SPILL_HEAD_UPDATE = "DELETE #ids :spilled";
+    static final String SPILL_HEAD_UPDATE = "DELETE #ids :spilled SET #sn = :written";
+    static final String LEGACY_SPILL_HEAD_UPDATE = "DELETE #ids :spilled";
     static final String SPILL_HEAD_CONDITION = "#ver = :written";
     static final String OPEN = "open";
     /** Items read by the first page of a committed-session query: usually the session an event falls into. */
@@ -108,6 +111,7 @@ public final class DynamoDbWindowStore implements WindowStore {
     private final Settings settings;
     private final WriteCostListener costs;
     private final RandomGenerator random = new SecureRandom();
+    private final SealedSlices sealed;
     private final DynamoDbSessions sessions;
     private final DueBucketDeletes dueDeletes;
 
@@ -121,21 +125,57 @@ public final class DynamoDbWindowStore implements WindowStore {
 
     /** @param retry how often, and how far apart, the deletes a BatchWriteItem left unprocessed are sent again */
     public DynamoDbWindowStore(DynamoDbClient dynamo, String table, Settings settings, WriteCostListener costs, RetryPolicy retry) {
+        this(dynamo, table, settings, costs, retry, SliceCache.ofDefaultSize());
+    }
+
+    /**
+     * @param slices the sealed slices this store's loads have read: one per function container (the store is built
+     *               once per container); tests pass their own to load cold or warm
+     */
+    public DynamoDbWindowStore(DynamoDbClient dynamo, String table, Settings settings, WriteCostListener costs, RetryPolicy retry,
+                               SliceCache slices) {
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.table = Objects.requireNonNull(table, "table");
         this.settings = Objects.requireNonNull(settings, "settings");
         this.costs = Objects.requireNonNull(costs, "costs");
-        this.sessions = new DynamoDbSessions(dynamo, table, settings.spillThreshold(), costs);
+        this.sealed = new SealedSlices(dynamo, table, Objects.requireNonNull(slices, "slices"));
+        this.sessions = new DynamoDbSessions(dynamo, table, settings.spillThreshold(), costs, sealed);
         this.dueDeletes = new DueBucketDeletes(dynamo, table, costs, Objects.requireNonNull(retry, "retry"));
     }
 
     // ---------------------------------------------------------------- reads
 
+    /**
+     * A strongly consistent {@code GetItem} of the head, then the slices sealed since this container last read the
+     * window ({@link SealedSlices}); a head stored before bounded loads (no {@code sn}) has every item of the window
+     * read with one {@code Query}, as then.
+     */
     @Override
     public Optional<StoredWindow> load(WindowRef ref) {
-        List<Map<String, AttributeValue>> items = queryAll(loadRequest(ref), "load");
-        List<StoredWindow> windows = WindowItemCodec.windows(ref.pipeline(), items);
-        return windows.isEmpty() ? Optional.empty() : Optional.of(windows.get(0));
+        Map<String, AttributeValue> head;
+        try {
+            head = dynamo.getItem(headGetRequest(ref)).item();
+        } catch (SdkException e) {
+            throw DynamoDbFailures.translate("load", e);
+        }
+        if (head == null || head.isEmpty()) {
+            return Optional.empty();
+        }
+        if (!WindowItemCodec.bounded(head)) {
+            List<StoredWindow> windows = WindowItemCodec.windows(ref.pipeline(), queryAll(loadRequest(ref), "load"));
+            return windows.isEmpty() ? Optional.empty() : Optional.of(windows.get(0));
+        }
+        IdLayout layout = sealed.read(head.get(PK).s(), ref.windowId(), Long.parseLong(head.get(VERSION).n()),
+                Long.parseLong(head.get(WindowItemCodec.TTL).n()), WindowItemCodec.newestSlice(head));
+        return Optional.of(WindowItemCodec.window(ref.pipeline(), head, layout));
+    }
+
+    GetItemRequest headGetRequest(WindowRef ref) {
+        return GetItemRequest.builder().tableName(table).key(headKey(ref)).consistentRead(true).build();
+    }
+
+    private static Map<String, AttributeValue> headKey(WindowRef ref) {
+        return Map.of(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())), SK, s(WindowKeys.headSk(ref.windowId())));
     }
 
     /** The session half, for tests of its exact requests. */
@@ -181,12 +221,19 @@ public final class DynamoDbWindowStore implements WindowStore {
                 slices.computeIfAbsent(WindowKeys.windowIdOf(item.get(SK).s()), id -> new ArrayList<>()).add(item);
             }
         }
+        Map<String, IdLayout> layouts = new HashMap<>();
+        for (Map.Entry<String, List<Map<String, AttributeValue>>> session : slices.entrySet()) {
+            IdLayout all = SealedSlices.legacy(session.getValue());
+            long newest = live == null ? -1 : LiveItemCodec.newestSlice(live, session.getKey());
+            layouts.put(session.getKey(), newest < 0 ? all : new IdLayout(all.sealedIds(), Math.max(newest, all.newestSlice()), false));
+        }
         Map<String, StoredWindow> windows = new java.util.TreeMap<>();
         WindowItemCodec.windows(pipeline, windowItems).forEach(w -> windows.put(w.ref().windowId(), w));
-        LiveItemCodec.read(pipeline, key, live, slices).sessions().forEach(w -> windows.put(w.ref().windowId(), w));
+        LiveItemCodec.read(pipeline, key, live, layouts).sessions().forEach(w -> windows.put(w.ref().windowId(), w));
         return List.copyOf(windows.values());
     }
 
+    /** Every item of a window stored before bounded loads: its head and all of its slices. */
     QueryRequest loadRequest(WindowRef ref) {
         return QueryRequest.builder()
                 .tableName(table)
@@ -400,7 +447,7 @@ public final class DynamoDbWindowStore implements WindowStore {
         IdLayout layout = IdLayout.of(window.layout());
         Set<String> headIds = headIds(window, layout);
         long written = window.version() + 1;
-        Map<String, AttributeValue> head = WindowItemCodec.head(window, written, headIds);
+        Map<String, AttributeValue> head = WindowItemCodec.head(window, written, headIds, layout);
         double sizeBased = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(head));
         double reported;
         try {
@@ -440,7 +487,7 @@ public final class DynamoDbWindowStore implements WindowStore {
         IdLayout layout = IdLayout.of(previous.layout());
         Set<String> headIds = headIds(next, layout);
         long written = previous.version() + 1;
-        Map<String, AttributeValue> head = WindowItemCodec.head(next, written, headIds);
+        Map<String, AttributeValue> head = WindowItemCodec.head(next, written, headIds, layout);
         double headUnits = DynamoDbItemSize.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
         double sizeBased = headUnits;
         double reported;
@@ -474,13 +521,15 @@ public final class DynamoDbWindowStore implements WindowStore {
     // ---------------------------------------------------------------- spill
 
     /**
-     * Moves a committed head tail larger than the threshold into a new sealed slice: first the slice
-     * ({@code attribute_not_exists}), then the head drops exactly those ids ({@code DELETE}) under the condition
-     * that it is still the version just written. The head rewrite keeps the version: it changes where ids are kept,
-     * not which ids the window has, so a caller holding the version it wrote can still write next. A crash or a
-     * lost race between the two steps leaves ids in both places, never in neither. Best effort: a lost race or a
-     * transient failure ends the spill quietly (the next writer spills again); the window write has already
-     * succeeded.
+     * Moves a committed head tail larger than the threshold into a new sealed slice, numbered by the version just
+     * written (unique without reading: only this writer wrote that version): first the slice
+     * ({@code attribute_not_exists}), then the head drops exactly those ids ({@code DELETE}) and records the slice as
+     * its newest ({@code SET sn}) under the condition that it is still the version just written. The head rewrite
+     * keeps the version: it changes where ids are kept, not which ids the window has, so a caller holding the version
+     * it wrote can still write next. A crash or a lost race between the two steps leaves ids in both places, never in
+     * neither (the slice is then one no head counts, read only by a load whose range covers it, harmlessly). Best
+     * effort: a lost race or a transient failure ends the spill quietly (the next writer spills again); the window
+     * write has already succeeded.
      *
      * @return size-based write units the spill consumed
      */
@@ -488,7 +537,7 @@ public final class DynamoDbWindowStore implements WindowStore {
         if (headIds.size() <= settings.spillThreshold()) {
             return 0;
         }
-        Map<String, AttributeValue> slice = WindowItemCodec.slice(window.ref(), layout.nextSlice(), headIds, window.expiresAt());
+        Map<String, AttributeValue> slice = WindowItemCodec.slice(window.ref(), writtenVersion, headIds, window.expiresAt());
         double sliceUnits = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(slice));
         double reported;
         try {
@@ -498,9 +547,9 @@ public final class DynamoDbWindowStore implements WindowStore {
         } catch (SdkException e) {
             return quietlyIfTransient(e, sliceUnits);
         }
-        double headUnits = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(WindowItemCodec.head(window, writtenVersion, headIds)));
+        double headUnits = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(WindowItemCodec.head(window, writtenVersion, headIds, layout)));
         try {
-            reported += reported(dynamo.updateItem(spillHeadRequest(window.ref(), writtenVersion, headIds)).consumedCapacity());
+            reported += reported(dynamo.updateItem(spillHeadRequest(window.ref(), writtenVersion, headIds, layout.legacy())).consumedCapacity());
         } catch (ConditionalCheckFailedException movedOn) {
             costs.onWrite("spill", reported, sliceUnits + headUnits);
             return sliceUnits + headUnits;
@@ -526,13 +575,18 @@ public final class DynamoDbWindowStore implements WindowStore {
                 .build();
     }
 
-    UpdateItemRequest spillHeadRequest(WindowRef ref, long writtenVersion, Set<String> spilled) {
+    /** @param legacy the window is stored as before bounded loads: its head gets no {@code sn} */
+    UpdateItemRequest spillHeadRequest(WindowRef ref, long writtenVersion, Set<String> spilled, boolean legacy) {
+        Map<String, String> names = new HashMap<>(Map.of("#ids", IDS, "#ver", VERSION));
+        if (!legacy) {
+            names.put("#sn", WindowItemCodec.NEWEST_SLICE);
+        }
         return UpdateItemRequest.builder()
                 .tableName(table)
-                .key(Map.of(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())), SK, s(WindowKeys.headSk(ref.windowId()))))
-                .updateExpression(SPILL_HEAD_UPDATE)
+                .key(headKey(ref))
+                .updateExpression(legacy ? LEGACY_SPILL_HEAD_UPDATE : SPILL_HEAD_UPDATE)
                 .conditionExpression(SPILL_HEAD_CONDITION)
-                .expressionAttributeNames(Map.of("#ids", IDS, "#ver", VERSION))
+                .expressionAttributeNames(names)
                 .expressionAttributeValues(Map.of(":spilled", AttributeValue.fromSs(List.copyOf(spilled)), ":written", n(writtenVersion)))
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
                 .build();
@@ -554,7 +608,7 @@ public final class DynamoDbWindowStore implements WindowStore {
     }
 
     private long previousHeadBytes(StoredWindow previous, IdLayout layout) {
-        return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout)));
+        return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout), layout));
     }
 
     private static void requireSameWindow(StoredWindow previous, StoredWindow next) {

@@ -47,6 +47,7 @@ public final class LiveItemCodec {
     static final String LAST_CLOSED = "last";
     static final String SLICED = "sl";
     static final String TAIL_PREFIX = "i.";
+    static final String NEWEST_PREFIX = "n.";
     private static final String ID = "id";
 
     private LiveItemCodec() { }
@@ -69,6 +70,10 @@ public final class LiveItemCodec {
             if (!tail.isEmpty()) {
                 item.put(tailAttribute(w.ref().windowId()), AttributeValue.fromSs(List.copyOf(tail)));
             }
+            IdLayout layout = IdLayout.of(w.layout());
+            if (!layout.legacy() && layout.newestSlice() > 0) {
+                item.put(newestAttribute(w.ref().windowId()), n(layout.newestSlice()));
+            }
         }
         item.put(SESSIONS, AttributeValue.fromL(sessions));
         if (live.lastClosed() != null) {
@@ -83,6 +88,29 @@ public final class LiveItemCodec {
     /** The attribute holding a session's recent event-id digests. */
     static String tailAttribute(String windowId) {
         return TAIL_PREFIX + windowId;
+    }
+
+    /**
+     * The attribute holding a session's newest slice number, as a head's {@code sn}; a session in {@code sl} without
+     * it was sliced before bounded loads and has all of its slices read.
+     */
+    static String newestAttribute(String windowId) {
+        return NEWEST_PREFIX + windowId;
+    }
+
+    /** A sliced session's newest slice number, or -1 when it was sliced before bounded loads. */
+    static long newestSlice(Map<String, AttributeValue> item, String windowId) {
+        AttributeValue n = item.get(newestAttribute(windowId));
+        return n == null ? -1 : Long.parseLong(n.n());
+    }
+
+    /** A session's TTL in epoch seconds, from its entry in the live item. */
+    static Map<String, Long> sessionTtls(Map<String, AttributeValue> item) {
+        Map<String, Long> ttls = new HashMap<>();
+        for (AttributeValue entry : item.get(SESSIONS).l()) {
+            ttls.put(entry.m().get(ID).s(), Long.parseLong(entry.m().get(TTL).n()));
+        }
+        return ttls;
     }
 
     private static Map<String, AttributeValue> session(StoredWindow w) {
@@ -141,10 +169,10 @@ public final class LiveItemCodec {
     }
 
     /**
-     * Reads a live item (absent: {@link LiveSessions#none}), with the slice items of its sliced sessions by id: each
-     * session's ids are its tail and its slices', its layout what the slices hold.
+     * Reads a live item (absent: {@link LiveSessions#none}), with the layouts of its sliced sessions by id: each
+     * session's ids are its tail and its layout's sealed ones.
      */
-    static LiveSessions read(String pipeline, String key, Map<String, AttributeValue> item, Map<String, List<Map<String, AttributeValue>>> slices) {
+    static LiveSessions read(String pipeline, String key, Map<String, AttributeValue> item, Map<String, IdLayout> layouts) {
         if (item == null || item.isEmpty()) {
             return LiveSessions.none(pipeline, key);
         }
@@ -155,25 +183,18 @@ public final class LiveItemCodec {
             String id = m.get(ID).s();
             AttributeValue tail = item.get(tailAttribute(id));
             sessions.add(window(new WindowRef(pipeline, key, id), version, m, tail == null ? Set.of() : Set.copyOf(tail.ss()),
-                    slices.getOrDefault(id, List.of())));
+                    layouts.getOrDefault(id, IdLayout.EMPTY)));
         }
         return new LiveSessions(pipeline, key, version, sessions, readLastClosed(item.get(LAST_CLOSED)),
                 Instant.ofEpochSecond(Long.parseLong(item.get(TTL).n())));
     }
 
-    private static StoredWindow window(WindowRef ref, long version, Map<String, AttributeValue> m, Set<String> tail,
-                                       List<Map<String, AttributeValue>> slices) {
-        Set<String> sealed = new HashSet<>();
-        int nextSlice = 0;
-        for (Map<String, AttributeValue> slice : slices) {
-            sealed.addAll(WindowItemCodec.ids(slice));
-            nextSlice = Math.max(nextSlice, WindowKeys.sliceOf(slice.get(SK).s()) + 1);
-        }
-        Set<String> ids = new HashSet<>(sealed);
+    private static StoredWindow window(WindowRef ref, long version, Map<String, AttributeValue> m, Set<String> tail, IdLayout layout) {
+        Set<String> ids = new HashSet<>(layout.sealedIds());
         ids.addAll(tail);
         return new StoredWindow(ref, version, WindowStatus.valueOf(m.get(STATUS).s()), millis(m.get(DUE)),
                 Instant.ofEpochSecond(Long.parseLong(m.get(TTL).n())), Long.parseLong(m.get(FENCE).n()), millis(m.get(LEASE)), ids,
-                StateCompression.decode(m.get(STATE)), new IdLayout(sealed, nextSlice));
+                StateCompression.decode(m.get(STATE)), layout);
     }
 
     private static SessionView readLastClosed(AttributeValue value) {

@@ -33,11 +33,15 @@ public final class WindowItemCodec {
     static final String IDS = "ids";
     static final String STATE = "state";
     static final String TTL = "ttl";
+    static final String NEWEST_SLICE = "sn";
 
     private WindowItemCodec() { }
 
-    /** The head item of {@code window} with {@code headIds} as its id tail and {@code version} as its version. */
-    public static Map<String, AttributeValue> head(StoredWindow window, long version, Set<String> headIds) {
+    /**
+     * The head item of {@code window} with {@code headIds} as its id tail, {@code version} as its version and, unless
+     * the window is {@linkplain IdLayout#legacy legacy}, the layout's newest slice as {@code sn}.
+     */
+    public static Map<String, AttributeValue> head(StoredWindow window, long version, Set<String> headIds, IdLayout layout) {
         WindowRef ref = window.ref();
         Map<String, AttributeValue> item = new HashMap<>();
         item.put(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())));
@@ -56,11 +60,14 @@ public final class WindowItemCodec {
         }
         item.put(STATE, StateCompression.encode(window.state()));
         item.put(TTL, n(ttlSeconds(window.expiresAt())));
+        if (!layout.legacy()) {
+            item.put(NEWEST_SLICE, n(layout.newestSlice()));
+        }
         return item;
     }
 
     /** A sealed slice of ids, expiring with its window. */
-    public static Map<String, AttributeValue> slice(WindowRef ref, int slice, Set<String> ids, Instant expiresAt) {
+    public static Map<String, AttributeValue> slice(WindowRef ref, long slice, Set<String> ids, Instant expiresAt) {
         Map<String, AttributeValue> item = new HashMap<>();
         item.put(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())));
         item.put(SK, s(WindowKeys.sliceSk(ref.windowId(), slice)));
@@ -69,25 +76,37 @@ public final class WindowItemCodec {
         return item;
     }
 
-    static long ttlSeconds(Instant expiresAt) {
+    /** The {@code ttl} attribute of an item expiring at {@code expiresAt}: epoch seconds, rounded up. */
+    public static long ttlSeconds(Instant expiresAt) {
         long seconds = expiresAt.getEpochSecond();
         return expiresAt.getNano() == 0 ? seconds : seconds + 1;
     }
 
     /**
-     * Reads one window from its head and its slice items (in any order). Ids are the union of the head's tail and
-     * every slice; the layout records what the slices hold.
+     * Reads one window from its head and every one of its slice items (in any order): ids are the union of the head's
+     * tail and every slice. For windows stored before bounded loads, and for tools.
      */
     static StoredWindow window(String pipeline, Map<String, AttributeValue> head, List<Map<String, AttributeValue>> slices) {
+        IdLayout all = SealedSlices.legacy(slices);
+        return window(pipeline, head, new IdLayout(all.sealedIds(), Math.max(all.newestSlice(), newestSlice(head)), !bounded(head)));
+    }
+
+    /** Whether a head was written with bounded loads: it has {@code sn}. */
+    static boolean bounded(Map<String, AttributeValue> head) {
+        return head.containsKey(NEWEST_SLICE);
+    }
+
+    /** A head's {@code sn}: every id not on it is in a slice numbered at most this (0: none). */
+    static long newestSlice(Map<String, AttributeValue> head) {
+        AttributeValue sn = head.get(NEWEST_SLICE);
+        return sn == null ? 0 : Long.parseLong(sn.n());
+    }
+
+    /** Reads one window from its head and the layout of its sealed ids: ids are the head's tail and the sealed ones. */
+    static StoredWindow window(String pipeline, Map<String, AttributeValue> head, IdLayout layout) {
         String sk = head.get(SK).s();
         WindowRef ref = new WindowRef(pipeline, WindowKeys.keyOf(pipeline, head.get(PK).s()), WindowKeys.windowIdOf(sk));
-        Set<String> sealed = new HashSet<>();
-        int nextSlice = 0;
-        for (Map<String, AttributeValue> slice : slices) {
-            sealed.addAll(ids(slice));
-            nextSlice = Math.max(nextSlice, WindowKeys.sliceOf(slice.get(SK).s()) + 1);
-        }
-        Set<String> eventIds = new HashSet<>(sealed);
+        Set<String> eventIds = new HashSet<>(layout.sealedIds());
         eventIds.addAll(ids(head));
         return new StoredWindow(
                 ref,
@@ -99,7 +118,7 @@ public final class WindowItemCodec {
                 instantMillis(head.get(LEASE)),
                 eventIds,
                 StateCompression.decode(head.get(STATE)),
-                new IdLayout(sealed, nextSlice));
+                layout);
     }
 
     /**

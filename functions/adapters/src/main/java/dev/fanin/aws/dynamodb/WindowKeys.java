@@ -14,6 +14,8 @@ public final class WindowKeys {
 
     static final String HEAD_SUFFIX = "#H";
     static final String SLICE_INFIX = "#S#";
+    static final int SLICE_DIGITS = 12;
+    static final long MAX_SLICE = 999_999_999_999L;
     private static final Pattern PIPELINE = Pattern.compile("[a-z0-9-]+");
 
     private WindowKeys() { }
@@ -32,9 +34,16 @@ public final class WindowKeys {
         return windowId + HEAD_SUFFIX;
     }
 
-    public static String sliceSk(String windowId, int slice) {
+    /**
+     * A slice's sort key, its number zero-padded to {@link #SLICE_DIGITS} digits so that slices sort by number (a range
+     * of them is one {@code Query}). Slices written before bounded loads have unpadded numbers; both parse.
+     */
+    public static String sliceSk(String windowId, long slice) {
         requireWindowId(windowId);
-        return windowId + SLICE_INFIX + slice;
+        if (slice < 0 || slice > MAX_SLICE) {
+            throw new IllegalArgumentException("slice number must be in [0, " + MAX_SLICE + "], was " + slice);
+        }
+        return windowId + SLICE_INFIX + String.format(java.util.Locale.ROOT, "%0" + SLICE_DIGITS + "d", slice);
     }
 
     /** The sort-key prefix shared by a window's head and slices and by no other window's items. */
@@ -96,13 +105,13 @@ public final class WindowKeys {
     }
 
     /** The slice number of a slice sort key, or -1 when {@code sk} is not a slice. */
-    static int sliceOf(String sk) {
+    static long sliceOf(String sk) {
         int infix = sk.indexOf(SLICE_INFIX);
         if (infix <= 0 || sk.indexOf('#') != infix) {
             return -1;
         }
         try {
-            return Integer.parseInt(sk.substring(sk.lastIndexOf('#') + 1));
+            return Long.parseLong(sk.substring(sk.lastIndexOf('#') + 1));
         } catch (NumberFormatException e) {
             return -1;
         }

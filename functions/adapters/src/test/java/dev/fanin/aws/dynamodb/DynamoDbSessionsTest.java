@@ -129,9 +129,11 @@ class DynamoDbSessionsTest {
         assertThat(item.get("i.S000000000001000").ss().size()).as("the tail after its spills").isLessThanOrEqualTo(4);
 
         UpdateItemRequest spill = store.sessions().spillRequest(previous, 6, Map.of("S000000000001000", Set.of("x")));
-        assertThat(spill.updateExpression()).isEqualTo("DELETE #t0 :t0 ADD #sl :sl");
+        assertThat(spill.updateExpression()).isEqualTo("DELETE #t0 :t0 ADD #sl :sl SET #n0 = :written");
         assertThat(spill.conditionExpression()).isEqualTo("#ver = :written");
-        assertThat(spill.expressionAttributeNames()).isEqualTo(Map.of("#ver", "ver", "#sl", "sl", "#t0", "i.S000000000001000"));
+        assertThat(spill.expressionAttributeNames()).isEqualTo(Map.of("#ver", "ver", "#sl", "sl", "#t0", "i.S000000000001000",
+                "#n0", "n.S000000000001000"));
+        assertThat(item.get("n.S000000000001000").n()).as("the newest slice, as a head's sn").isNotNull();
     }
 
     @Test

@@ -21,7 +21,8 @@ class WindowKeysTest {
         String head = WindowKeys.headSk("T000000000001000");
         String slice = WindowKeys.sliceSk("T000000000001000", 12);
         assertThat(head).isEqualTo("T000000000001000#H");
-        assertThat(slice).isEqualTo("T000000000001000#S#12");
+        assertThat(slice).as("zero-padded, so slices sort by number").isEqualTo("T000000000001000#S#000000000012");
+        assertThat(WindowKeys.sliceOf("T000000000001000#S#12")).as("as slices were numbered before bounded loads").isEqualTo(12);
         assertThat(head).startsWith(WindowKeys.windowSkPrefix("T000000000001000"));
         assertThat(slice).startsWith(WindowKeys.windowSkPrefix("T000000000001000"));
         assertThat(WindowKeys.windowIdOf(head)).isEqualTo("T000000000001000");

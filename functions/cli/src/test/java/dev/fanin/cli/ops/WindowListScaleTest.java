@@ -81,7 +81,7 @@ class WindowListScaleTest {
             StoredWindow stored = WindowCodec.encode(new WindowState(held.ref(), held.kind(), new dev.fanin.core.machine.Lifecycle(
                     dev.fanin.core.window.WindowStatus.HELD, l.version(), l.fence(), l.leaseUntil(), l.claim(), l.revision(), l.committedRevision()),
                     held.schedule(), held.contents(), held.times(), held.lineage(), held.layout()));
-            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(WindowItemCodec.head(stored, 1, Set.copyOf(stored.eventIds())))
+            batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(WindowItemCodec.head(stored, 1, Set.copyOf(stored.eventIds()), dev.fanin.aws.dynamodb.IdLayout.EMPTY))
                     .build()).build());
             if (batch.size() == 25 || i == WINDOWS - 1) {
                 List<WriteRequest> items = List.copyOf(batch);
