@@ -2,7 +2,7 @@ package dev.fanin.aws.dynamodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.aws.support.MotoServer;
+import dev.fanin.aws.support.FreshTable;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.window.WindowRef;
@@ -16,12 +16,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
@@ -36,25 +33,9 @@ class BoundedLoadTest {
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final String KEY = "acct#1|eu-west-1|svc";
     private static final WindowRef REF = new WindowRef("alerts", KEY, "T000000000001000");
-    private static DynamoDbClient dynamo;
-    private String table;
+    @RegisterExtension
+    static final FreshTable TABLE = new FreshTable("windows");
     private final Map<String, Long> calls = new TreeMap<>();
-
-    @BeforeAll
-    static void client() {
-        dynamo = MotoServer.get().dynamoDb();
-    }
-
-    @AfterAll
-    static void close() {
-        dynamo.close();
-    }
-
-    @BeforeEach
-    void freshTable() {
-        table = "windows-" + UUID.randomUUID();
-        dynamo.createTable(WindowTableSchema.createTableRequest(table));
-    }
 
     @Test
     void aWindowSpilledManyTimesLoadsTheSameIdsColdAndWarm() {
@@ -107,11 +88,11 @@ class BoundedLoadTest {
         // As the former code wrote it: slices numbered 0, 1, ... without padding, and no sn on the head.
         Map<String, AttributeValue> head = new HashMap<>(WindowItemCodec.head(open(Set.of("h1", "h2")), 3, Set.of("h1", "h2"), IdLayout.EMPTY));
         head.remove(WindowItemCodec.NEWEST_SLICE);
-        dynamo.putItem(b -> b.tableName(table).item(head));
+        TABLE.client().putItem(b -> b.tableName(TABLE.name()).item(head));
         for (int n = 0; n < 12; n++) {
             Map<String, AttributeValue> slice = new HashMap<>(WindowItemCodec.slice(REF, n, Set.of("old-" + n), T0.plusSeconds(3600)));
             slice.put("sk", AttributeValue.fromS(REF.windowId() + "#S#" + n));
-            dynamo.putItem(b -> b.tableName(table).item(slice));
+            TABLE.client().putItem(b -> b.tableName(TABLE.name()).item(slice));
         }
         Set<String> all = new HashSet<>(Set.of("h1", "h2"));
         for (int n = 0; n < 12; n++) {
@@ -190,7 +171,7 @@ class BoundedLoadTest {
     }
 
     private Map<String, AttributeValue> head() {
-        return dynamo.getItem(b -> b.tableName(table).consistentRead(true).key(Map.of("pk",
+        return TABLE.client().getItem(b -> b.tableName(TABLE.name()).consistentRead(true).key(Map.of("pk",
                 AttributeValue.fromS(WindowKeys.windowPk(REF.pipeline(), REF.key())), "sk", AttributeValue.fromS(REF.windowId() + "#H")))).item();
     }
 
@@ -211,12 +192,12 @@ class BoundedLoadTest {
                         throw ProvisionedThroughputExceededException.builder().message("the crash between slice and head").statusCode(503).build();
                     }
                     try {
-                        return method.invoke(dynamo, args);
+                        return method.invoke(TABLE.client(), args);
                     } catch (InvocationTargetException e) {
                         throw e.getCause();
                     }
                 });
-        return new DynamoDbWindowStore(client, table, DynamoDbWindowStore.Settings.defaults(), WriteCostListener.NONE,
+        return new DynamoDbWindowStore(client, TABLE.name(), DynamoDbWindowStore.Settings.defaults(), WriteCostListener.NONE,
                 dev.fanin.aws.RetryPolicy.defaults(), cache);
     }
 }

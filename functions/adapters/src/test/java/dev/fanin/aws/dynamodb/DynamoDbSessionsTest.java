@@ -10,19 +10,16 @@ import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.SessionView;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
-import dev.fanin.aws.support.MotoServer;
+import dev.fanin.aws.support.FreshTable;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
@@ -36,25 +33,13 @@ class DynamoDbSessionsTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final String KEY = "acct#1|eu-west-1|servicé ✓";
-    private static DynamoDbClient dynamo;
-    private String table;
+    @RegisterExtension
+    static final FreshTable TABLE = new FreshTable("windows");
     private DynamoDbWindowStore store;
 
-    @BeforeAll
-    static void client() {
-        dynamo = MotoServer.get().dynamoDb();
-    }
-
-    @AfterAll
-    static void close() {
-        dynamo.close();
-    }
-
     @BeforeEach
-    void freshTable() {
-        table = "windows-" + UUID.randomUUID();
-        dynamo.createTable(WindowTableSchema.createTableRequest(table));
-        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults().withSpillThreshold(4));
+    void store() {
+        store = new DynamoDbWindowStore(TABLE.client(), TABLE.name(), DynamoDbWindowStore.Settings.defaults().withSpillThreshold(4));
     }
 
     @Test
@@ -202,7 +187,7 @@ class DynamoDbSessionsTest {
     }
 
     private Map<String, AttributeValue> item(String pk, String sk) {
-        return dynamo.getItem(b -> b.tableName(table).consistentRead(true)
+        return TABLE.client().getItem(b -> b.tableName(TABLE.name()).consistentRead(true)
                 .key(Map.of("pk", AttributeValue.fromS(pk), "sk", AttributeValue.fromS(sk)))).item();
     }
 }

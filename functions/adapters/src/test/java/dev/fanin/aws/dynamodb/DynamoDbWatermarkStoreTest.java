@@ -2,7 +2,7 @@ package dev.fanin.aws.dynamodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.aws.support.MotoServer;
+import dev.fanin.aws.support.FreshTable;
 import dev.fanin.core.port.WatermarkStore.Reading;
 import dev.fanin.core.watermark.Backlog;
 import java.time.Duration;
@@ -11,17 +11,13 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
@@ -30,49 +26,33 @@ class DynamoDbWatermarkStoreTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final DynamoDbWatermarkStore.Settings FINE = new DynamoDbWatermarkStore.Settings(4, Duration.ofMillis(1), Duration.ofDays(7));
-    private static DynamoDbClient dynamo;
-    private String table;
-
-    @BeforeAll
-    static void client() {
-        dynamo = MotoServer.get().dynamoDb();
-    }
-
-    @AfterAll
-    static void close() {
-        dynamo.close();
-    }
-
-    @BeforeEach
-    void freshTable() {
-        table = "watermarks-" + UUID.randomUUID();
-        dynamo.createTable(WindowTableSchema.createTableRequest(table));
-    }
+    @RegisterExtension
+    static final FreshTable TABLE = new FreshTable("watermarks");
 
     @Test
     void theCombinedRaiseOnlyPassesWhenNeitherValueGoesDown() {
-        UpdateItemRequest both = new DynamoDbWatermarkStore(dynamo, table, FINE, 2).raiseBothRequest("alerts", 5, 6);
+        UpdateItemRequest both = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 2).raiseBothRequest("alerts", 5, 6);
         assertThat(both.key()).isEqualTo(Map.of("pk", AttributeValue.fromS("M#alerts"), "sk", AttributeValue.fromS("2")));
         assertThat(both.updateExpression()).isEqualTo("SET #maxEt = :t, #lastArr = :a, #ttl = :ttl");
         assertThat(both.conditionExpression())
                 .isEqualTo("(attribute_not_exists(#maxEt) OR #maxEt <= :t) AND (attribute_not_exists(#lastArr) OR #lastArr <= :a)");
         assertThat(both.expressionAttributeNames()).isEqualTo(Map.of("#maxEt", "maxEt", "#lastArr", "lastArr", "#ttl", "ttl"));
         assertThat(both.returnValuesOnConditionCheckFailure()).isEqualTo(ReturnValuesOnConditionCheckFailure.ALL_OLD);
-        UpdateItemRequest one = new DynamoDbWatermarkStore(dynamo, table, FINE, 2).raiseOneRequest("alerts", "maxEt", 9);
+        UpdateItemRequest one = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 2).raiseOneRequest("alerts", "maxEt", 9);
         assertThat(one.updateExpression()).isEqualTo("SET #v = :v");
         assertThat(one.conditionExpression()).isEqualTo("attribute_not_exists(#v) OR #v < :v");
     }
 
     @Test
     void backlogEvidenceIsWrittenUnlessTheShardHoldsEvidenceSeenLater() {
-        UpdateItemRequest request = new DynamoDbWatermarkStore(dynamo, table, FINE, 1).backlogRequest("alerts", new Backlog(5, 6));
+        UpdateItemRequest request = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1).backlogRequest("alerts", new Backlog(5, 6));
         assertThat(request.updateExpression()).isEqualTo("SET #bkSent = :s, #bkAt = :a");
         assertThat(request.conditionExpression()).isEqualTo("attribute_not_exists(#bkAt) OR #bkAt <= :a");
         assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":s", AttributeValue.fromN("5"), ":a", AttributeValue.fromN("6")));
 
-        DynamoDbWatermarkStore first = new DynamoDbWatermarkStore(dynamo, table, FINE, 1);
-        DynamoDbWatermarkStore second = new DynamoDbWatermarkStore(dynamo, table, FINE, 1);
-        DynamoDbWatermarkStore other = new DynamoDbWatermarkStore(dynamo, table, FINE, 2);
+        DynamoDbWatermarkStore first = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1);
+        DynamoDbWatermarkStore second = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1);
+        DynamoDbWatermarkStore other = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 2);
         first.advance("alerts", T0, T0);
         assertThat(first.read("alerts").backlogs()).as("a shard without evidence has none").isEmpty();
 
@@ -80,7 +60,7 @@ class DynamoDbWatermarkStoreTest {
         second.recordBacklog("alerts", new Backlog(500, 1_500)); // seen earlier than what the shard holds: not written
         other.recordBacklog("alerts", new Backlog(800, 2_500));
 
-        Reading r = new DynamoDbWatermarkStore(dynamo, table, FINE, 0).read("alerts");
+        Reading r = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0).read("alerts");
         assertThat(r.backlogs()).containsExactlyInAnyOrder(new Backlog(1_000, 2_000), new Backlog(800, 2_500));
         assertThat(r.maxEventTime()).isEqualTo(T0);
     }
@@ -92,7 +72,7 @@ class DynamoDbWatermarkStoreTest {
     @Test
     void theShardIsDrawnAtTheFirstWriteNotAtConstruction() {
         AtomicLong draws = new AtomicLong();
-        DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(dynamo, table, FINE, () -> {
+        DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, () -> {
             draws.incrementAndGet();
             return 3;
         });
@@ -103,7 +83,7 @@ class DynamoDbWatermarkStoreTest {
         store.advance("alerts", T0.plusSeconds(5), T0.plusSeconds(5));
 
         assertThat(draws).hasValue(1);
-        assertThat(dynamo.getItem(r -> r.tableName(table).key(Map.of("pk", AttributeValue.fromS("M#alerts"),
+        assertThat(TABLE.client().getItem(r -> r.tableName(TABLE.name()).key(Map.of("pk", AttributeValue.fromS("M#alerts"),
                 "sk", AttributeValue.fromS("3")))).hasItem()).isTrue();
     }
 
@@ -111,30 +91,30 @@ class DynamoDbWatermarkStoreTest {
     void randomlyDrawnShardsSpreadOverTheShards() {
         java.util.Set<Integer> shards = new java.util.HashSet<>();
         for (int i = 0; i < 200; i++) {
-            shards.add(new DynamoDbWatermarkStore(dynamo, table, FINE).shard());
+            shards.add(new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE).shard());
         }
         assertThat(shards).containsExactlyInAnyOrder(0, 1, 2, 3);
     }
 
     @Test
     void aPipelineThatSawNothingReadsEpoch() {
-        Reading reading = new DynamoDbWatermarkStore(dynamo, table, FINE, 0).read("alerts");
+        Reading reading = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0).read("alerts");
         assertThat(reading).isEqualTo(new Reading(Instant.EPOCH, Instant.EPOCH));
     }
 
     @Test
     void readTakesTheMaximumOfEachValueOverShards() {
-        new DynamoDbWatermarkStore(dynamo, table, FINE, 0).advance("alerts", T0.plusSeconds(50), T0.plusSeconds(10));
-        new DynamoDbWatermarkStore(dynamo, table, FINE, 1).advance("alerts", T0.plusSeconds(20), T0.plusSeconds(90));
-        new DynamoDbWatermarkStore(dynamo, table, FINE, 2).advance("other", T0.plusSeconds(999), T0.plusSeconds(999));
-        assertThat(new DynamoDbWatermarkStore(dynamo, table, FINE, 3).read("alerts"))
+        new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0).advance("alerts", T0.plusSeconds(50), T0.plusSeconds(10));
+        new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1).advance("alerts", T0.plusSeconds(20), T0.plusSeconds(90));
+        new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 2).advance("other", T0.plusSeconds(999), T0.plusSeconds(999));
+        assertThat(new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 3).read("alerts"))
                 .isEqualTo(new Reading(T0.plusSeconds(50), T0.plusSeconds(90)));
     }
 
     @Test
     void anAdvanceThatWouldLowerOneValueRaisesOnlyTheOther() {
-        DynamoDbWatermarkStore first = new DynamoDbWatermarkStore(dynamo, table, FINE, 0);
-        DynamoDbWatermarkStore second = new DynamoDbWatermarkStore(dynamo, table, FINE, 0);
+        DynamoDbWatermarkStore first = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0);
+        DynamoDbWatermarkStore second = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0);
         first.advance("alerts", T0.plusSeconds(100), T0.plusSeconds(10));
         second.advance("alerts", T0.plusSeconds(40), T0.plusSeconds(20));
         assertThat(first.read("alerts")).isEqualTo(new Reading(T0.plusSeconds(100), T0.plusSeconds(20)));
@@ -144,7 +124,7 @@ class DynamoDbWatermarkStoreTest {
 
     @Test
     void advancesSmallerThanTheGranularityAreSkippedInMemory() {
-        DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(dynamo, table,
+        DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(),
                 new DynamoDbWatermarkStore.Settings(1, Duration.ofSeconds(1), Duration.ofDays(7)), 0);
         store.advance("alerts", T0, T0);
         store.advance("alerts", T0.plusMillis(999), T0.plusMillis(999));
@@ -165,7 +145,7 @@ class DynamoDbWatermarkStoreTest {
         ExecutorService pool = Executors.newFixedThreadPool(writers + 1);
         try {
             Future<?> reader = pool.submit(() -> {
-                DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(dynamo, table, FINE, 0);
+                DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0);
                 Reading previous = store.read("alerts");
                 while (running.get()) {
                     Reading now = store.read("alerts");
@@ -179,7 +159,7 @@ class DynamoDbWatermarkStoreTest {
             for (int w = 0; w < writers; w++) {
                 long seed = w;
                 done.add(pool.submit(() -> {
-                    DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(dynamo, table, FINE, 0);
+                    DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0);
                     Random random = new Random(seed);
                     for (int i = 0; i < advances; i++) {
                         // Rising with jitter, so advances often raise one value and would lower the other.
@@ -201,7 +181,7 @@ class DynamoDbWatermarkStoreTest {
             pool.shutdownNow();
         }
         assertThat(regressions).isEmpty();
-        assertThat(new DynamoDbWatermarkStore(dynamo, table, FINE, 1).read("alerts"))
+        assertThat(new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1).read("alerts"))
                 .isEqualTo(new Reading(T0.plusMillis(highestT.get()), T0.plusMillis(highestA.get())));
     }
 }

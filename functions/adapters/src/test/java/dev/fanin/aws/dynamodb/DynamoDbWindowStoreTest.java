@@ -2,7 +2,7 @@ package dev.fanin.aws.dynamodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.aws.support.MotoServer;
+import dev.fanin.aws.support.FreshTable;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore.DueBucket;
 import dev.fanin.core.port.WindowStore.DuePage;
@@ -16,18 +16,15 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.UUID;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.GetItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
@@ -38,25 +35,13 @@ class DynamoDbWindowStoreTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final String KEY = "acct#1|eu-west-1|servicé ✓";
-    private static DynamoDbClient dynamo;
-    private String table;
+    @RegisterExtension
+    static final FreshTable TABLE = new FreshTable("windows");
     private DynamoDbWindowStore store;
 
-    @BeforeAll
-    static void client() {
-        dynamo = MotoServer.get().dynamoDb();
-    }
-
-    @AfterAll
-    static void close() {
-        dynamo.close();
-    }
-
     @BeforeEach
-    void freshTable() {
-        table = "windows-" + UUID.randomUUID();
-        dynamo.createTable(WindowTableSchema.createTableRequest(table));
-        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults());
+    void store() {
+        store = new DynamoDbWindowStore(TABLE.client(), TABLE.name(), DynamoDbWindowStore.Settings.defaults());
     }
 
     // ------------------------------------------------------------ expressions (a refactor must not weaken them)
@@ -127,7 +112,7 @@ class DynamoDbWindowStoreTest {
         assertThat(get.key()).isEqualTo(Map.of("pk", AttributeValue.fromS(WindowKeys.windowPk("alerts", KEY)),
                 "sk", AttributeValue.fromS("T000000000001000#H")));
         assertThat(get.consistentRead()).isTrue();
-        QueryRequest range = new SealedSlices(dynamo, table, new SliceCache(0)).rangeRequest("W#alerts#k", "T000000000001000", 4, 17);
+        QueryRequest range = new SealedSlices(TABLE.client(), TABLE.name(), new SliceCache(0)).rangeRequest("W#alerts#k", "T000000000001000", 4, 17);
         assertThat(range.keyConditionExpression()).isEqualTo("#pk = :pk AND #sk BETWEEN :from AND :to");
         assertThat(range.expressionAttributeValues()).isEqualTo(Map.of(":pk", AttributeValue.fromS("W#alerts#k"),
                 ":from", AttributeValue.fromS("T000000000001000#S#000000000004"), ":to", AttributeValue.fromS("T000000000001000#S#000000000017")));
@@ -296,7 +281,7 @@ class DynamoDbWindowStoreTest {
 
     @Test
     void spillSealsIdsAcrossSeveralSlicesAndLoadReturnsEveryId() {
-        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults().withSpillThreshold(5));
+        store = new DynamoDbWindowStore(TABLE.client(), TABLE.name(), DynamoDbWindowStore.Settings.defaults().withSpillThreshold(5));
         WindowRef ref = ref("w1");
         Set<String> all = new HashSet<>(Set.of("e0"));
         store.create(open(ref, all, null));
@@ -322,12 +307,12 @@ class DynamoDbWindowStoreTest {
 
     @Test
     void aCrashBetweenSliceWriteAndHeadRewriteLosesNoId() {
-        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults().withSpillThreshold(8));
+        store = new DynamoDbWindowStore(TABLE.client(), TABLE.name(), DynamoDbWindowStore.Settings.defaults().withSpillThreshold(8));
         WindowRef ref = ref("w1");
         Set<String> ids = IntStream.range(0, 8).mapToObj(i -> "e" + i).collect(Collectors.toSet());
         store.create(open(ref, ids, null));
         // The crash: the slice of version 1 is written, the head rewrite never happens.
-        dynamo.putItem(store.slicePutRequest(WindowItemCodec.slice(ref, 1, ids, T0.plusSeconds(3600))));
+        TABLE.client().putItem(store.slicePutRequest(WindowItemCodec.slice(ref, 1, ids, T0.plusSeconds(3600))));
 
         StoredWindow loaded = store.load(ref).orElseThrow();
         assertThat(loaded.eventIds()).isEqualTo(ids);
@@ -339,13 +324,13 @@ class DynamoDbWindowStoreTest {
         assertThat(WindowItemCodec.ids(getItem(WindowKeys.windowPk("alerts", KEY), "w1#H")))
                 .as("the next writer spilled all nine into the slice of version 2").isEmpty();
         assertThat(store.load(ref).orElseThrow().eventIds()).isEqualTo(more);
-        assertThat(new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults()).load(ref).orElseThrow().eventIds())
+        assertThat(new DynamoDbWindowStore(TABLE.client(), TABLE.name(), DynamoDbWindowStore.Settings.defaults()).load(ref).orElseThrow().eventIds())
                 .as("cold").isEqualTo(more);
     }
 
     @Test
     void aCallerHoldingTheVersionItWroteCanWriteAgainAfterASpill() {
-        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults().withSpillThreshold(2));
+        store = new DynamoDbWindowStore(TABLE.client(), TABLE.name(), DynamoDbWindowStore.Settings.defaults().withSpillThreshold(2));
         StoredWindow created = open(ref("w1"), Set.of("a", "b", "c"), null);
         store.create(created);
         StoredWindow claimed = new StoredWindow(created.ref(), 1, WindowStatus.CLAIMED, null, created.expiresAt(), 1,
@@ -360,7 +345,7 @@ class DynamoDbWindowStoreTest {
 
     @Test
     void dueBucketsComeBackByShardEarliestFirstPageByPageUntilRemoved() {
-        store = new DynamoDbWindowStore(dynamo, table, new DynamoDbWindowStore.Settings(1, 32));
+        store = new DynamoDbWindowStore(TABLE.client(), TABLE.name(), new DynamoDbWindowStore.Settings(1, 32));
         for (int i = 0; i < 5; i++) {
             store.addDue("alerts", T0.plusSeconds(10 - i), List.of(new WindowRef("alerts", "k" + i, "T1")), T0.plusSeconds(3600));
         }
@@ -395,7 +380,7 @@ class DynamoDbWindowStoreTest {
 
     @Test
     void aLongListingIsCutIntoItemsUnderTheSizeLimit() {
-        store = new DynamoDbWindowStore(dynamo, table, new DynamoDbWindowStore.Settings(1, 32));
+        store = new DynamoDbWindowStore(TABLE.client(), TABLE.name(), new DynamoDbWindowStore.Settings(1, 32));
         List<WindowRef> entries = new ArrayList<>();
         for (int i = 0; i < 4_000; i++) {
             entries.add(new WindowRef("alerts", "key-" + "x".repeat(90) + i, "T000000000001000"));
@@ -422,7 +407,7 @@ class DynamoDbWindowStoreTest {
     private double[] growWindow(int spillThreshold) {
         double[] last = new double[3];
         String name = "grow-" + spillThreshold;
-        DynamoDbWindowStore measured = new DynamoDbWindowStore(dynamo, table,
+        DynamoDbWindowStore measured = new DynamoDbWindowStore(TABLE.client(), TABLE.name(),
                 DynamoDbWindowStore.Settings.defaults().withSpillThreshold(spillThreshold),
                 (operation, reported, sizeBased) -> {
                     if (operation.equals("spill")) {
@@ -464,7 +449,7 @@ class DynamoDbWindowStoreTest {
     }
 
     private Map<String, AttributeValue> getItem(String pk, String sk) {
-        return dynamo.getItem(GetItemRequest.builder().tableName(table).consistentRead(true)
+        return TABLE.client().getItem(GetItemRequest.builder().tableName(TABLE.name()).consistentRead(true)
                 .key(Map.of("pk", AttributeValue.fromS(pk), "sk", AttributeValue.fromS(sk))).build()).item();
     }
 }

@@ -3,7 +3,7 @@ package dev.fanin.aws.dynamodb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.fanin.aws.support.MotoServer;
+import dev.fanin.aws.support.FreshTable;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore.DueBucket;
@@ -15,39 +15,24 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** The tools' reader of the table, against the local endpoint, on items the store itself wrote. */
 class WindowTableReaderTest {
 
     private static final Instant T0 = Instant.parse("2026-01-01T00:00:00Z");
     private static final Set<WindowStatus> ALL = java.util.EnumSet.allOf(WindowStatus.class);
-    private static DynamoDbClient dynamo;
-    private String table;
+    @RegisterExtension
+    static final FreshTable TABLE = new FreshTable("windows");
     private DynamoDbWindowStore store;
     private WindowTableReader reader;
 
-    @BeforeAll
-    static void client() {
-        dynamo = MotoServer.get().dynamoDb();
-    }
-
-    @AfterAll
-    static void close() {
-        dynamo.close();
-    }
-
     @BeforeEach
-    void freshTable() {
-        table = "windows-" + UUID.randomUUID();
-        dynamo.createTable(WindowTableSchema.createTableRequest(table));
-        store = new DynamoDbWindowStore(dynamo, table, DynamoDbWindowStore.Settings.defaults().withSpillThreshold(2));
-        reader = new WindowTableReader(dynamo, table);
+    void store() {
+        store = new DynamoDbWindowStore(TABLE.client(), TABLE.name(), DynamoDbWindowStore.Settings.defaults().withSpillThreshold(2));
+        reader = new WindowTableReader(TABLE.client(), TABLE.name());
     }
 
     @Test
