@@ -43,8 +43,6 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  */
 final class DynamoDbSessions {
 
-    static final String CREATE_CONDITION = "attribute_not_exists(#pk)";
-    static final String VERSION_CONDITION = "#ver = :expected";
     static final String SPILL_CONDITION = "#ver = :written";
     static final String CLOSED_QUERY = "#pk = :pk AND #sk < :before";
     static final String SLICES_QUERY = "#pk = :pk AND begins_with(#sk, :slices)";
@@ -215,12 +213,7 @@ final class DynamoDbSessions {
     }
 
     PutItemRequest livePutRequest(Map<String, AttributeValue> item, long expectedVersion) {
-        PutItemRequest.Builder put = PutItemRequest.builder().tableName(table).item(item).returnConsumedCapacity(ReturnConsumedCapacity.TOTAL);
-        if (expectedVersion == 0) {
-            return put.conditionExpression(CREATE_CONDITION).expressionAttributeNames(Map.of("#pk", PK)).build();
-        }
-        return put.conditionExpression(VERSION_CONDITION).expressionAttributeNames(Map.of("#ver", VERSION))
-                .expressionAttributeValues(Map.of(":expected", n(expectedVersion))).build();
+        return ConditionalPuts.write(table, item, expectedVersion);
     }
 
     private long previousBytes(LiveSessions previous) {
@@ -229,7 +222,7 @@ final class DynamoDbSessions {
 
     /**
      * Moves the tail of every session holding more than the threshold into a slice of its own, then drops those ids
-     * from the live item in one update (best effort, as {@link DynamoDbWindowStore#spill}).
+     * from the live item in one update (best effort, as {@link HeadWrites#spill}).
      *
      * @return size-based write units spent
      */
@@ -245,7 +238,7 @@ final class DynamoDbSessions {
             Map<String, AttributeValue> slice = WindowItemCodec.slice(w.ref(), written, tail, w.expiresAt());
             units += DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(slice));
             try {
-                reported += DynamoDbCalls.reported(dynamo.putItem(DynamoDbWindowStore.slicePutRequest(table, slice)).consumedCapacity());
+                reported += DynamoDbCalls.reported(dynamo.putItem(ConditionalPuts.create(table, slice)).consumedCapacity());
                 sealed.put(w.ref().windowId(), tail);
             } catch (SdkException e) {
                 quietlyIfTransient(e);

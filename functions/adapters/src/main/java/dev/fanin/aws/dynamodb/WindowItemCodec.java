@@ -66,6 +66,11 @@ public final class WindowItemCodec {
         return item;
     }
 
+    /** The key of a window's head item. */
+    static Map<String, AttributeValue> headKey(WindowRef ref) {
+        return Map.of(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())), SK, s(WindowKeys.headSk(ref.windowId())));
+    }
+
     /** A sealed slice of ids, expiring with its window. */
     public static Map<String, AttributeValue> slice(WindowRef ref, long slice, Set<String> ids, Instant expiresAt) {
         Map<String, AttributeValue> item = new HashMap<>();

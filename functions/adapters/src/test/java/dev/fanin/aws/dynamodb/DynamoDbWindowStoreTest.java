@@ -49,7 +49,7 @@ class DynamoDbWindowStoreTest {
     @Test
     void createIsOnePutConditionalOnTheWindowNotExisting() {
         StoredWindow window = open(ref("w1"), Set.of("a"), T0.plusSeconds(60));
-        PutItemRequest request = store.createPutRequest(WindowItemCodec.head(window, 1, Set.of("a"), IdLayout.EMPTY));
+        PutItemRequest request = store.heads().createPutRequest(WindowItemCodec.head(window, 1, Set.of("a"), IdLayout.EMPTY));
 
         assertThat(request.conditionExpression()).isEqualTo("attribute_not_exists(#pk)");
         assertThat(request.expressionAttributeNames()).isEqualTo(Map.of("#pk", "pk"));
@@ -59,20 +59,20 @@ class DynamoDbWindowStoreTest {
     @Test
     void slotUpdatesAreBoundedOnTheTotalAndCountedPerEpochOnOneItem() {
         Map<String, AttributeValue> counter = Map.of("pk", AttributeValue.fromS("C#alerts"), "sk", AttributeValue.fromS("slots"));
-        UpdateItemRequest reserve = store.reserveRequest("alerts", 42, 10, 1000);
+        UpdateItemRequest reserve = store.slots().reserveRequest("alerts", 42, 10, 1000);
         assertThat(reserve.key()).isEqualTo(counter);
         assertThat(reserve.updateExpression()).isEqualTo("ADD #open :n, #epoch :n");
         assertThat(reserve.conditionExpression()).isEqualTo("attribute_not_exists(#open) OR #open <= :room");
         assertThat(reserve.expressionAttributeNames()).isEqualTo(Map.of("#open", "open", "#epoch", "e42"));
         assertThat(reserve.expressionAttributeValues()).isEqualTo(Map.of(":n", AttributeValue.fromN("10"), ":room", AttributeValue.fromN("990")));
 
-        UpdateItemRequest release = store.releaseRequest("alerts", 42, 3);
+        UpdateItemRequest release = store.slots().releaseRequest("alerts", 42, 3);
         assertThat(release.key()).isEqualTo(counter);
         assertThat(release.updateExpression()).isEqualTo("ADD #open :n, #epoch :n");
         assertThat(release.conditionExpression()).isEqualTo("attribute_exists(#epoch)");
         assertThat(release.expressionAttributeValues()).isEqualTo(Map.of(":n", AttributeValue.fromN("-3")));
 
-        UpdateItemRequest retire = store.retireRequest("alerts", 41, 2);
+        UpdateItemRequest retire = store.slots().retireRequest("alerts", 41, 2);
         assertThat(retire.updateExpression()).isEqualTo("ADD #open :n REMOVE #epoch");
         assertThat(retire.conditionExpression()).isEqualTo("#epoch = :held");
         assertThat(retire.expressionAttributeNames()).isEqualTo(Map.of("#open", "open", "#epoch", "e41"));
@@ -82,7 +82,7 @@ class DynamoDbWindowStoreTest {
     @Test
     void replaceIsAPutConditionalOnTheLoadedVersion() {
         StoredWindow window = open(ref("w1"), Set.of("a"), null);
-        PutItemRequest request = store.replacePutRequest(WindowItemCodec.head(window, 8, Set.of("a"), IdLayout.EMPTY), 7);
+        PutItemRequest request = store.heads().replacePutRequest(WindowItemCodec.head(window, 8, Set.of("a"), IdLayout.EMPTY), 7);
         assertThat(request.conditionExpression()).isEqualTo("#ver = :expected");
         assertThat(request.expressionAttributeNames()).isEqualTo(Map.of("#ver", "ver"));
         assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":expected", AttributeValue.fromN("7")));
@@ -92,16 +92,16 @@ class DynamoDbWindowStoreTest {
     @Test
     void spillWritesANewSliceThenDropsExactlyThoseIdsFromTheHeadUnderTheWrittenVersion() {
         WindowRef ref = ref("w1");
-        PutItemRequest slice = store.slicePutRequest(WindowItemCodec.slice(ref, 5, Set.of("a"), T0));
+        PutItemRequest slice = store.heads().slicePutRequest(WindowItemCodec.slice(ref, 5, Set.of("a"), T0));
         assertThat(slice.item().get("sk").s()).as("numbered by the version written, zero-padded").isEqualTo("w1#S#000000000005");
         assertThat(slice.conditionExpression()).isEqualTo("attribute_not_exists(#pk)");
-        UpdateItemRequest head = store.spillHeadRequest(ref, 5, Set.of("a", "b"), false);
+        UpdateItemRequest head = store.heads().spillHeadRequest(ref, 5, Set.of("a", "b"), false);
         assertThat(head.updateExpression()).isEqualTo("DELETE #ids :spilled SET #sn = :written");
         assertThat(head.conditionExpression()).isEqualTo("#ver = :written");
         assertThat(head.expressionAttributeNames()).isEqualTo(Map.of("#ids", "ids", "#ver", "ver", "#sn", "sn"));
         assertThat(head.expressionAttributeValues().get(":written")).isEqualTo(AttributeValue.fromN("5"));
         assertThat(new HashSet<>(head.expressionAttributeValues().get(":spilled").ss())).containsExactlyInAnyOrder("a", "b");
-        UpdateItemRequest legacy = store.spillHeadRequest(ref, 5, Set.of("a"), true);
+        UpdateItemRequest legacy = store.heads().spillHeadRequest(ref, 5, Set.of("a"), true);
         assertThat(legacy.updateExpression()).as("a window stored before bounded loads gets no sn").isEqualTo("DELETE #ids :spilled");
         assertThat(legacy.expressionAttributeNames()).isEqualTo(Map.of("#ids", "ids", "#ver", "ver"));
     }
@@ -122,7 +122,7 @@ class DynamoDbWindowStoreTest {
         assertThat(request.keyConditionExpression()).isEqualTo("#pk = :pk AND begins_with(#sk, :wid)");
         assertThat(request.expressionAttributeValues().get(":wid")).isEqualTo(AttributeValue.fromS("T000000000001000#"));
         assertThat(request.consistentRead()).isTrue();
-        QueryRequest due = store.dueRequest("alerts", 3, T0, 25, null);
+        QueryRequest due = store.dueBuckets().dueRequest("alerts", 3, T0, 25, null);
         assertThat(due.indexName()).isNull();
         assertThat(due.keyConditionExpression()).isEqualTo("#pk = :pk AND #sk < :after");
         assertThat(due.expressionAttributeValues()).isEqualTo(Map.of(
@@ -312,7 +312,7 @@ class DynamoDbWindowStoreTest {
         Set<String> ids = IntStream.range(0, 8).mapToObj(i -> "e" + i).collect(Collectors.toSet());
         store.create(open(ref, ids, null));
         // The crash: the slice of version 1 is written, the head rewrite never happens.
-        TABLE.client().putItem(store.slicePutRequest(WindowItemCodec.slice(ref, 1, ids, T0.plusSeconds(3600))));
+        TABLE.client().putItem(store.heads().slicePutRequest(WindowItemCodec.slice(ref, 1, ids, T0.plusSeconds(3600))));
 
         StoredWindow loaded = store.load(ref).orElseThrow();
         assertThat(loaded.eventIds()).isEqualTo(ids);

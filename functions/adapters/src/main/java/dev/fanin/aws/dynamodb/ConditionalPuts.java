@@ -1,0 +1,50 @@
+package dev.fanin.aws.dynamodb;
+
+import static dev.fanin.aws.dynamodb.WindowItemCodec.PK;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.VERSION;
+import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
+
+import java.util.Map;
+import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
+import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
+
+/**
+ * The two conditions every versioned item of the window table is written under: created only where none is
+ * ({@code attribute_not_exists(#pk)}: a head, a live item, a sealed slice), replaced only over the version read
+ * ({@code #ver = :expected}). A failed condition is a conflict the caller returns, never an error it throws.
+ */
+final class ConditionalPuts {
+
+    static final String CREATE_CONDITION = "attribute_not_exists(#pk)";
+    static final String VERSION_CONDITION = "#ver = :expected";
+
+    private ConditionalPuts() {
+    }
+
+    static PutItemRequest create(String table, Map<String, AttributeValue> item) {
+        return PutItemRequest.builder()
+                .tableName(table)
+                .item(item)
+                .conditionExpression(CREATE_CONDITION)
+                .expressionAttributeNames(Map.of("#pk", PK))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .build();
+    }
+
+    static PutItemRequest replace(String table, Map<String, AttributeValue> item, long expectedVersion) {
+        return PutItemRequest.builder()
+                .tableName(table)
+                .item(item)
+                .conditionExpression(VERSION_CONDITION)
+                .expressionAttributeNames(Map.of("#ver", VERSION))
+                .expressionAttributeValues(Map.of(":expected", n(expectedVersion)))
+                .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
+                .build();
+    }
+
+    /** Created when {@code expectedVersion} is 0 (nothing stored yet), else replaced over it. */
+    static PutItemRequest write(String table, Map<String, AttributeValue> item, long expectedVersion) {
+        return expectedVersion == 0 ? create(table, item) : replace(table, item, expectedVersion);
+    }
+}
