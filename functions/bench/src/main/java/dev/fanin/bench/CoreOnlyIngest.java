@@ -103,8 +103,8 @@ final class CoreOnlyIngest {
                     ? machine.open(new WindowRef(machine.config().name(), key, target.windowId()), target.bounds(), now)
                     : windows.get(target.windowId());
             List<WindowState> absorbed = target.absorbed().stream().map(windows::get).toList();
-            Transition t = machine.merge(state, absorbed, target.eventIndexes().stream().map(events::get).toList(), watermark, now,
-                    target.bounds());
+            Transition t = machine.merge(new WindowMachine.Merge(state, absorbed, target.bounds()),
+                    target.eventIndexes().stream().map(events::get).toList(), watermark, now);
             t.absorbed().forEach(windows::remove);
             windows.put(target.windowId(), t.next());
         }

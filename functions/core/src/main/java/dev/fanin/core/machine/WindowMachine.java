@@ -146,18 +146,28 @@ public final class WindowMachine {
      * sessions with the survivor's change. An event not counted bridges nothing: then nothing is merged or written.
      * With nothing to absorb, this is {@link #ingest(WindowState, List, long, Instant, Interval)}.
      */
-    public Transition merge(WindowState survivor, List<WindowState> absorbed, List<Event> events, long watermark, Instant now,
-                            Interval bounds) {
-        WindowState merged = survivor;
-        for (WindowState other : absorbed) {
+    public Transition merge(Merge merge, List<Event> events, long watermark, Instant now) {
+        WindowState merged = merge.survivor();
+        for (WindowState other : merge.absorbed()) {
             merged = SessionMerge.absorb(merged, other);
         }
-        Transition t = ingest(merged, events, watermark, now, bounds);
-        if (!t.counted() && !absorbed.isEmpty()) {
-            return Transition.none(survivor, t.outcomes());
+        Transition t = ingest(merged, events, watermark, now, merge.bounds());
+        if (!t.counted() && !merge.absorbed().isEmpty()) {
+            return Transition.none(merge.survivor(), t.outcomes());
         }
         return new Transition(t.next(), t.write(), t.outcomes(), t.action(), t.timerDue(), t.listingDue(),
-                absorbed.stream().map(w -> w.ref().windowId()).toList());
+                merge.absorbed().stream().map(w -> w.ref().windowId()).toList());
+    }
+
+    /**
+     * A session as the plan has it: the one that survives, the sessions it absorbs (none when it only grows), and its
+     * planned bounds.
+     */
+    public record Merge(WindowState survivor, List<WindowState> absorbed, Interval bounds) {
+
+        public Merge {
+            absorbed = List.copyOf(absorbed);
+        }
     }
 
     /** Whether the events offered are more than the revision has room for, and the pipeline splits a full one. */

@@ -74,7 +74,7 @@ final class IngestBatch {
                     }
                 }
                 case TOO_LATE -> tooLate(o, ref, watermark);
-                case WINDOW_FULL -> sideOutput("WINDOW_FULL", "WINDOW_FULL", "window " + ref.windowId() + " already holds bounds.maxEventsPerWindow="
+                case WINDOW_FULL -> sideOutput(SideRecord.WINDOW_FULL, "window " + ref.windowId() + " already holds bounds.maxEventsPerWindow="
                         + config(pipeline).bounds().maxEventsPerWindow() + " events (bounds.onOverflow: side-output)", e, ref, watermark);
                 case RETRY -> fail(List.of(e), "SIZE_LIMIT_SPLIT: window " + ref.windowId() + " is full (bounds.maxEventsPerWindow="
                         + config(pipeline).bounds().maxEventsPerWindow() + " events) until its split's emission commits");
@@ -96,7 +96,7 @@ final class IngestBatch {
                     "messageId", e.sourceMessageId(), "eventTime", e.eventTime(), "reason", String.valueOf(o.detail())));
         } else {
             lateMetric(ref.pipeline(), "side-output");
-            sideOutput("LATE_EVENT", "TOO_LATE", o.detail(), e, ref, watermark);
+            sideOutput(SideRecord.TOO_LATE, o.detail(), e, ref, watermark);
         }
     }
 
@@ -108,7 +108,23 @@ final class IngestBatch {
         engine.ports().metrics().record(MetricNames.LATE_EVENTS, 1, Metrics.Unit.COUNT, Map.of("pipeline", pipeline, "disposition", disposition));
     }
 
-    private void sideOutput(String kind, String code, String detail, Event e, WindowRef ref, long watermark) {
+    /** The side output's records: their {@code kind} and {@code reasonCode}. */
+    private enum SideRecord {
+        WINDOW_FULL("WINDOW_FULL", "WINDOW_FULL"),
+        TOO_LATE("LATE_EVENT", "TOO_LATE");
+
+        final String kind;
+        final String code;
+
+        SideRecord(String kind, String code) {
+            this.kind = kind;
+            this.code = code;
+        }
+    }
+
+    private void sideOutput(SideRecord record, String detail, Event e, WindowRef ref, long watermark) {
+        String kind = record.kind;
+        String code = record.code;
         String reason = code + ": " + detail;
         ObjectNode json = JSON.createObjectNode();
         json.put("kind", kind);

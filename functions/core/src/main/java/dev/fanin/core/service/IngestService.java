@@ -5,7 +5,6 @@ import dev.fanin.core.event.Event;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.intake.IntakeResult;
 import dev.fanin.core.intake.Rejected;
-import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WatermarkStore;
@@ -20,6 +19,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -101,55 +101,77 @@ public final class IngestService {
     }
 
     private void ingestPipeline(IngestBatch batch, String pipeline, List<Event> events, QueueEvidence queue) {
-        WindowMachine machine = engine.machine(pipeline);
         long maxEventTime = events.stream().mapToLong(e -> e.eventTime().toEpochMilli()).max().orElse(Long.MIN_VALUE);
-        long watermark;
-        WatermarkStore.Reading stored;
-        try {
-            FaninEngine.BatchWatermark held = engine.watermark(pipeline, maxEventTime, queue, batch.now);
-            watermark = held.millis();
-            stored = held.stored();
-            // Stored before the windows are written, so that a concurrent sweep holds back as this batch does.
-            held.episodeToStore().ifPresent(b -> engine.ports().watermarks().recordBacklog(pipeline, b));
-        } catch (StoreUnavailableException e) {
-            batch.fail(events, "store unavailable reading the watermark");
+        Optional<FaninEngine.BatchWatermark> held = holdWatermark(batch, pipeline, events, maxEventTime, queue);
+        if (held.isEmpty()) {
             return;
         }
-        Followups followups = batch.followups;
-        followups.watermarks.put(pipeline, watermark);
-        if (machine.config().window() instanceof WindowSpec.Session) {
-            Map<String, List<Event>> byKey = events.stream().collect(Collectors.groupingBy(Event::key, LinkedHashMap::new, Collectors.toList()));
-            List<WindowRef> keys = byKey.keySet().stream().map(k -> WindowRef.wholeKey(pipeline, k)).toList();
-            int ahead = keys.size();
-            for (Map.Entry<String, List<Event>> e : byKey.entrySet()) {
-                // A key's events rarely open more than one session: this many new windows may still come.
-                followups.dueAhead.put(pipeline, keys.subList(keys.size() - ahead, keys.size()));
-                followups.creationsAhead.put(pipeline, ahead--);
-                isolated(batch, e.getValue(), () -> sessions.ingest(batch, machine, e.getKey(), e.getValue(), watermark));
-            }
+        PipelineBatch share = new PipelineBatch(batch, engine.machine(pipeline), held.get().millis());
+        batch.followups.watermarks.put(pipeline, share.watermark());
+        if (share.machine().config().window() instanceof WindowSpec.Session) {
+            ingestSessions(share, events);
         } else {
-            Map<WindowRef, List<Event>> byWindow = new LinkedHashMap<>();
-            Map<WindowRef, Interval> bounds = new HashMap<>();
-            for (Event e : events) {
-                for (Interval w : WindowAssigner.assign(machine.config().window(), e.eventTime().toEpochMilli())) {
-                    WindowRef ref = new WindowRef(pipeline, e.key(), WindowRef.timeWindowId(w.startMillis()));
-                    byWindow.computeIfAbsent(ref, r -> new ArrayList<>()).add(e);
-                    bounds.put(ref, w);
-                }
-            }
-            List<WindowRef> refs = List.copyOf(byWindow.keySet());
-            int ahead = refs.size();
-            for (Map.Entry<WindowRef, List<Event>> e : byWindow.entrySet()) {
-                followups.dueAhead.put(pipeline, refs.subList(refs.size() - ahead, refs.size()));
-                followups.creationsAhead.put(pipeline, ahead--);
-                isolated(batch, e.getValue(), () -> timeWindows.ingest(batch, machine, e.getKey(), bounds.get(e.getKey()), e.getValue(), watermark));
+            ingestTimeWindows(share, events);
+        }
+        batch.followups.dueAhead.remove(pipeline);
+        storeWatermark(pipeline, held.get().stored(), maxEventTime, events.size());
+    }
+
+    /** The watermark the batch decides at; empty (and the events failed, to be redelivered) when it cannot be read. */
+    private Optional<FaninEngine.BatchWatermark> holdWatermark(IngestBatch batch, String pipeline, List<Event> events, long maxEventTime,
+                                                              QueueEvidence queue) {
+        try {
+            FaninEngine.BatchWatermark held = engine.watermark(pipeline, maxEventTime, queue, batch.now);
+            // Stored before the windows are written, so that a concurrent sweep holds back as this batch does.
+            held.episodeToStore().ifPresent(b -> engine.ports().watermarks().recordBacklog(pipeline, b));
+            return Optional.of(held);
+        } catch (StoreUnavailableException e) {
+            batch.fail(events, "store unavailable reading the watermark");
+            return Optional.empty();
+        }
+    }
+
+    private void ingestSessions(PipelineBatch share, List<Event> events) {
+        Map<String, List<Event>> byKey = events.stream().collect(Collectors.groupingBy(Event::key, LinkedHashMap::new, Collectors.toList()));
+        List<WindowRef> keys = byKey.keySet().stream().map(k -> WindowRef.wholeKey(share.pipeline(), k)).toList();
+        int ahead = keys.size();
+        for (Map.Entry<String, List<Event>> e : byKey.entrySet()) {
+            // A key's events rarely open more than one session: this many new windows may still come.
+            expectAhead(share, keys.subList(keys.size() - ahead, keys.size()), ahead--);
+            isolated(share.batch(), e.getValue(), () -> sessions.ingest(share, e.getKey(), e.getValue()));
+        }
+    }
+
+    private void ingestTimeWindows(PipelineBatch share, List<Event> events) {
+        Map<WindowRef, List<Event>> byWindow = new LinkedHashMap<>();
+        Map<WindowRef, Interval> bounds = new HashMap<>();
+        for (Event e : events) {
+            for (Interval w : WindowAssigner.assign(share.machine().config().window(), e.eventTime().toEpochMilli())) {
+                WindowRef ref = new WindowRef(share.pipeline(), e.key(), WindowRef.timeWindowId(w.startMillis()));
+                byWindow.computeIfAbsent(ref, r -> new ArrayList<>()).add(e);
+                bounds.put(ref, w);
             }
         }
-        followups.dueAhead.remove(pipeline);
+        List<WindowRef> refs = List.copyOf(byWindow.keySet());
+        int ahead = refs.size();
+        for (Map.Entry<WindowRef, List<Event>> e : byWindow.entrySet()) {
+            expectAhead(share, refs.subList(refs.size() - ahead, refs.size()), ahead--);
+            isolated(share.batch(), e.getValue(), () -> timeWindows.ingest(share, e.getKey(), bounds.get(e.getKey()), e.getValue()));
+        }
+    }
+
+    /** The windows this batch may still create, from the one it writes next on: listed and counted ahead of it. */
+    private static void expectAhead(PipelineBatch share, List<WindowRef> refs, int creations) {
+        share.batch().followups.dueAhead.put(share.pipeline(), refs);
+        share.batch().followups.creationsAhead.put(share.pipeline(), creations);
+    }
+
+    /** Advances the stored watermark to the batch's newest event time, unless the stored one is close enough. */
+    private void storeWatermark(String pipeline, WatermarkStore.Reading stored, long maxEventTime, int events) {
         // The arrival stored is the time of the write, not the batch's start: StoredAdvance relies on it.
         Instant writeAt = engine.clock().instant();
         if (!StoredAdvance.needed(stored.maxEventTime().toEpochMilli(), stored.lastArrival().toEpochMilli(), maxEventTime,
-                writeAt.toEpochMilli(), events.size())) {
+                writeAt.toEpochMilli(), events)) {
             return;
         }
         try {

@@ -78,7 +78,7 @@ public final class OperatorService {
         if (!t.write()) {
             return Optional.of(new Result(Outcome.NOT_OPEN, state, null));
         }
-        if (!write(live, liveCopy.isPresent(), loaded.get(), state, t, followups)) {
+        if (!write(liveCopy.isPresent() ? live : null, loaded.get(), state, t, followups)) {
             return Optional.empty();
         }
         flush.flush(followups);
@@ -87,8 +87,9 @@ public final class OperatorService {
         return Optional.of(new Result(Outcome.CLOSED, after, AggregateEvent.fromJson(t.next().claim().emission())));
     }
 
-    private boolean write(LiveSessions live, boolean isLive, StoredWindow loaded, WindowState state, Transition t, Followups followups) {
-        if (!isLive) {
+    /** @param live the key's live sessions when the window is one of them, else null */
+    private boolean write(LiveSessions live, StoredWindow loaded, WindowState state, Transition t, Followups followups) {
+        if (live == null) {
             return writes.write(loaded, t, followups).applied();
         }
         LiveChange change = new LiveChange(live, Map.of(state.ref().windowId(), state));

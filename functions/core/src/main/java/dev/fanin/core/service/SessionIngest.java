@@ -45,24 +45,28 @@ final class SessionIngest {
         this.writes = writes;
     }
 
-    void ingest(IngestBatch batch, WindowMachine machine, String key, List<Event> events, long watermark) {
+    void ingest(PipelineBatch share, String key, List<Event> events) {
+        IngestBatch batch = share.batch();
         List<Event>[] pending = new List[] {List.copyOf(events)};
         try {
             Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), () -> {
-                pending[0] = attempt(batch, machine, key, pending[0], watermark);
+                pending[0] = attempt(share, key, pending[0]);
                 return pending[0].isEmpty() ? Optional.of(true) : Optional.empty();
             });
             if (done.isEmpty()) {
                 batch.fail(pending[0], "sessions of key kept conflicting");
             }
         } catch (StoreUnavailableException e) {
-            engine.ports().metrics().count(MetricNames.STORE_UNAVAILABLE, machine.config().name());
+            engine.ports().metrics().count(MetricNames.STORE_UNAVAILABLE, share.pipeline());
             batch.fail(pending[0], "store unavailable: " + e.getMessage());
         }
     }
 
     /** One read, plan and write of the key: returns the events whose write lost to another writer (to re-plan). */
-    private List<Event> attempt(IngestBatch batch, WindowMachine machine, String key, List<Event> events, long watermark) {
+    private List<Event> attempt(PipelineBatch share, String key, List<Event> events) {
+        IngestBatch batch = share.batch();
+        WindowMachine machine = share.machine();
+        long watermark = share.watermark();
         Duration gap = ((WindowSpec.Session) machine.config().window()).gap();
         List<Long> times = events.stream().map(e -> e.eventTime().toEpochMilli()).toList();
         KeySessions view = KeySessions.load(engine, machine.config().name(), key, times, gap);
@@ -94,7 +98,7 @@ final class SessionIngest {
         String continues = target.continues() == null ? null : ref.withWindowId(target.continues()).aggregateId(0);
         WindowState state = target.created() ? machine.open(ref, target.bounds(), batch.now, continues) : planned.view.state(target.windowId());
         List<WindowState> absorbed = target.absorbed().stream().map(planned.view::state).toList();
-        Transition t = machine.merge(state, absorbed, evs, planned.watermark, batch.now, target.bounds());
+        Transition t = machine.merge(new WindowMachine.Merge(state, absorbed, target.bounds()), evs, planned.watermark, batch.now);
         if (!t.counted() && (target.created() || !absorbed.isEmpty())) {
             // Nothing counted: a session is never created empty, and an event not counted bridges nothing.
             batch.record(t.outcomes(), ref, planned.watermark);

@@ -189,7 +189,6 @@ public final class SweepService {
      * flushes the rest.
      */
     private void sweepShard(PipelineSweep sweep, int shard, Followups followups, SweepRun run) {
-        WindowStore store = engine.ports().store();
         String cursor = null;
         do {
             Instant now = engine.clock().instant();
@@ -198,48 +197,53 @@ public final class SweepService {
             }
             WindowStore.DuePage page;
             try {
-                page = store.due(sweep.pipeline, shard, now, engine.settings().sweepPageSize(), cursor);
+                page = engine.ports().store().due(sweep.pipeline, shard, now, engine.settings().sweepPageSize(), cursor);
             } catch (StoreUnavailableException e) {
                 LOG.warn("sweep of pipeline {} shard {} skipped: {}", sweep.pipeline, shard, e.getMessage());
                 return;
             }
             for (WindowStore.DueBucket bucket : page.buckets()) {
-                if (run.spent(engine.clock().instant())) {
-                    return;
-                }
-                List<WindowRef> entries = bucket.entries();
-                // A bucket waiting past the overdue threshold means the sweeper is behind: its open windows are overdue.
-                boolean late = bucket.dueAt().isBefore(now.minus(engine.settings().overdueAfter()));
-                for (int i = 0; i < entries.size(); i++) {
-                    if (!run.take(engine.clock().instant())) {
-                        // Out of budget inside a bucket: what is left moves to a new bucket of the same time, so a
-                        // bucket longer than the budget is still worked through, run after run.
-                        entries.subList(i, entries.size()).forEach(entry -> sweep.relistUnvisited(entry, bucket.dueAt()));
-                        if (late) {
-                            sweep.countOverdue(entries.size() - i);
-                        }
-                        break;
-                    }
-                    EntryVisit visit = visitEntry(sweep, followups, entries.get(i), run);
-                    if (!visit.handled()) {
-                        // Not visited (the store was unavailable, the window kept conflicting, or it failed): the next run
-                        // tries again.
-                        sweep.relistUnvisited(entries.get(i), bucket.dueAt());
-                    }
-                    if (late && (visit.foundOpen() || !visit.handled())) {
-                        sweep.countOverdue(1);
-                    }
-                    if (followups.claimed.size() >= 10) {
-                        sweep.flush(followups);
-                    }
-                }
-                sweep.handled(bucket);
-                if (run.exhausted()) {
+                if (run.spent(engine.clock().instant()) || !sweepBucket(sweep, bucket, now, followups, run)) {
                     return;
                 }
             }
             cursor = page.cursor();
         } while (cursor != null);
+    }
+
+    /**
+     * Visits every entry of one bucket and settles it. Out of budget inside the bucket, what is left moves to a new
+     * bucket of the same time, so a bucket longer than the budget is still worked through, run after run.
+     *
+     * @return whether the run has budget left for the next bucket
+     */
+    private boolean sweepBucket(PipelineSweep sweep, WindowStore.DueBucket bucket, Instant now, Followups followups, SweepRun run) {
+        List<WindowRef> entries = bucket.entries();
+        // A bucket waiting past the overdue threshold means the sweeper is behind: its open windows are overdue.
+        boolean late = bucket.dueAt().isBefore(now.minus(engine.settings().overdueAfter()));
+        for (int i = 0; i < entries.size(); i++) {
+            if (!run.take(engine.clock().instant())) {
+                entries.subList(i, entries.size()).forEach(entry -> sweep.relistUnvisited(entry, bucket.dueAt()));
+                if (late) {
+                    sweep.countOverdue(entries.size() - i);
+                }
+                break;
+            }
+            EntryVisit visit = visitEntry(sweep, followups, entries.get(i), run);
+            if (!visit.handled()) {
+                // Not visited (the store was unavailable, the window kept conflicting, or it failed): the next run
+                // tries again.
+                sweep.relistUnvisited(entries.get(i), bucket.dueAt());
+            }
+            if (late && (visit.foundOpen() || !visit.handled())) {
+                sweep.countOverdue(1);
+            }
+            if (followups.claimed.size() >= 10) {
+                sweep.flush(followups);
+            }
+        }
+        sweep.handled(bucket);
+        return !run.exhausted();
     }
 
     /** What visiting one due-bucket entry did: whether it was handled, and whether it found a window still open. */

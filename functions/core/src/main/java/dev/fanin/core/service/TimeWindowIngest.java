@@ -27,10 +27,10 @@ final class TimeWindowIngest {
     }
 
     /** Applies {@code events} (all assigned to the window {@code ref}, of bounds {@code bounds}). */
-    void ingest(IngestBatch batch, WindowMachine machine, WindowRef ref, Interval bounds, List<Event> events, long watermark) {
+    void ingest(PipelineBatch share, WindowRef ref, Interval bounds, List<Event> events) {
+        IngestBatch batch = share.batch();
         try {
-            Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(),
-                    () -> attempt(batch, machine, ref, bounds, events, watermark));
+            Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), () -> attempt(share, ref, bounds, events));
             if (done.isEmpty()) {
                 batch.fail(events, "window " + ref.windowId() + " kept conflicting");
             }
@@ -40,8 +40,10 @@ final class TimeWindowIngest {
         }
     }
 
-    private Optional<Boolean> attempt(IngestBatch batch, WindowMachine machine, WindowRef ref, Interval bounds, List<Event> events,
-                                      long watermark) {
+    private Optional<Boolean> attempt(PipelineBatch share, WindowRef ref, Interval bounds, List<Event> events) {
+        IngestBatch batch = share.batch();
+        WindowMachine machine = share.machine();
+        long watermark = share.watermark();
         Optional<StoredWindow> loaded = engine.ports().store().load(ref);
         WindowState state = loaded.map(engine::decode).orElseGet(() -> machine.open(ref, bounds, batch.now));
         Transition t = machine.ingest(state, events, watermark, batch.now);

@@ -126,8 +126,8 @@ class SessionAbsorbTest {
         WindowState absorbed = session(T0, t + 40_000, "{\"shard\":2,\"of\":4}");
         Interval bounds = survivor.bounds().span(absorbed.bounds());
 
-        Transition merged = machine.merge(survivor, List.of(absorbed), List.of(event("bridge", t + 20_000, "{\"shard\":1}")),
-                t - 60_000, T0.plusSeconds(25), bounds);
+        Transition merged = machine.merge(new WindowMachine.Merge(survivor, List.of(absorbed), bounds),
+                List.of(event("bridge", t + 20_000, "{\"shard\":1}")), t - 60_000, T0.plusSeconds(25));
 
         assertThat(merged.write()).isTrue();
         assertThat(merged.absorbed()).containsExactly(absorbed.ref().windowId());
@@ -145,8 +145,8 @@ class SessionAbsorbTest {
         Interval bounds = survivor.bounds().span(absorbed.bounds());
         String heldId = survivor.ref().windowId() + "-0";
 
-        Transition none = machine.merge(survivor, List.of(absorbed), List.of(event(heldId, t, "{\"shard\":0}")),
-                t - 60_000, T0.plusSeconds(25), bounds);
+        Transition none = machine.merge(new WindowMachine.Merge(survivor, List.of(absorbed), bounds),
+                List.of(event(heldId, t, "{\"shard\":0}")), t - 60_000, T0.plusSeconds(25));
 
         assertThat(none.write()).isFalse();
         assertThat(none.absorbed()).isEmpty();
