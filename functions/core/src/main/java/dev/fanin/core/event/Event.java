@@ -7,7 +7,7 @@ import java.util.Objects;
 /**
  * One event after intake: unwrapped, matched to a pipeline, with its key, id and times extracted.
  *
- * <p>Two clocks: {@code eventTime} is when the event happened (from the payload, or the SQS sent time as a
+ * <p>Two clocks: {@code eventTime} is when the event happened (from the payload, or the message's sent time as a
  * fallback); {@code arrivedAt} is processing time, when fanin received it. Windows are assigned by event time only.
  *
  * @param pipeline        the matched pipeline's name
@@ -15,10 +15,10 @@ import java.util.Objects;
  * @param eventId         the dedupe identity of the event, unique within its pipeline and key
  * @param eventTime       event time
  * @param eventTimeIsFallback whether eventTime came from the fallback rather than the payload
- * @param arrivedAt       processing time of receipt (SQS receive, or the simulated clock)
+ * @param arrivedAt       processing time of receipt (the delivery's receipt, or the simulated clock)
  * @param payload         the unwrapped payload (the S3 record for S3 notifications)
  * @param envelope        the envelope the payload came from (the whole body for RAW)
- * @param sourceMessageId the SQS message id the event came in, to report a failure for exactly that message
+ * @param sourceMessageId the id of the message the event came in, to report a failure for exactly that message
  */
 public record Event(
         String pipeline,

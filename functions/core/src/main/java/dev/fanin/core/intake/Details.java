@@ -5,7 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 /**
  * Renders offending values for rejection details: at most {@value #MAX_CHARS} characters, quoted, with control
  * characters, unpaired surrogates, non-characters, quotes and backslashes escaped, so that a detail is always one
- * printable line that every sink accepts (it travels in the {@code fanin-reason} SQS attribute).
+ * printable line that every sink accepts (it travels in a dead letter's {@code fanin-reason} attribute).
  */
 final class Details {
 

@@ -7,7 +7,7 @@ import java.util.Iterator;
 import java.util.List;
 
 /**
- * Recognises and opens the envelopes an SQS body can arrive in. Shapes, as AWS delivers them to SQS:
+ * Recognises and opens the envelopes a message body can arrive in. Shapes, as AWS delivers them to SQS:
  * <ul>
  *   <li>EVENTBRIDGE: an object with {@code version}, {@code id}, {@code detail-type}, {@code source}, {@code time}
  *       and an object {@code detail}; the payload is {@code detail}.</li>

@@ -15,7 +15,7 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * Reads an event's event time. Pure: the reference clock is the message's SQS sent time (or its receipt time when
+ * Reads an event's event time. Pure: the reference clock is the message's sent time (or its receipt time when
  * the attribute is missing), passed in.
  *
  * <p>Formats: ISO_8601 is a string with a {@code Z}, {@code ±hh:mm}, {@code ±hhmm} or {@code ±hh} offset and any
@@ -50,7 +50,7 @@ final class EventTimes {
     }
 
     /**
-     * @param reference the SQS sent time (or receipt time), from which maxFuture and maxPast are measured, and the
+     * @param reference the message's sent time (or receipt time), from which maxFuture and maxPast are measured, and the
      *                  fallback event time
      * @throws IntakeFailure MISSING_EVENT_TIME, UNPARSABLE_EVENT_TIME or EVENT_TIME_OUT_OF_RANGE
      */
@@ -130,11 +130,11 @@ final class EventTimes {
             throw outOfRange(path, value, " is after year 9999");
         }
         if (maxFuture != null && at.isAfter(reference.plus(maxFuture))) {
-            throw outOfRange(path, value, " is " + Duration.between(reference, at) + " after the SQS sent time " + reference
+            throw outOfRange(path, value, " is " + Duration.between(reference, at) + " after the message's sent time " + reference
                     + "; maxFuture is " + maxFuture);
         }
         if (maxPast != null && at.isBefore(reference.minus(maxPast))) {
-            throw outOfRange(path, value, " is " + Duration.between(at, reference) + " before the SQS sent time " + reference
+            throw outOfRange(path, value, " is " + Duration.between(at, reference) + " before the message's sent time " + reference
                     + "; maxPast is " + maxPast);
         }
     }

@@ -24,7 +24,7 @@ import java.util.Map;
  * rule would hold if the body were read with another envelope gives {@code ENVELOPE_MISMATCH}; otherwise
  * {@code NO_MATCHING_PIPELINE} says what envelope the message looks like.
  *
- * <p><b>Size.</b> {@code bounds.maxPayloadBytes} is measured on the SQS body as received (UTF-8), envelope included:
+ * <p><b>Size.</b> {@code bounds.maxPayloadBytes} is measured on the message body as received (UTF-8), envelope included:
  * a body over the largest bound of any pipeline is refused before parsing, and over the chosen pipeline's own bound
  * after selection.
  */

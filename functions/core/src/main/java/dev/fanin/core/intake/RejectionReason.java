@@ -22,7 +22,7 @@ public enum RejectionReason {
     EVENT_ID_TOO_LONG("the event id is longer than 1024 UTF-8 bytes"),
     MISSING_EVENT_TIME("the event time field is absent and the pipeline's fallback is REJECT"),
     UNPARSABLE_EVENT_TIME("the event time field is present but not a time in the configured format"),
-    EVENT_TIME_OUT_OF_RANGE("the event time is before 1970, after 9999, or beyond maxFuture/maxPast from the SQS sent time"),
+    EVENT_TIME_OUT_OF_RANGE("the event time is before 1970, after 9999, or beyond maxFuture/maxPast from the message's sent time"),
     INTERNAL_ERROR("intake failed unexpectedly on this message (a fanin bug): the message is kept for a replay");
 
     private final String description;

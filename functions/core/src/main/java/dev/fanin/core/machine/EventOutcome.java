@@ -26,7 +26,7 @@ public record EventOutcome(Event event, Disposition disposition, String detail) 
         TOO_LATE,
         /** The window is full and the overflow policy is SIDE_OUTPUT: goes to the side output. */
         WINDOW_FULL,
-        /** Cannot be applied now (the window is full and splitting): the message is retried through SQS. */
+        /** Cannot be applied now (the window is full and splitting): the message is handed back to its input, to be delivered again. */
         RETRY;
 
         /** Whether the event is now counted in the window (so its message is done). */

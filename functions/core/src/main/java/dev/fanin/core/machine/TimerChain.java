@@ -7,7 +7,7 @@ import java.util.Objects;
  * A window's live timer chain: the wake-up messages that follow one another until the window closes. Only the write
  * that starts a chain stores anything; a timer visit that finds the window not yet due arms the chain's next message
  * without a write. A window has at most one live chain: starting a chain replaces the stored value, and a message of
- * any other chain is stale and arms nothing (SQS's at-least-once delivery can still duplicate a message, and so a
+ * any other chain is stale and arms nothing (at-least-once delivery can still duplicate a message, and so a
  * chain, until the window closes).
  *
  * @param id        the chain's identity, carried by each of its messages: the window version written by the write that

@@ -26,17 +26,10 @@ import java.util.Objects;
  * processing time, and returns a {@link Transition} value that the caller writes under the store's version condition
  * and then executes. Nothing here reads a clock or does I/O.
  *
- * <p>Life cycle (see docs/SEMANTICS.md, "Window life cycle"):
- * <ul>
- *   <li>OPEN/HELD windows accept events; when a trigger holds, the revision is <em>claimed</em>: its aggregate is
- *   frozen into the state, a new fence is taken and a lease set, in the same conditional write.</li>
- *   <li>The claimer emits the frozen aggregate and then <em>commits</em> (conditional on its fence). A claim whose
- *   lease ends is <em>taken over</em> (new fence, same frozen aggregate, so the same aggregate id).</li>
- *   <li>Events arriving after a claim are corrections: they are folded into the cumulative aggregates and, after the
- *   correction delay, claimed as the next revision with {@code corrects} = the previous aggregate id.</li>
- *   <li>The hard deadline (creation + maxLifetime, processing time) bounds everything: an OPEN or HELD window is
- *   claimed by then whatever the watermark does, so every window closes.</li>
- * </ul>
+ * <p>The life cycle is {@link TransitionTable}: every (status, stimulus) cell, checked on each decision. The rules that
+ * make its promises hold are each stated once, where they are enforced: the claim, emit and commit in {@link Claims}
+ * and docs/FLUSH.md; which trigger closes a window (the hard lifetime among them, so every window closes) and when it
+ * is looked at again in {@link dev.fanin.core.trigger.Triggers}.
  */
 public final class WindowMachine {
 

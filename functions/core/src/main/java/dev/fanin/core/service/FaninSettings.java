@@ -6,7 +6,7 @@ import java.time.Duration;
  * Operational settings (not per pipeline).
  *
  * @param lease               how long a claimer has to emit and commit before a takeover
- * @param conflictRetries     re-reads after a version conflict before the messages are handed back to SQS
+ * @param conflictRetries     re-reads after a version conflict before the messages are handed back for redelivery
  * @param maxReceiveCount     the input queue's redrive count: a message failing on its last receive is dead-lettered
  *                            by fanin itself, so that its reason travels with it
  * @param sweepPageSize       due buckets read per page

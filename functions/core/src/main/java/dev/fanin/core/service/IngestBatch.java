@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What one ingest invocation has done so far, shared by the ingest of time windows and of sessions: the follow-ups of
- * its writes, and per message whether it failed (so SQS redelivers it) and why. Also where an event's outcome turns
+ * its writes, and per message whether it failed (so its input redelivers it) and why. Also where an event's outcome turns
  * into counts, metrics and side-output records.
  */
 final class IngestBatch {
@@ -147,7 +147,7 @@ final class IngestBatch {
         }
     }
 
-    /** A new window refused for want of an open-window slot: its messages are retried through SQS. */
+    /** A new window refused for want of an open-window slot: its messages are handed back, to be delivered again. */
     void refuse(WindowRef ref, List<Event> events) {
         engine.ports().metrics().count(MetricNames.ADMISSION_REFUSED, ref.pipeline());
         WindowLog.warn(LOG, ref, "new window refused: the pipeline is at bounds.maxOpenWindows; the messages are retried",
@@ -156,7 +156,7 @@ final class IngestBatch {
                 + config(ref.pipeline()).bounds().maxOpenWindows() + " open windows; window " + ref.windowId() + " waits for one to close");
     }
 
-    /** The messages of {@code events} failed: SQS redelivers them; the first reason is kept for a last delivery. */
+    /** The messages of {@code events} failed: their input redelivers them; the first reason is kept for a last delivery. */
     void fail(List<Event> events, String reason) {
         for (Event e : events) {
             failed.add(e.sourceMessageId());
@@ -168,7 +168,7 @@ final class IngestBatch {
      * A redelivered message that changed nothing in {@code state} may follow a crash between its first delivery's
      * write and the timer send, which would leave the window to the sweeper: the window's live chain gets its next
      * message, as if the chain's own message had come. If the chain was not lost, it now has two copies, which cost a
-     * read per hop until the window closes, like an SQS duplicate. A window due now is left to its other visitors.
+     * read per hop until the window closes, like a duplicate delivery. A window due now is left to its other visitors.
      */
     void rearmAfterRedelivery(WindowMachine machine, WindowState state, List<Event> events, long watermark) {
         TimerChain chain = state.timer();
@@ -199,7 +199,7 @@ final class IngestBatch {
             org.slf4j.MDC.remove("messageId");
             return true;
         } catch (RuntimeException e) {
-            // Not lost: SQS redelivers it and, past maxReceiveCount, its redrive policy moves it to the DLQ.
+            // Not lost: its input redelivers it and, past maxReceiveCount, dead-letters it (SQS: the redrive policy).
             failed.add(m.messageId());
             LOG.warn("dead-lettering message {} failed, it will be redelivered: {}", m.messageId(), e.getMessage());
             return false;

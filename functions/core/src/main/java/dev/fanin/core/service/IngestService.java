@@ -25,9 +25,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies one batch of deliveries (one SQS batch, for the SQS handler): intake, then per window one load, one decision and one conditional write for all of the
+ * Applies one batch of deliveries (for the SQS handler, one SQS batch): intake, then per window one load, one decision and one conditional write for all of the
  * batch's events in that window (coalescing), then the immediate flush of any window a trigger closed. A message is
- * reported failed (so SQS redelivers it) exactly when one of its events could not be applied; everything applied is
+ * reported failed (so its input redelivers it) exactly when one of its events could not be applied; everything applied is
  * idempotent under redelivery (event-id dedupe), so a retried message never counts twice.
  */
 public final class IngestService {
@@ -83,7 +83,7 @@ public final class IngestService {
     }
 
     /**
-     * The messages to hand back to SQS. A message failing on its last delivery is dead-lettered here, with its reason,
+     * The messages to hand back for redelivery. A message failing on its last delivery is dead-lettered here, with its reason,
      * instead of by the redrive policy (which would carry no reason).
      */
     private List<String> stillFailed(IngestBatch batch, Map<String, InboundMessage> byId) {
@@ -184,7 +184,7 @@ public final class IngestService {
 
     /**
      * Runs one window's (or one session key's) step so that an unexpected failure there (a fanin bug, a window whose
-     * stored state cannot be read) fails only the messages of {@code events}: SQS redelivers them and, past
+     * stored state cannot be read) fails only the messages of {@code events}: their input redelivers them and, past
      * maxReceiveCount, they are dead-lettered with this reason; the rest of the batch is counted as usual.
      */
     private static void isolated(IngestBatch batch, List<Event> events, Runnable step) {

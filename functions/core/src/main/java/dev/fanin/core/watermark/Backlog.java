@@ -10,7 +10,7 @@ import java.util.Optional;
  *
  * <p>A message is <em>behind</em> when it is delivered more than {@code outOfOrderness} after it was sent: it waited
  * in the queue longer than the watermark waits for it, so every event of the queue's backlog sent no earlier than it
- * may still be waiting too (SQS delivers a backlog in any order). A <em>backlog episode</em> lasts while behind
+ * may still be waiting too (a queue delivers a backlog in any order). A <em>backlog episode</em> lasts while behind
  * messages keep coming: it ends once none has come for {@code idleAfter} (the same processing time after which a
  * silent pipeline counts as idle). While an episode lasts, the watermark is capped at the episode's frontier
  * minus {@code outOfOrderness}:

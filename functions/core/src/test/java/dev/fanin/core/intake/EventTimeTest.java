@@ -171,7 +171,7 @@ class EventTimeTest {
             assertThat(result.rejected()).singleElement().satisfies(r -> {
                 assertThat(r.reason()).isEqualTo(RejectionReason.EVENT_TIME_OUT_OF_RANGE);
                 assertThat(r.detail()).contains(eventTime.isAfter(SENT) ? "maxFuture is PT5M" : "maxPast is PT24H")
-                        .contains("SQS sent time 2026-11-29T10:00:00Z");
+                        .contains("message's sent time 2026-11-29T10:00:00Z");
             });
         }
     }
