@@ -126,6 +126,24 @@ public record AggregateEvent(
         json.put("revision", revision);
         json.put("closeReason", closeReason.name());
         json.put("complete", complete);
+        putCompleteness(json);
+        json.set("aggregations", aggregations.deepCopy());
+        json.put("firstEventTime", firstEventTime == null ? null : IsoMillis.format(firstEventTime));
+        json.put("lastEventTime", lastEventTime == null ? null : IsoMillis.format(lastEventTime));
+        json.put("openedAt", IsoMillis.format(openedAt));
+        json.put("closedAt", IsoMillis.format(closedAt));
+        json.put("emittedAt", IsoMillis.format(emittedAt));
+        if (operatorNote != null) {
+            json.put("operatorNote", operatorNote);
+        }
+        if (retired != null) {
+            json.putObject("retired").put("change", retired.change()).put("renamedTo", retired.renamedTo());
+        }
+        return json;
+    }
+
+    /** What the window is known to hold and to miss: {@code expected}, {@code seen} and the {@code missing} list. */
+    private void putCompleteness(ObjectNode json) {
         if (expected == null) {
             json.putNull("expected");
         } else {
@@ -144,19 +162,6 @@ public record AggregateEvent(
         } else {
             json.put("missingCount", missingCount);
         }
-        json.set("aggregations", aggregations.deepCopy());
-        json.put("firstEventTime", firstEventTime == null ? null : IsoMillis.format(firstEventTime));
-        json.put("lastEventTime", lastEventTime == null ? null : IsoMillis.format(lastEventTime));
-        json.put("openedAt", IsoMillis.format(openedAt));
-        json.put("closedAt", IsoMillis.format(closedAt));
-        json.put("emittedAt", IsoMillis.format(emittedAt));
-        if (operatorNote != null) {
-            json.put("operatorNote", operatorNote);
-        }
-        if (retired != null) {
-            json.putObject("retired").put("change", retired.change()).put("renamedTo", retired.renamedTo());
-        }
-        return json;
     }
 
     /** Decodes {@link #toJson(Instant)} (ignoring {@code emittedAt}), e.g. the frozen emission kept in window state. */

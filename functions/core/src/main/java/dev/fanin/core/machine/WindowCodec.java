@@ -51,6 +51,20 @@ public final class WindowCodec {
         n.put("n", s.revisionEvents());
         n.put("o", s.openedAt().toEpochMilli());
         n.put("d", s.hardDeadline().toEpochMilli());
+        putEventTimes(n, s);
+        if (s.timer() != null) {
+            n.put("t", s.timer().armedFor().toEpochMilli());
+            n.put("ti", s.timer().id());
+        }
+        if (s.claim() != null) {
+            putClaim(n.putObject("cl"), s.claim());
+        }
+        putOptionalFacts(n, s);
+        return new StoredWindow(s.ref(), s.version(), s.status(), s.dueAt(), s.expiresAt(), s.fence(), s.leaseUntil(),
+                s.eventIds(), ExactJson.write(n), s.layout());
+    }
+
+    private static void putEventTimes(ObjectNode n, WindowState s) {
         putInstant(n, "f", s.firstEventTime());
         putInstant(n, "l", s.lastEventTime());
         if (!java.util.Objects.equals(s.lastTakenTime(), s.lastEventTime())) {
@@ -59,18 +73,18 @@ public final class WindowCodec {
         }
         putInstant(n, "la", s.lastArrival());
         putInstant(n, "p", s.pendingSince());
-        if (s.timer() != null) {
-            n.put("t", s.timer().armedFor().toEpochMilli());
-            n.put("ti", s.timer().id());
-        }
-        if (s.claim() != null) {
-            ObjectNode c = n.putObject("cl");
-            c.put("r", s.claim().revision());
-            c.put("why", s.claim().reason().name());
-            c.put("ok", s.claim().complete());
-            c.put("dl", s.claim().deadLetter());
-            c.set("em", s.claim().emission());
-        }
+    }
+
+    private static void putClaim(ObjectNode c, Claim claim) {
+        c.put("r", claim.revision());
+        c.put("why", claim.reason().name());
+        c.put("ok", claim.complete());
+        c.put("dl", claim.deadLetter());
+        c.set("em", claim.emission());
+    }
+
+    /** What only some windows have (absorbed sessions, late events, a continuation, a cut), written only then. */
+    private static void putOptionalFacts(ObjectNode n, WindowState s) {
         if (!s.absorbed().isEmpty()) {
             ArrayNode ab = n.putArray("ab");
             s.absorbed().forEach(ab::add);
@@ -84,8 +98,6 @@ public final class WindowCodec {
         if (s.cutBy() != null) {
             n.put("cut", s.cutBy().name());
         }
-        return new StoredWindow(s.ref(), s.version(), s.status(), s.dueAt(), s.expiresAt(), s.fence(), s.leaseUntil(),
-                s.eventIds(), ExactJson.write(n), s.layout());
     }
 
     public static WindowState decode(StoredWindow w, PipelineConfig config) {
