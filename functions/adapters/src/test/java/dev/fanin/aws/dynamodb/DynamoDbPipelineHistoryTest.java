@@ -2,27 +2,24 @@ package dev.fanin.aws.dynamodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.aws.support.MotoServer;
+import dev.fanin.aws.support.FreshTable;
 import dev.fanin.core.port.PipelineHistory.Definition;
 import java.time.Instant;
 import java.util.List;
-import java.util.UUID;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 class DynamoDbPipelineHistoryTest {
 
+    @RegisterExtension
+    static final FreshTable TABLE = new FreshTable("history");
     private static final Instant T = Instant.parse("2026-12-01T00:00:00Z");
-    private DynamoDbClient dynamo;
     private DynamoDbPipelineHistory history;
 
     @BeforeEach
-    void table() {
-        dynamo = MotoServer.get().dynamoDb();
-        String table = "history-" + UUID.randomUUID();
-        dynamo.createTable(WindowTableSchema.createTableRequest(table));
-        history = new DynamoDbPipelineHistory(dynamo, table);
+    void history() {
+        history = new DynamoDbPipelineHistory(TABLE.client(), TABLE.name());
     }
 
     @Test
