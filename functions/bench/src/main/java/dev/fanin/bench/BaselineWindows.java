@@ -41,8 +41,10 @@ final class BaselineWindows {
 
     /** Both designs' flush of a window item of {@code bytes}: a strongly consistent GetItem, an UpdateItem SET flushed. */
     static void billFlush(DynamoDbBill bill, long bytes) {
+        bill.purpose(Purpose.FLUSH_READ);
         bill.call("GetItem");
         bill.read(CapacityRules.strongReadUnits(bytes));
+        bill.purpose(Purpose.FLUSH_WRITE);
         bill.call("UpdateItem");
         bill.write(CapacityRules.writeUnits(bytes, bytes + "flushed".length() + 1));
     }

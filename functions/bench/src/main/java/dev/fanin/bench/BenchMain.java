@@ -47,7 +47,18 @@ public final class BenchMain {
     /** Everything measured for one profile. */
     record ProfileReport(Workload workload, Simulation.Result timers, Simulation.Result sweeper, ProfileFigures fanin,
                          ProfileFigures baseline, ProfileFigures competent, CpuTiming.Result cpu, CloseLatency.Summary timerLatency,
-                         CloseLatency.Summary sweepLatency) { }
+                         CloseLatency.Summary sweepLatency) {
+
+        /** fanin's dollars by line item. */
+        CostLines faninLines(PriceTable prices) {
+            return CostLines.fanin(CostLines.Usage.of(timers, fanin.events(), fanin.windows(), fanin.cpuMicrosPerEvent()), prices);
+        }
+
+        /** The competent design's dollars by line item. */
+        CostLines competentLines(PriceTable prices) {
+            return CostLines.baseline(competent, prices);
+        }
+    }
 
     /**
      * The template's ingest defaults ({@code IngestBatchSize}, {@code IngestMaxBatchingWindowSeconds},
@@ -93,10 +104,13 @@ public final class BenchMain {
             reports.add(report);
             throughputs.add(throughput);
             Report.profile(out, report, prices);
+            CostReport.profile(out, report.faninLines(prices), report.competentLines(prices));
             Report.throughput(out, report, throughput, prices);
         }
         if (!reports.isEmpty()) {
             Report.summary(out, reports, throughputs, prices);
+            CostReport.summary(out, reports.stream().map(r -> r.workload().name()).toList(),
+                    reports.stream().map(r -> r.faninLines(prices)).toList(), reports.stream().map(r -> r.competentLines(prices)).toList());
         }
     }
 

@@ -119,6 +119,7 @@ public final class CompetentBaseline {
         public Set<String> addIfNoneThere(String partitionKey, String windowId, List<String> digests) {
             Item item = windows.computeIfAbsent(List.of(partitionKey, windowId), k -> new Item(partitionKey, windowId));
             long before = item.bytes();
+            bill.purpose(Purpose.BATCH_UPDATE);
             bill.call("UpdateItem");
             if (digests.stream().anyMatch(item.digests::contains)) {
                 bill.write(CapacityRules.writeUnits(before, before));

@@ -12,11 +12,23 @@ import java.util.TreeMap;
  * write units are kept apart from the other table writes because the services' {@code WriteUnits} metric counts
  * window writes only. Units given with their item's partition key are also summed per partition, which is what
  * DynamoDB's per-partition limits (1,000 write and 3,000 read units a second) apply to.
+ *
+ * <p>Every call and unit is also booked on a line: the {@link Purpose} its store gave it and the function that made it
+ * ({@link #function}, which the simulation sets before each invocation), so that a reader can tell which guarantee
+ * each dollar buys ({@link CostLines}).
  */
 public final class DynamoDbBill {
 
     /** The units a run spent on one partition key. */
     public record PartitionUnits(String partition, double writeUnits, double readUnits) { }
+
+    /** One line of the bill: what a function spent for one purpose. */
+    record Line(String function, Purpose purpose) { }
+
+    /** The function of the baselines, and of fanin's calls until the simulation names one. */
+    static final String INGEST = "ingest";
+    static final String TIMER = "timer";
+    static final String SWEEPER = "sweeper";
 
     private final Map<String, Long> calls = new TreeMap<>();
     private final Map<String, double[]> byPartition = new HashMap<>();
@@ -24,13 +36,31 @@ public final class DynamoDbBill {
     private double dueBucketWriteUnits;
     private double readUnits;
     private long bytesRead;
+    private final Map<Line, Spent> lines = new HashMap<>();
+    private Line line = new Line(INGEST, Purpose.UNTAGGED);
+
+    /** Books the next calls and units on {@code function} (ingest, timer, sweeper), for the purpose last given. */
+    public void function(String function) {
+        line = new Line(function, line.purpose());
+    }
+
+    /** Books the next calls and units on {@code purpose}, for the function last given. */
+    void purpose(Purpose purpose) {
+        line = new Line(line.function(), purpose);
+    }
+
+    private Spent spent() {
+        return lines.computeIfAbsent(line, l -> new Spent());
+    }
 
     public void call(String operation) {
         calls.merge(operation, 1L, Long::sum);
+        spent().call(operation);
     }
 
     public void write(double units) {
         tableWriteUnits += units;
+        spent().write(units);
     }
 
     public void write(String partition, double units) {
@@ -40,16 +70,18 @@ public final class DynamoDbBill {
 
     public void dueBucketWrite(String partition, double units) {
         dueBucketWriteUnits += units;
+        spent().write(units);
         partition(partition)[0] += units;
     }
 
     public void read(double units) {
         readUnits += units;
+        spent().read(units);
     }
 
     /** A read of {@code bytes} (the items returned), billed {@code units}. */
     public void read(double units, long bytes) {
-        readUnits += units;
+        read(units);
         bytesRead += bytes;
     }
 
@@ -77,6 +109,8 @@ public final class DynamoDbBill {
         c.dueBucketWriteUnits = dueBucketWriteUnits;
         c.readUnits = readUnits;
         c.bytesRead = bytesRead;
+        lines.forEach((l, spent) -> c.lines.put(l, spent.copy()));
+        c.line = line;
         return c;
     }
 
@@ -99,6 +133,12 @@ public final class DynamoDbBill {
         d.dueBucketWriteUnits = dueBucketWriteUnits - earlier.dueBucketWriteUnits;
         d.readUnits = readUnits - earlier.readUnits;
         d.bytesRead = bytesRead - earlier.bytesRead;
+        lines.forEach((l, spent) -> {
+            Spent delta = spent.minus(earlier.lines.get(l));
+            if (!delta.isEmpty()) {
+                d.lines.put(l, delta);
+            }
+        });
         return d;
     }
 
@@ -128,6 +168,13 @@ public final class DynamoDbBill {
 
     public double readUnits() {
         return readUnits;
+    }
+
+    /** What each line spent, by function and purpose (lines that spent nothing left out). */
+    Map<Line, Spent> lines() {
+        Map<Line, Spent> copy = new HashMap<>();
+        lines.forEach((l, spent) -> copy.put(l, spent.copy()));
+        return copy;
     }
 
     /** Every partition key that units were given for, the one with the most write units first. */

@@ -31,13 +31,18 @@ final class HistoryProfile {
             Simulation.Intervals intervals = new Simulation.Intervals(INTERVAL);
             Simulation.Result run = Simulation.run(config, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT, intervals);
             table(out, workload, intervals.snapshots, prices);
-            baseline(out, config, workload, prices);
+            ProfileFigures competent = baseline(out, config, workload, prices);
             out.printf("Outcomes: %d accepted, %d duplicates, %d late, %d too late, %d failed deliveries.%n", run.accepted(), run.duplicates(),
                     run.late(), run.tooLate(), run.failedMessages());
             out.printf("%s%n", Report.writesByPurpose(run, run.accepted() + run.duplicates()));
             CloseLatency.Summary latency = new CloseLatency(config, BenchMain.parse(config, workload)).summarize(run.emitted());
             out.printf("Close latency p50 / p90 / p99 / max (simulated, with timers): %s over %d windows %s; %d emissions before the "
                     + "oracle's condition.%n%n", latency.percentiles(), latency.windows(), latency.byReason(), latency.negative());
+            CostLines.Usage usage = CostLines.Usage.of(run, run.accepted() + run.duplicates(), latency.windows(), 0);
+            CostLines faninLines = CostLines.fanin(usage, prices);
+            CostLines competentLines = CostLines.baseline(competent, prices);
+            CostReport.profile(out, faninLines, competentLines);
+            CostReport.summary(out, List.of(workload.name()), List.of(faninLines), List.of(competentLines));
         }
     }
 
@@ -64,7 +69,8 @@ final class HistoryProfile {
         }
     }
 
-    private static void baseline(PrintStream out, FaninConfig config, Workload workload, PriceTable prices) {
+    /** Prints both baselines' figures over the whole run; returns the competent design's. */
+    private static ProfileFigures baseline(PrintStream out, FaninConfig config, Workload workload, PriceTable prices) {
         List<Event> events = BenchMain.parse(config, workload);
         NaiveBaseline naive = new NaiveBaseline(BenchMain.pipelines(config));
         events.forEach(naive::accept);
@@ -81,6 +87,7 @@ final class HistoryProfile {
                 competent.windows(), 0, 0);
         out.printf(Locale.ROOT, "Competent baseline over the whole run: %.3f read units and %.3f write units per event, $%.2f per million events.%n",
                 strong.readUnits() / events.size(), c.writeUnitsPerEvent(), c.totalPerMillion(prices));
+        return c;
     }
 
     private static String label(int interval) {

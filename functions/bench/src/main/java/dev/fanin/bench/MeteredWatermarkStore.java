@@ -32,6 +32,7 @@ public final class MeteredWatermarkStore implements WatermarkStore {
 
     @Override
     public Reading read(String pipeline) {
+        bill.purpose(Purpose.WATERMARK_READ);
         bill.call("Query");
         bill.read(WindowKeys.watermarkPk(pipeline), CapacityRules.strongReadUnits(0), 0);
         return delegate.read(pipeline);
@@ -45,6 +46,7 @@ public final class MeteredWatermarkStore implements WatermarkStore {
                 && lastArrival.toEpochMilli() < before.lastArrival().toEpochMilli() + granularity) {
             return;
         }
+        bill.purpose(Purpose.WATERMARK_WRITE);
         bill.call("UpdateItem");
         bill.write(WindowKeys.watermarkPk(pipeline), CapacityRules.writeUnits(0, 0));
         writeUnits += CapacityRules.writeUnits(0, 0);
@@ -61,6 +63,7 @@ public final class MeteredWatermarkStore implements WatermarkStore {
             return;
         }
         backlogWritten.put(pipeline, episode);
+        bill.purpose(Purpose.WATERMARK_WRITE);
         bill.call("UpdateItem");
         bill.write(WindowKeys.watermarkPk(pipeline), CapacityRules.writeUnits(0, 0));
         writeUnits += CapacityRules.writeUnits(0, 0);

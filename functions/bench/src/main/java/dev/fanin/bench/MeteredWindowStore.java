@@ -73,6 +73,7 @@ public final class MeteredWindowStore implements WindowStore {
     private long headWrites;
     private long headBytesWritten;
     private double slotWriteUnits;
+    private final WritePurposes purposes = new WritePurposes();
 
     public MeteredWindowStore(DynamoDbWindowStore.Settings settings, DynamoDbBill bill) {
         this(settings, bill, SliceCache.DEFAULT_BYTES);
@@ -92,6 +93,7 @@ public final class MeteredWindowStore implements WindowStore {
     @Override
     public Optional<StoredWindow> load(WindowRef ref) {
         String pk = partitionOf(ref);
+        bill.purpose(Purpose.HEAD_LOAD);
         bill.call(GET);
         read(pk, partition(pk).getOrDefault(WindowKeys.headSk(ref.windowId()), 0L));
         return delegate.load(ref).map(w -> withLayout(w, sealed(pk, ref, w.version(), w.expiresAt(), newest.getOrDefault(ref, 0L))));
@@ -101,6 +103,7 @@ public final class MeteredWindowStore implements WindowStore {
     @Override
     public LiveSessions loadLive(String pipeline, String key) {
         String pk = WindowKeys.windowPk(pipeline, key);
+        bill.purpose(Purpose.LIVE_LOAD);
         bill.call(GET);
         read(pk, partition(pk).getOrDefault(LiveItemCodec.LIVE_SK, 0L));
         LiveSessions live = delegate.loadLive(pipeline, key);
@@ -135,6 +138,7 @@ public final class MeteredWindowStore implements WindowStore {
             ids.addAll(slice.getValue());
             sizes.add(partition(pk).get(WindowKeys.sliceSk(ref.windowId(), slice.getKey())));
         }
+        bill.purpose(Purpose.SLICE_LOAD);
         billSizedPages(pk, sizes);
         SliceCache.Known now = new SliceCache.Known(version, ttl, newestSlice, ids);
         cache.remember(window, now);
@@ -170,6 +174,7 @@ public final class MeteredWindowStore implements WindowStore {
     @Override
     public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
         String pk = WindowKeys.windowPk(pipeline, key);
+        bill.purpose(Purpose.COMMITTED_QUERY);
         // The session at or after the range end: ascending from S<to> below "S:", until the next session's item.
         List<Map.Entry<String, Long>> later = new ArrayList<>(partition(pk).subMap(WindowRef.sessionId(toMillis), true, "S:", true).entrySet());
         String first = later.isEmpty() ? null : WindowKeys.windowIdOf(later.get(0).getKey());
@@ -231,6 +236,7 @@ public final class MeteredWindowStore implements WindowStore {
             return;
         }
         int shard = WindowKeys.shardOf(entries.get(0), settings.dueShards());
+        bill.purpose(Purpose.DUE_PUT);
         for (List<String> chunk : DueBucketItems.chunks(entries)) {
             bill.call(PUT);
             bill.dueBucketWrite(WindowKeys.dueBucketPk(pipeline, shard),
@@ -242,6 +248,7 @@ public final class MeteredWindowStore implements WindowStore {
     @Override
     public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
         DuePage page = delegate.due(pipeline, shard, dueBy, limit, cursor);
+        bill.purpose(Purpose.DUE_QUERY);
         bill.call(QUERY);
         long bytes = 0;
         for (DueBucket bucket : page.buckets()) {
@@ -253,6 +260,7 @@ public final class MeteredWindowStore implements WindowStore {
 
     @Override
     public void removeDue(List<DueBucket> buckets) {
+        bill.purpose(Purpose.DUE_DELETE);
         for (int from = 0; from < buckets.size(); from += DynamoDbWindowStore.MAX_BATCH_WRITE) {
             bill.call(BATCH_WRITE);
         }
@@ -319,12 +327,14 @@ public final class MeteredWindowStore implements WindowStore {
     }
 
     private void billSlotsRead(String pipeline) {
+        bill.purpose(Purpose.COUNTER_READ);
         bill.call(GET);
         bill.read(WindowKeys.counterPk(pipeline), CapacityRules.strongReadUnits(0), 0);
     }
 
     private void billSlotsWrite(String pipeline) {
         double units = CapacityRules.writeUnits(0, 0);
+        bill.purpose(Purpose.COUNTER_WRITE);
         bill.call(UPDATE);
         bill.write(WindowKeys.counterPk(pipeline), units);
         slotWriteUnits += units;
@@ -339,6 +349,7 @@ public final class MeteredWindowStore implements WindowStore {
         long version = window.version() + 1;
         Map<String, AttributeValue> head = WindowItemCodec.head(window, version, headIds, layout);
         double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
+        bill.purpose(purposes.ofCreate(window));
         bill.call(PUT);
         bill.write(partitionOf(window.ref()), units);
         WriteOutcome outcome = delegate.create(window);
@@ -355,6 +366,7 @@ public final class MeteredWindowStore implements WindowStore {
         long version = previous.version() + 1;
         Map<String, AttributeValue> head = WindowItemCodec.head(next, version, headIds, layout);
         double units = CapacityRules.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
+        bill.purpose(purposes.ofReplace(previous, next));
         bill.call(PUT);
         bill.write(partitionOf(next.ref()), units);
         WriteOutcome outcome = delegate.replace(previous, next);
@@ -377,6 +389,7 @@ public final class MeteredWindowStore implements WindowStore {
         long previousBytes = previous.version() == 0 ? 0
                 : DynamoDbItemSize.bytes(LiveItemCodec.item(previous, previous.version(), LiveItemCodec.tails(previous), LiveItemCodec.sliced(previous)));
         double units = CapacityRules.writeUnits(previousBytes, DynamoDbItemSize.bytes(item));
+        bill.purpose(purposes.ofLive(previous, next));
         bill.call(PUT);
         bill.write(WindowKeys.windowPk(next.pipeline(), next.key()), units);
         Set<String> spilled = new HashSet<>();
@@ -399,6 +412,7 @@ public final class MeteredWindowStore implements WindowStore {
     private double spillLive(LiveSessions next, long written, Map<String, AttributeValue> item, Map<String, Set<String>> tails,
                              Set<String> spilled) {
         String pk = WindowKeys.windowPk(next.pipeline(), next.key());
+        bill.purpose(Purpose.SLICE_SPILL);
         double units = 0;
         Map<String, Set<String>> after = new HashMap<>(tails);
         List<StoredWindow> afterSpill = new ArrayList<>();
@@ -452,6 +466,7 @@ public final class MeteredWindowStore implements WindowStore {
             return 0;
         }
         TreeMap<Long, Set<String>> existing = slices(ref);
+        bill.purpose(Purpose.SLICE_SPILL);
         Map<String, AttributeValue> slice = WindowItemCodec.slice(ref, version, headIds, window.expiresAt());
         long bytes = DynamoDbItemSize.bytes(slice);
         double sliceUnits = CapacityRules.writeUnits(0, bytes);

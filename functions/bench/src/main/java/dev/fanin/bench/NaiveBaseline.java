@@ -43,6 +43,7 @@ public final class NaiveBaseline {
         events++;
         String dedupePk = dedupeKey(event);
         long dedupeBytes = utf8("pk") + utf8(dedupePk) + utf8("sk") + utf8("D") + TTL_BYTES;
+        bill.purpose(Purpose.DEDUPE_PUT);
         bill.call("PutItem");
         bill.write(CapacityRules.writeUnits(0, dedupeBytes));
         if (!dedupeIds.add(dedupePk)) {
@@ -53,6 +54,7 @@ public final class NaiveBaseline {
             WindowItem item = windows.computeIfAbsent(pk + "\u0000" + windowId, k -> new WindowItem(pk, windowId));
             long before = item.bytes();
             item.add(event.eventId());
+            bill.purpose(Purpose.WINDOW_UPDATE);
             bill.call("UpdateItem");
             bill.write(CapacityRules.writeUnits(before, item.bytes()));
         }

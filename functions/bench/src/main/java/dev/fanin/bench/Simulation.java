@@ -247,6 +247,7 @@ final class Simulation {
                 }
                 events[0] += messages.size();
                 stores.container(placement.nextInt(containers.ingest()));
+                bill.function(DynamoDbBill.INGEST);
                 FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
                 BatchResult r = ingest.handle(messages);
                 ingestLoad = ingestLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, messages.size()));
@@ -267,6 +268,7 @@ final class Simulation {
                     timerInvocations++;
                     List<SimTimers.Pending> batch = due.subList(from, Math.min(due.size(), from + 10));
                     stores.container(containers.ingest() + placement.nextInt(containers.timer()));
+                    bill.function(DynamoDbBill.TIMER);
                     FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
                     timerService.fireAll(batch.stream().map(SimTimers.Pending::wakeup).toList());
                     timerLoad = timerLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, batch.size()));
@@ -274,6 +276,7 @@ final class Simulation {
             } else {
                 clock.advanceTo(nextSweep);
                 stores.container(containers.ingest() + containers.timer());
+                bill.function(DynamoDbBill.SWEEPER);
                 FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
                 sweep.sweep(nextSweep.plus(SWEEP_EVERY).minusSeconds(10));
                 sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, 0));

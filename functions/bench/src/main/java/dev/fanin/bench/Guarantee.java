@@ -1,0 +1,41 @@
+package dev.fanin.bench;
+
+/**
+ * What a line of fanin's bill buys that the competent design ({@link CompetentBaseline}) does not have, or
+ * {@link #CORE} for what both do: take a batch's events, dedupe them, aggregate, flush each window once. Subtracting
+ * every other guarantee's lines from fanin's total leaves what fanin pays for the competent design's work.
+ */
+enum Guarantee {
+    CORE("the competent design's work", "take the events, dedupe, aggregate, flush once"),
+    TIMERS("close within seconds",
+            "timer messages and their visits: a window fires within seconds of its condition, no cron scanning the table"),
+    SWEEPER("every window closes",
+            "due buckets and the sweeper: a window closes when its timer is lost"),
+    WATERMARK("close by event time",
+            "the watermark: windows close by event time across invocations, and an idle pipeline still closes them"),
+    OPEN_BOUND("bounded open windows",
+            "the open-window counter: admission control under `bounds.maxOpenWindows`"),
+    EXACTLY_ONCE("exactly-once flush",
+            "the commit after the emission (for a session, its committed head and its removal from the live item): a crash or "
+                    + "redelivery never fires a revision twice or loses one"),
+    CORRECTIONS("corrections",
+            "late events within lateness correct the flushed aggregate: a later revision's claim, commit and event (a size "
+                    + "limit's continuation too), and the queries that find a late event's committed session"),
+    MERGES("session merges", "sessions bridged by an event merge into one");
+
+    private final String title;
+    private final String description;
+
+    Guarantee(String title, String description) {
+        this.title = title;
+        this.description = description;
+    }
+
+    String title() {
+        return title;
+    }
+
+    String description() {
+        return description;
+    }
+}

@@ -1,0 +1,73 @@
+package dev.fanin.bench;
+
+import java.util.Map;
+import java.util.TreeMap;
+
+/**
+ * What one line of a {@link DynamoDbBill} spent: the calls by operation and the units they were billed. Mutable, for
+ * the bill's own bookkeeping; {@link #copy} and {@link #minus} serve the bill's snapshots.
+ */
+final class Spent {
+
+    private final Map<String, Long> calls = new TreeMap<>();
+    private double writeUnits;
+    private double readUnits;
+
+    void call(String operation) {
+        calls.merge(operation, 1L, Long::sum);
+    }
+
+    void write(double units) {
+        writeUnits += units;
+    }
+
+    void read(double units) {
+        readUnits += units;
+    }
+
+    void add(Spent other) {
+        other.calls.forEach((op, n) -> calls.merge(op, n, Long::sum));
+        writeUnits += other.writeUnits;
+        readUnits += other.readUnits;
+    }
+
+    Map<String, Long> calls() {
+        return Map.copyOf(calls);
+    }
+
+    long callCount() {
+        return calls.values().stream().mapToLong(Long::longValue).sum();
+    }
+
+    double writeUnits() {
+        return writeUnits;
+    }
+
+    double readUnits() {
+        return readUnits;
+    }
+
+    boolean isEmpty() {
+        return calls.isEmpty() && writeUnits == 0 && readUnits == 0;
+    }
+
+    Spent copy() {
+        Spent c = new Spent();
+        c.calls.putAll(calls);
+        c.writeUnits = writeUnits;
+        c.readUnits = readUnits;
+        return c;
+    }
+
+    /** What this line spent beyond {@code earlier} (the same line in an earlier copy of the bill, or null). */
+    Spent minus(Spent earlier) {
+        Spent d = copy();
+        if (earlier != null) {
+            earlier.calls.forEach((op, n) -> d.calls.merge(op, -n, Long::sum));
+            d.calls.values().removeIf(n -> n == 0);
+            d.writeUnits -= earlier.writeUnits;
+            d.readUnits -= earlier.readUnits;
+        }
+        return d;
+    }
+}

@@ -1,0 +1,82 @@
+package dev.fanin.bench;
+
+import dev.fanin.core.port.LiveSessions;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * Tells what a window write is for from the statuses it moves between, as {@link MeteredWindowStore} bills it: the
+ * events, a merge, the first revision's claim and commit, and the claims and commits of later revisions (the
+ * corrections). A late event's write into a committed window is the events' (the competent design writes it too);
+ * a write that claims a correction as it takes the event is the correction's. Remembers which windows have been
+ * committed once. A write refused by its condition is told as if it applied (the simulation is single-threaded:
+ * refusals are rare).
+ */
+final class WritePurposes {
+
+    private final Set<WindowRef> committed = new HashSet<>();
+
+    /** A window item created: a time window's first write, or a session's committed head. */
+    Purpose ofCreate(StoredWindow window) {
+        if (committed.contains(window.ref())) {
+            return Purpose.CORRECTION;
+        }
+        return switch (window.status()) {
+            case CLOSED -> committedNow(window.ref(), Purpose.COMMITTED_HEAD);
+            case CLAIMED -> Purpose.CLAIM;
+            case MERGED -> Purpose.SESSION_MERGE;
+            default -> Purpose.WINDOW_EVENTS;
+        };
+    }
+
+    /** A window item replaced. */
+    Purpose ofReplace(StoredWindow previous, StoredWindow next) {
+        boolean claims = next.status() == WindowStatus.CLAIMED;
+        boolean commits = next.status() == WindowStatus.CLOSED && previous.status() == WindowStatus.CLAIMED;
+        if (committed.contains(next.ref())) {
+            return claims || commits ? Purpose.CORRECTION : Purpose.WINDOW_EVENTS;
+        }
+        if (commits) {
+            return committedNow(next.ref(), Purpose.COMMIT);
+        }
+        return switch (next.status()) {
+            case CLAIMED -> Purpose.CLAIM;
+            case MERGED -> Purpose.SESSION_MERGE;
+            default -> Purpose.WINDOW_EVENTS;
+        };
+    }
+
+    /**
+     * A key's live item replaced: a claimed session leaving it is its commit; a session newly claimed, its claim; a
+     * session leaving unclaimed, or marked merged, a merge; anything else the events. One write that does several is
+     * told by the first of these.
+     */
+    Purpose ofLive(LiveSessions previous, LiveSessions next) {
+        Map<String, WindowStatus> before = new HashMap<>();
+        previous.sessions().forEach(w -> before.put(w.ref().windowId(), w.status()));
+        Map<String, WindowStatus> after = new HashMap<>();
+        next.sessions().forEach(w -> after.put(w.ref().windowId(), w.status()));
+        boolean removedClaimed = before.entrySet().stream()
+                .anyMatch(e -> !after.containsKey(e.getKey()) && e.getValue() == WindowStatus.CLAIMED);
+        if (removedClaimed) {
+            return Purpose.LIVE_REMOVAL;
+        }
+        boolean newlyClaimed = after.entrySet().stream()
+                .anyMatch(e -> e.getValue() == WindowStatus.CLAIMED && before.get(e.getKey()) != WindowStatus.CLAIMED);
+        if (newlyClaimed) {
+            return Purpose.CLAIM;
+        }
+        boolean merged = !after.keySet().containsAll(before.keySet()) || after.containsValue(WindowStatus.MERGED);
+        return merged ? Purpose.SESSION_MERGE : Purpose.LIVE_EVENTS;
+    }
+
+    private Purpose committedNow(WindowRef ref, Purpose purpose) {
+        committed.add(ref);
+        return purpose;
+    }
+}

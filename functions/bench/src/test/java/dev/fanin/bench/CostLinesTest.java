@@ -1,0 +1,87 @@
+package dev.fanin.bench;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
+
+import dev.fanin.core.config.FaninConfig;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.api.Test;
+
+/** The line items account for every dollar of a run, each on the guarantee it buys. Counts only. */
+class CostLinesTest {
+
+    private static final FaninConfig CONFIG = BenchPipelines.load();
+    private static final PriceTable PRICES = PriceTable.usEast1();
+
+    @ParameterizedTest(name = "{0}")
+    @ValueSource(strings = {"alert-storm", "late-heavy", "file-uploads"})
+    void theLinesOfEachSideAddUpToItsTotalAndFaninsGuaranteesToItsLines(String profile) {
+        BenchMain.ProfileReport report = BenchMain.run(CONFIG, Workloads.named(profile, 0.1, 7), Simulation.BatchShape.DEFAULT, 0);
+
+        CostLines fanin = report.faninLines(PRICES);
+        CostLines competent = report.competentLines(PRICES);
+
+        assertThat(fanin.total()).isCloseTo(report.fanin().totalPerMillion(PRICES), within(1e-9));
+        assertThat(competent.total()).isCloseTo(report.competent().totalPerMillion(PRICES), within(1e-9));
+        assertThat(fanin.byGuarantee().values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(fanin.total(), within(1e-9));
+        assertThat(competent.byGuarantee()).containsOnlyKeys(Guarantee.CORE);
+        assertThat(fanin.byGuarantee()).containsKeys(Guarantee.CORE, Guarantee.TIMERS, Guarantee.SWEEPER, Guarantee.WATERMARK,
+                Guarantee.OPEN_BOUND, Guarantee.EXACTLY_ONCE);
+    }
+
+    @Test
+    void everyCallOfARunIsBookedOnAPurposeAndTheLinesAddUpToTheBill() {
+        Simulation.Result run = Simulation.run(CONFIG, Workloads.named("late-heavy", 0.1, 7), Simulation.Mode.TIMERS,
+                Simulation.BatchShape.DEFAULT);
+
+        assertThat(run.bill().lines().keySet()).noneMatch(line -> line.purpose() == Purpose.UNTAGGED);
+        assertThat(run.bill().lines().values().stream().mapToLong(Spent::callCount).sum()).isEqualTo(run.bill().calls());
+        assertThat(run.bill().lines().values().stream().mapToDouble(Spent::writeUnits).sum()).isCloseTo(run.bill().writeUnits(), within(1e-9));
+        assertThat(run.bill().lines().values().stream().mapToDouble(Spent::readUnits).sum()).isCloseTo(run.bill().readUnits(), within(1e-9));
+        assertThat(run.bill().lines().keySet()).extracting(DynamoDbBill.Line::function)
+                .containsOnly(DynamoDbBill.INGEST, DynamoDbBill.TIMER, DynamoDbBill.SWEEPER);
+        assertThat(run.bill().lines().keySet()).extracting(DynamoDbBill.Line::purpose)
+                .contains(Purpose.CORRECTION, Purpose.CLAIM, Purpose.COMMIT, Purpose.DUE_QUERY, Purpose.WATERMARK_READ);
+    }
+
+    @Test
+    void aLoadBuysWhatItsFunctionDoes() {
+        assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.INGEST, Purpose.LIVE_LOAD))).isEqualTo(Guarantee.CORE);
+        assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.LIVE_LOAD))).isEqualTo(Guarantee.TIMERS);
+        assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.SWEEPER, Purpose.HEAD_LOAD))).isEqualTo(Guarantee.SWEEPER);
+        assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.CLAIM))).isEqualTo(Guarantee.CORE);
+        assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.COMMIT))).isEqualTo(Guarantee.EXACTLY_ONCE);
+        assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.INGEST, Purpose.DUE_PUT))).isEqualTo(Guarantee.SWEEPER);
+    }
+
+    @Test
+    void everyGroupOfTheSummaryBuysOneGuarantee() {
+        java.util.Map<String, java.util.Set<Guarantee>> byGroup = new java.util.HashMap<>();
+        for (String function : java.util.List.of(DynamoDbBill.INGEST, DynamoDbBill.TIMER, DynamoDbBill.SWEEPER)) {
+            for (Purpose purpose : Purpose.values()) {
+                DynamoDbBill.Line line = new DynamoDbBill.Line(function, purpose);
+                byGroup.computeIfAbsent(CostLines.groupOf(line), g -> new java.util.HashSet<>()).add(CostLines.guaranteeOf(line));
+            }
+        }
+
+        assertThat(byGroup.values()).allSatisfy(guarantees -> assertThat(guarantees).hasSize(1));
+    }
+
+    @Test
+    void aSnapshotDifferenceKeepsTheLines() {
+        DynamoDbBill bill = new DynamoDbBill();
+        bill.function(DynamoDbBill.SWEEPER);
+        bill.purpose(Purpose.DUE_QUERY);
+        bill.call("Query");
+        bill.read(2);
+        DynamoDbBill earlier = bill.copy();
+        bill.call("Query");
+        bill.read(3);
+
+        Spent since = bill.since(earlier).lines().get(new DynamoDbBill.Line(DynamoDbBill.SWEEPER, Purpose.DUE_QUERY));
+
+        assertThat(since.callCount()).isEqualTo(1);
+        assertThat(since.readUnits()).isEqualTo(3);
+    }
+}
