@@ -165,10 +165,10 @@ record CostLines(List<Line> lines) {
             case WATERMARK_READ -> "reads: watermark";
             case COUNTER_READ -> "reads: open-window counter";
             case HEAD_LOAD, LIVE_LOAD, SLICE_LOAD -> switch (line.function()) {
-                case DynamoDbBill.TIMER -> "reads: timer visits (live item, head, slices; a commit's re-read)";
+                case DynamoDbBill.TIMER -> "reads: timer visits (live item, head, slices)";
                 case DynamoDbBill.SWEEPER -> "reads: the sweeper's window visits (live item, head, slices)";
                 default -> line.purpose() == Purpose.SLICE_LOAD ? "reads: ingest slice range queries"
-                        : "reads: ingest batch loads (live item, head; a commit's re-read)";
+                        : "reads: ingest batch loads (live item, head; a commit's re-read after an ingest claim)";
             };
             default -> line.purpose().label();
         };

@@ -57,6 +57,17 @@ public record LiveSessions(String pipeline, String key, long version, List<Store
         return lastClosed == null ? Long.MIN_VALUE : lastClosed.bounds().endMillis();
     }
 
+    /**
+     * These sessions as a store holds them once they are written over version {@link #version()}: at the next version,
+     * which every session carries.
+     */
+    public LiveSessions written() {
+        long stored = version + 1;
+        List<StoredWindow> stamped = sessions.stream().map(w -> new StoredWindow(w.ref(), stored, w.status(), w.dueAt(), w.expiresAt(),
+                w.fence(), w.leaseUntil(), w.eventIds(), w.state(), w.layout())).toList();
+        return new LiveSessions(pipeline, key, stored, stamped, lastClosed, expiresAt);
+    }
+
     public Optional<StoredWindow> session(String windowId) {
         return sessions.stream().filter(s -> s.ref().windowId().equals(windowId)).findFirst();
     }

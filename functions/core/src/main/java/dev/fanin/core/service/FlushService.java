@@ -180,7 +180,8 @@ public final class FlushService {
 
     private Optional<Boolean> commitOnce(WindowState claimed, Followups followups) {
         Instant now = engine.clock().instant();
-        Optional<StoredWindow> loaded = engine.ports().store().load(claimed.ref());
+        StoredWindow wrote = followups.visitWrote.remove(claimed.ref());
+        Optional<StoredWindow> loaded = wrote != null ? Optional.of(wrote) : engine.ports().store().load(claimed.ref());
         if (loaded.isEmpty()) {
             return Optional.of(true);
         }

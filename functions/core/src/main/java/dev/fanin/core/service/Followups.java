@@ -1,6 +1,8 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.machine.WindowState;
+import dev.fanin.core.port.LiveSessions;
+import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
@@ -48,6 +50,14 @@ final class Followups {
      * window it claimed and then closed, while a listing it recorded after the commit stands.
      */
     final Map<WindowRef, Committed> committed = new HashMap<>();
+    /**
+     * What this invocation's time-driven visits wrote and nothing has written since: by window (a time window, a
+     * committed session) and by key (its live item), each as a load would return it right after the write. A visit
+     * adds no event id, so the store keeps the id layout the visit loaded. A commit that follows in the invocation
+     * starts from it instead of reading the item again; a condition the store refuses sends it back to a read.
+     */
+    final Map<WindowRef, StoredWindow> visitWrote = new HashMap<>();
+    final Map<WindowRef, LiveSessions> visitWroteLive = new HashMap<>();
     /** Per pipeline, how many windows this invocation may still create at most: the size of the next reservation. */
     final Map<String, Integer> creationsAhead = new HashMap<>();
 }

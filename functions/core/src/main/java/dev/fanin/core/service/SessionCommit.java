@@ -8,6 +8,7 @@ import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -56,7 +57,8 @@ final class SessionCommit {
     private Optional<Boolean> commitOnce(WindowState claimed, StoredWindow[] committedCopy, Followups followups) {
         Instant now = engine.clock().instant();
         String pipeline = claimed.ref().pipeline();
-        LiveSessions live = engine.ports().store().loadLive(pipeline, claimed.ref().key());
+        LiveSessions wrote = followups.visitWroteLive.remove(WindowRef.wholeKey(pipeline, claimed.ref().key()));
+        LiveSessions live = wrote != null ? wrote : engine.ports().store().loadLive(pipeline, claimed.ref().key());
         Optional<StoredWindow> session = live.session(claimed.ref().windowId());
         if (session.isEmpty()) {
             // Committed (and moved out) by a flusher that took the claim over.

@@ -83,6 +83,7 @@ final class SessionVisit {
             if (!outcome.applied()) {
                 return Optional.empty();
             }
+            visit.followups().visitWroteLive.put(WindowRef.wholeKey(live.pipeline(), live.key()), change.build().written());
         }
         visit.followups().timers.addAll(continued);
         Map<WindowRef, WindowVisit.Visited> visited = new LinkedHashMap<>();

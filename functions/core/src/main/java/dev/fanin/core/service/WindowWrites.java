@@ -8,6 +8,7 @@ import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.WindowRef;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -41,6 +42,7 @@ final class WindowWrites {
      */
     WriteOutcome write(StoredWindow loaded, Transition t, Followups followups) {
         WindowState next = t.next();
+        followups.visitWrote.remove(next.ref());
         boolean creating = loaded == null;
         coverage.before(loaded, next, followups, !next.kind().isSession());
         if (creating && next.holdsSlot() && !slots.take(next, followups)) {
@@ -70,6 +72,7 @@ final class WindowWrites {
      * never by its key's (the sweeper reads only the live item for those).
      */
     WriteOutcome writeOnly(StoredWindow loaded, WindowState next, Followups followups) {
+        followups.visitWrote.remove(next.ref());
         coverage.before(loaded, next, followups, !next.kind().isSession());
         return put(loaded, next);
     }
@@ -92,6 +95,7 @@ final class WindowWrites {
             coverage.before(change.loadedSession(t.next().ref().windowId()), t.next(), followups, true);
         }
         LiveSessions loaded = change.loaded();
+        followups.visitWroteLive.remove(WindowRef.wholeKey(loaded.pipeline(), loaded.key()));
         WriteOutcome outcome = engine.ports().store().replaceLive(loaded, change.build());
         recordUnits(loaded.pipeline(), outcome);
         List<WindowState> created = change.transitions().stream().map(Transition::next)
