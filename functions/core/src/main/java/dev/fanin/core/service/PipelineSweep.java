@@ -11,6 +11,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,6 +32,11 @@ final class PipelineSweep {
     /** The latest commit of each window this run committed. */
     private final Map<WindowRef, Followups.Committed> commits = new HashMap<>();
     private final List<WindowStore.DueBucket> handled = new ArrayList<>();
+    /**
+     * Entries this run visited and found with nothing due before its next listing, with when the visit started. Shared
+     * by the shards: one entry's listings can sit in several.
+     */
+    private final Map<WindowRef, Instant> settled = new ConcurrentHashMap<>();
     private int overdue;
     private long oldest;
     private long pastDeadline;
@@ -47,6 +53,23 @@ final class PipelineSweep {
         Followups followups = new Followups();
         followups.watermarks.put(pipeline, watermark);
         return followups;
+    }
+
+    /**
+     * Whether a listing of {@code entry} in a bucket due at {@code dueAt} adds nothing to a visit this run has made
+     * already. A bucket is written before the writes it covers, and falls due only once they are done (an ingest
+     * listing waits for the invocation's end; any other writer lists a window that has a due time, which the earlier
+     * visit read and listed again): so a visit that started at or after {@code dueAt} read every write the listing
+     * covers, and a write after that visit has a listing of its own.
+     */
+    boolean visitedSince(WindowRef entry, Instant dueAt) {
+        Instant visitedAt = settled.get(entry);
+        return visitedAt != null && !dueAt.isAfter(visitedAt);
+    }
+
+    /** Records that the visit of {@code entry} that started at {@code visitedAt} left nothing due before its next listing. */
+    void settled(WindowRef entry, Instant visitedAt) {
+        settled.merge(entry, visitedAt, (a, b) -> a.isAfter(b) ? a : b);
     }
 
     /** An entry not visited: listed again at its bucket's time, so the next run takes it; no commit replaces it. */

@@ -222,18 +222,23 @@ public final class SweepService {
         // A bucket waiting past the overdue threshold means the sweeper is behind: its open windows are overdue.
         boolean late = bucket.dueAt().isBefore(now.minus(engine.settings().overdueAfter()));
         for (int i = 0; i < entries.size(); i++) {
+            WindowRef entry = entries.get(i);
+            if (sweep.visitedSince(entry, bucket.dueAt())) {
+                // Nothing to read: this run's visit of the entry saw every write this listing covers.
+                continue;
+            }
             if (!run.take(engine.clock().instant())) {
-                entries.subList(i, entries.size()).forEach(entry -> sweep.relistUnvisited(entry, bucket.dueAt()));
+                entries.subList(i, entries.size()).forEach(rest -> sweep.relistUnvisited(rest, bucket.dueAt()));
                 if (late) {
                     sweep.countOverdue(entries.size() - i);
                 }
                 break;
             }
-            EntryVisit visit = visitEntry(sweep, followups, entries.get(i), run);
+            EntryVisit visit = visitEntry(sweep, followups, entry, run);
             if (!visit.handled()) {
                 // Not visited (the store was unavailable, the window kept conflicting, or it failed): the next run
                 // tries again.
-                sweep.relistUnvisited(entries.get(i), bucket.dueAt());
+                sweep.relistUnvisited(entry, bucket.dueAt());
             }
             if (late && (visit.foundOpen() || !visit.handled())) {
                 sweep.countOverdue(1);
@@ -247,7 +252,10 @@ public final class SweepService {
     }
 
     /** What visiting one due-bucket entry did: whether it was handled, and whether it found a window still open. */
-    private record EntryVisit(boolean handled, boolean foundOpen) { }
+    private record EntryVisit(boolean handled, boolean foundOpen) {
+
+        static final EntryVisit NOT_HANDLED = new EntryVisit(false, false);
+    }
 
     /** Visits one entry (a window, or every live session of a key that has a due time). */
     private EntryVisit visitEntry(PipelineSweep sweep, Followups followups, WindowRef entry, SweepRun run) {
@@ -261,35 +269,48 @@ public final class SweepService {
                 Optional<Map<WindowRef, WindowVisit.Visited>> sessions = visits.visitLive(live, readAt,
                         new Visit(sweep.watermark, now, Visitor.SWEEP, followups));
                 if (sessions.isEmpty()) {
-                    return new EntryVisit(false, false);
+                    return EntryVisit.NOT_HANDLED;
                 }
                 visited.putAll(sessions.get());
             } else {
                 Optional<WindowVisit.Visited> window = visits.visit(entry, new Visit(sweep.watermark, now, Visitor.SWEEP, followups));
                 if (window.isEmpty()) {
-                    return new EntryVisit(false, false);
+                    return EntryVisit.NOT_HANDLED;
                 }
                 visited.put(entry, window.get());
             }
             run.addClaimed(followups.claimed.size() - before);
-            boolean foundOpen = false;
-            for (Map.Entry<WindowRef, WindowVisit.Visited> v : visited.entrySet()) {
-                foundOpen |= settle(sweep, v.getKey(), v.getValue(), now);
-            }
-            return new EntryVisit(true, foundOpen);
+            return new EntryVisit(true, settleAll(sweep, entry, visited, now));
         } catch (StoreUnavailableException e) {
             LOG.warn("sweep visit of {} deferred: {}", entry, e.getMessage());
-            return new EntryVisit(false, false);
+            return EntryVisit.NOT_HANDLED;
         } catch (RuntimeException e) {
             // One entry that cannot be visited (a bug, a state the code cannot read) must not stop the sweep of the
             // others; it is listed again, so it keeps showing as overdue until it is fixed.
             LOG.error("sweep visit of {} failed; it is listed again for the next run", entry, e);
-            return new EntryVisit(false, false);
+            return EntryVisit.NOT_HANDLED;
         }
     }
 
+    /**
+     * Settles every window the visit of {@code entry} read, and records the entry as settled by this run when none of
+     * them is due again before its next listing. Returns whether one is open.
+     */
+    private static boolean settleAll(PipelineSweep sweep, WindowRef entry, Map<WindowRef, WindowVisit.Visited> visited, Instant now) {
+        boolean foundOpen = false;
+        boolean nothingDue = true;
+        for (Map.Entry<WindowRef, WindowVisit.Visited> v : visited.entrySet()) {
+            foundOpen |= settle(sweep, v.getKey(), v.getValue(), now);
+            nothingDue &= v.getValue().nextVisit() == null || v.getValue().nextVisit().isAfter(now);
+        }
+        if (nothingDue) {
+            sweep.settled(entry, now);
+        }
+        return foundOpen;
+    }
+
     /** Records what a visit found: the window's age if it is open, and its next listing. Returns whether it is open. */
-    private boolean settle(PipelineSweep sweep, WindowRef ref, WindowVisit.Visited v, Instant now) {
+    private static boolean settle(PipelineSweep sweep, WindowRef ref, WindowVisit.Visited v, Instant now) {
         boolean open = v.state() != null && v.state().status().isOpen();
         if (open) {
             sweep.oldest(Duration.between(v.state().openedAt(), now).toSeconds());
