@@ -54,7 +54,9 @@ class ReplayBacklogTest {
     @Test
     void soItDoesUnderRedeliveryAndCrashes() {
         ReplayRun redelivered = ReplayRun.run(TRACE, runs.resolve("backlog-redeliver"), 0.5, 0, 7, OUTAGE, SHUFFLE);
-        ReplayRun crashed = ReplayRun.run(TRACE, runs.resolve("backlog-crash"), 0, 0.3, 13, OUTAGE, SHUFFLE);
+        // A crash lands at a random call of an invocation, so which seeds crash anything depends on the calls each
+        // invocation makes; seed 17 crashes some (asserted below); 13 stopped doing so when commits and sweeps made fewer calls.
+        ReplayRun crashed = ReplayRun.run(TRACE, runs.resolve("backlog-crash"), 0, 0.3, 17, OUTAGE, SHUFFLE);
 
         SoftAssertions softly = new SoftAssertions();
         softly.assertThat(redelivered.counter("messagesRedelivered")).as("duplicates delivered").isPositive();
