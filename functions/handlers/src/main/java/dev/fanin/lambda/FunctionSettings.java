@@ -16,6 +16,7 @@ import static dev.fanin.lambda.EnvironmentVariables.SIDE_OUTPUT_QUEUE_URL;
 import static dev.fanin.lambda.EnvironmentVariables.TABLE_NAME;
 import static dev.fanin.lambda.EnvironmentVariables.TIMER_QUEUE_URL;
 
+import dev.fanin.core.port.WindowStore;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -83,6 +84,9 @@ public record FunctionSettings(
         String deadLetters = required(env, DEAD_LETTER_QUEUE_URL, problems);
         int maxReceiveCount = positiveInt(env, MAX_RECEIVE_COUNT, problems);
         int dueShards = positiveInt(env, DUE_SHARDS, problems);
+        if (dueShards > WindowStore.MAX_DUE_SHARDS) {
+            problems.add("environment variable " + DUE_SHARDS + " must be at most " + WindowStore.MAX_DUE_SHARDS + ", was \"" + dueShards + "\"");
+        }
         int ingestTimeout = value(env, INGEST_TIMEOUT_SECONDS).isEmpty() ? DEFAULT_INGEST_TIMEOUT_SECONDS
                 : positiveInt(env, INGEST_TIMEOUT_SECONDS, problems);
         int sweepParallelism = value(env, SWEEP_PARALLELISM).isEmpty() ? DEFAULT_SWEEP_PARALLELISM

@@ -71,6 +71,16 @@ class FunctionSettingsTest {
     }
 
     @Test
+    void refusesMoreDueShardsThanTheSweeperCanRead() {
+        Map<String, String> env = complete();
+        env.put("FANIN_DUE_SHARDS", "257");
+
+        assertThatThrownBy(() -> FunctionSettings.from(env))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("environment variable FANIN_DUE_SHARDS must be at most 256, was \"257\"");
+    }
+
+    @Test
     void namesEveryMissingOrMalformedVariableAtOnce() {
         Map<String, String> env = complete();
         env.remove("FANIN_TABLE_NAME");

@@ -4,6 +4,7 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.PK;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.SK;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
 
+import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WindowStore.DueBucket;
 import dev.fanin.core.port.WindowStore.DuePage;
 import dev.fanin.core.window.WindowRef;
@@ -77,8 +78,8 @@ final class DueBuckets {
     }
 
     QueryRequest dueRequest(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
-        if (shard < 0 || shard >= shards) {
-            throw new IllegalArgumentException("due shard " + shard + " outside [0, " + shards + ")");
+        if (shard < 0 || shard >= WindowStore.MAX_DUE_SHARDS) {
+            throw new IllegalArgumentException("due shard " + shard + " outside [0, " + WindowStore.MAX_DUE_SHARDS + ")");
         }
         String pk = WindowKeys.dueBucketPk(pipeline, shard);
         return QueryRequest.builder()

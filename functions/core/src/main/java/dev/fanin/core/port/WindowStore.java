@@ -73,14 +73,21 @@ public interface WindowStore {
      */
     void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt);
 
-    /** Up to {@code limit} due buckets of one shard whose time is at or before {@code dueBy}, earliest first. */
+    /**
+     * Up to {@code limit} due buckets of one shard whose time is at or before {@code dueBy}, earliest first. Any shard
+     * below {@link #MAX_DUE_SHARDS} can be read, also one at or past {@link #dueShards()}: it holds the buckets a
+     * deployment with more shards wrote.
+     */
     DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor);
 
     /** Deletes buckets the sweeper has handled. */
     void removeDue(List<DueBucket> buckets);
 
-    /** Number of due-bucket shards per pipeline. */
+    /** Number of due-bucket shards per pipeline that buckets are written to, at most {@link #MAX_DUE_SHARDS}. */
     int dueShards();
+
+    /** The most due-bucket shards a deployment can have (the template's {@code DueShards} {@code MaxValue}). */
+    int MAX_DUE_SHARDS = 256;
 
     /**
      * Reserves up to {@code wanted} of the pipeline's open-window slots for windows created in admission epoch

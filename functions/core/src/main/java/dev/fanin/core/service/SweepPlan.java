@@ -1,5 +1,6 @@
 package dev.fanin.core.service;
 
+import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
@@ -15,7 +16,8 @@ import java.util.TreeMap;
  * many shards at once, how many entries it may visit, when it stops, and how what is still due is listed again.
  * Pure: the settings, the shard count and the run's start and deadline in, the plan out.
  *
- * @param shardOrder the shards, listed in this order (each page by page until its last page or the stop)
+ * @param shardOrder the shards, listed in this order (each page by page until its last page or the stop): the
+ *                   configured ones, then one probe of the shards past them
  * @param threads    shards worked on at once; 1 means one after the other with one set of follow-ups per pipeline
  * @param budget     due-bucket entries the run visits at most (per shard thread, so more threads buy more visits)
  * @param deadline   processing time at which the run stops taking new entries
@@ -30,11 +32,17 @@ record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant dead
     }
 
     static SweepPlan of(FaninSettings settings, int shards, Instant start, Instant deadline) {
+        long rotation = start.getEpochSecond() / ROTATION.toSeconds();
         // Rotate the first shard between runs so a budget cut does not always starve the same shards.
-        int first = (int) Math.floorMod(start.getEpochSecond() / ROTATION.toSeconds(), (long) shards);
+        int first = (int) Math.floorMod(rotation, (long) shards);
         List<Integer> order = new ArrayList<>();
         for (int i = 0; i < shards; i++) {
             order.add((first + i) % shards);
+        }
+        if (shards < WindowStore.MAX_DUE_SHARDS) {
+            // One shard past the configured ones a run, in turn: where a deployment with more shards left buckets.
+            // Lowering DueShards so strands no window; its buckets are read within MAX_DUE_SHARDS - shards runs.
+            order.add(shards + (int) Math.floorMod(rotation, (long) (WindowStore.MAX_DUE_SHARDS - shards)));
         }
         int parallelism = settings.sweepParallelism();
         return new SweepPlan(order, Math.min(parallelism, shards), settings.sweepMaxWindows() * Math.max(1, parallelism), deadline);

@@ -1,0 +1,67 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.port.ForwardingWindowStore;
+import dev.fanin.core.port.WindowStore;
+import dev.fanin.core.window.WindowStatus;
+import dev.fanin.testkit.AggregateSchema;
+import dev.fanin.testkit.TestClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A deployment lowers DueShards (8 to 2) while windows it listed in shards 2-7 are open and their timers are lost:
+ * the sweeper of the new deployment still closes every one of them, by the one shard past its own it reads each run,
+ * within MAX_DUE_SHARDS - 2 runs.
+ */
+class FewerDueShardsTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final int BEFORE = 8;
+    private static final int AFTER = 2;
+    private static final int KEYS = 24;
+
+    private final TestClock clock = new TestClock(T0);
+    private final InMemoryWindowStore memory = new InMemoryWindowStore(BEFORE);
+    private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
+
+    @Test
+    void windowsListedInTheShardsRemovedStillClose() {
+        FaninEngine before = engine(memory);
+        new IngestService(before).handle(IntStream.range(0, KEYS).mapToObj(k -> InMemoryEngines.message("m" + k,
+                InMemoryEngines.rawEvent("k" + k, "e" + k, T0), T0, 1)).toList());
+        assertThat(memory.dueBuckets()).as("listed past the new shard count").anyMatch(b -> b.shard() >= AFTER);
+
+        FaninEngine after = engine(new ForwardingWindowStore(memory) {
+            @Override
+            public int dueShards() {
+                return AFTER;
+            }
+        });
+        clock.set(T0.plus(Duration.ofMinutes(7)));
+        int runs = 0;
+        while (emitter.emitted().size() < KEYS && runs < WindowStore.MAX_DUE_SHARDS - AFTER) {
+            new SweepService(after).sweep(clock.instant().plusSeconds(50));
+            clock.advance(Duration.ofMinutes(1));
+            runs++;
+        }
+
+        assertThat(emitter.emitted()).as("every window emitted, after %d runs", runs).hasSize(KEYS);
+        assertThat(memory.all()).allSatisfy(w -> assertThat(w.status()).isEqualTo(WindowStatus.CLOSED));
+    }
+
+    private FaninEngine engine(WindowStore store) {
+        FaninEngine base = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 60s}"), memory, emitter,
+                (wakeup, now) -> {
+                    throw new IllegalStateException("timer queue unavailable");
+                }, clock);
+        return new FaninEngine(base.config(), new FaninPorts(store, base.ports().watermarks(), emitter, base.ports().timers(),
+                base.ports().sideOutput(), base.ports().deadLetters(), base.ports().metrics()), base.settings(), clock);
+    }
+}
