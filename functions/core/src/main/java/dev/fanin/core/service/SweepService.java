@@ -1,20 +1,14 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.config.PipelineConfig;
-import dev.fanin.core.machine.Visitor;
-import dev.fanin.core.machine.WindowMachine;
-import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.window.WindowRef;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -40,7 +34,7 @@ public final class SweepService {
     private static final Logger LOG = LoggerFactory.getLogger(SweepService.class);
 
     private final FaninEngine engine;
-    private final WindowVisit visits;
+    private final SweepEntries entryVisits;
     private final FlushService flush;
     private final ExecutorService shardThreads;
 
@@ -59,7 +53,7 @@ public final class SweepService {
                     + " needs threads to sweep shards on; pass an ExecutorService, or set sweepParallelism to 1");
         }
         this.engine = engine;
-        this.visits = new WindowVisit(engine);
+        this.entryVisits = new SweepEntries(engine);
         this.flush = new FlushService(engine);
         this.shardThreads = shardThreads;
     }
@@ -234,7 +228,7 @@ public final class SweepService {
                 }
                 break;
             }
-            EntryVisit visit = visitEntry(sweep, followups, entry, run);
+            SweepEntries.Visited visit = entryVisits.visit(sweep, followups, entry, run);
             if (!visit.handled()) {
                 // Not visited (the store was unavailable, the window kept conflicting, or it failed): the next run
                 // tries again.
@@ -250,79 +244,4 @@ public final class SweepService {
         sweep.handled(bucket);
         return !run.exhausted();
     }
-
-    /** What visiting one due-bucket entry did: whether it was handled, and whether it found a window still open. */
-    private record EntryVisit(boolean handled, boolean foundOpen) {
-
-        static final EntryVisit NOT_HANDLED = new EntryVisit(false, false);
-    }
-
-    /** Visits one entry (a window, or every live session of a key that has a due time). */
-    private EntryVisit visitEntry(PipelineSweep sweep, Followups followups, WindowRef entry, SweepRun run) {
-        try {
-            Instant now = engine.clock().instant();
-            int before = followups.claimed.size();
-            Map<WindowRef, WindowVisit.Visited> visited = new LinkedHashMap<>();
-            if (entry.isWholeKey()) {
-                long readAt = engine.nextSequence();
-                LiveSessions live = engine.ports().store().loadLive(entry.pipeline(), entry.key());
-                Optional<Map<WindowRef, WindowVisit.Visited>> sessions = visits.visitLive(live, readAt,
-                        new Visit(sweep.watermark, now, Visitor.SWEEP, followups));
-                if (sessions.isEmpty()) {
-                    return EntryVisit.NOT_HANDLED;
-                }
-                visited.putAll(sessions.get());
-            } else {
-                Optional<WindowVisit.Visited> window = visits.visit(entry, new Visit(sweep.watermark, now, Visitor.SWEEP, followups));
-                if (window.isEmpty()) {
-                    return EntryVisit.NOT_HANDLED;
-                }
-                visited.put(entry, window.get());
-            }
-            run.addClaimed(followups.claimed.size() - before);
-            return new EntryVisit(true, settleAll(sweep, entry, visited, now));
-        } catch (StoreUnavailableException e) {
-            LOG.warn("sweep visit of {} deferred: {}", entry, e.getMessage());
-            return EntryVisit.NOT_HANDLED;
-        } catch (RuntimeException e) {
-            // One entry that cannot be visited (a bug, a state the code cannot read) must not stop the sweep of the
-            // others; it is listed again, so it keeps showing as overdue until it is fixed.
-            LOG.error("sweep visit of {} failed; it is listed again for the next run", entry, e);
-            return EntryVisit.NOT_HANDLED;
-        }
-    }
-
-    /**
-     * Settles every window the visit of {@code entry} read, and records the entry as settled by this run when none of
-     * them is due again before its next listing. Returns whether one is open.
-     */
-    private static boolean settleAll(PipelineSweep sweep, WindowRef entry, Map<WindowRef, WindowVisit.Visited> visited, Instant now) {
-        boolean foundOpen = false;
-        boolean nothingDue = true;
-        for (Map.Entry<WindowRef, WindowVisit.Visited> v : visited.entrySet()) {
-            foundOpen |= settle(sweep, v.getKey(), v.getValue(), now);
-            nothingDue &= v.getValue().nextVisit() == null || v.getValue().nextVisit().isAfter(now);
-        }
-        if (nothingDue) {
-            sweep.settled(entry, now);
-        }
-        return foundOpen;
-    }
-
-    /** Records what a visit found: the window's age if it is open, and its next listing. Returns whether it is open. */
-    private static boolean settle(PipelineSweep sweep, WindowRef ref, WindowVisit.Visited v, Instant now) {
-        boolean open = v.state() != null && v.state().status().isOpen();
-        if (open) {
-            sweep.oldest(Duration.between(v.state().openedAt(), now).toSeconds());
-        }
-        if (v.state() != null && v.state().holdsSlot()) {
-            // Not closed for the first time yet (a correction's claim does not count: it comes after the deadline).
-            sweep.pastDeadline(Duration.between(v.state().hardDeadline(), now).toSeconds());
-        }
-        if (v.nextVisit() != null) {
-            sweep.relist(ref, v.nextVisit(), v.state().expiresAt(), v.readAt());
-        }
-        return open;
-    }
-
 }
