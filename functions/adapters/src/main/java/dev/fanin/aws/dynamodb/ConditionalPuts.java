@@ -5,7 +5,11 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.VERSION;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
 
 import java.util.Map;
+import java.util.OptionalDouble;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
+import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
 import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
@@ -46,5 +50,21 @@ final class ConditionalPuts {
     /** Created when {@code expectedVersion} is 0 (nothing stored yet), else replaced over it. */
     static PutItemRequest write(String table, Map<String, AttributeValue> item, long expectedVersion) {
         return expectedVersion == 0 ? create(table, item) : replace(table, item, expectedVersion);
+    }
+
+    /**
+     * Sends one conditional put.
+     *
+     * @return the write units DynamoDB reported (0 when it reported none), or empty when the condition failed
+     * @throws dev.fanin.core.port.StoreUnavailableException on a transient failure (see {@link DynamoDbFailures})
+     */
+    static OptionalDouble send(DynamoDbClient dynamo, PutItemRequest request, String operation) {
+        try {
+            return OptionalDouble.of(DynamoDbCalls.reported(dynamo.putItem(request).consumedCapacity()));
+        } catch (ConditionalCheckFailedException conflict) {
+            return OptionalDouble.empty();
+        } catch (SdkException e) {
+            throw DynamoDbFailures.translate(operation, e);
+        }
     }
 }

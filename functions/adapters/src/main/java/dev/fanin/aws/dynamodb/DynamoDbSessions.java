@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -199,17 +200,13 @@ final class DynamoDbSessions {
         Map<String, Set<String>> tails = LiveItemCodec.tails(next);
         Map<String, AttributeValue> item = LiveItemCodec.item(next, written, tails, LiveItemCodec.sliced(next));
         double sizeBased = DynamoDbItemSize.writeUnits(previousBytes(previous), DynamoDbItemSize.bytes(item));
-        double reported;
-        try {
-            reported = DynamoDbCalls.reported(dynamo.putItem(livePutRequest(item, previous.version())).consumedCapacity());
-        } catch (ConditionalCheckFailedException conflict) {
+        OptionalDouble reported = ConditionalPuts.send(dynamo, livePutRequest(item, previous.version()), "replaceLive");
+        if (reported.isEmpty()) {
             return WriteOutcome.rejected(Rejection.CONFLICT, sizeBased);
-        } catch (SdkException e) {
-            throw DynamoDbFailures.translate("replaceLive", e);
         }
-        costs.onWrite("replaceLive", reported, sizeBased);
+        costs.onWrite("replaceLive", reported.getAsDouble(), sizeBased);
         double spilled = spill(next, written, item, tails);
-        return WriteOutcome.applied((reported > 0 ? reported : sizeBased) + spilled);
+        return WriteOutcome.applied((reported.getAsDouble() > 0 ? reported.getAsDouble() : sizeBased) + spilled);
     }
 
     PutItemRequest livePutRequest(Map<String, AttributeValue> item, long expectedVersion) {

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.OptionalDouble;
 import java.util.Set;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -53,16 +54,12 @@ final class HeadWrites {
         long written = window.version() + 1;
         Map<String, AttributeValue> head = WindowItemCodec.head(window, written, headIds, layout);
         double sizeBased = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(head));
-        double reported;
-        try {
-            reported = DynamoDbCalls.reported(dynamo.putItem(createPutRequest(head)).consumedCapacity());
-        } catch (ConditionalCheckFailedException conflict) {
+        OptionalDouble reported = ConditionalPuts.send(dynamo, createPutRequest(head), "create");
+        if (reported.isEmpty()) {
             return WriteOutcome.rejected(Rejection.CONFLICT, sizeBased);
-        } catch (SdkException e) {
-            throw DynamoDbFailures.translate("create", e);
         }
-        costs.onWrite("create", reported, sizeBased);
-        return applied(reported, sizeBased, spill(window, written, headIds, layout));
+        costs.onWrite("create", reported.getAsDouble(), sizeBased);
+        return applied(reported.getAsDouble(), sizeBased, spill(window, written, headIds, layout));
     }
 
     PutItemRequest createPutRequest(Map<String, AttributeValue> head) {
@@ -78,16 +75,12 @@ final class HeadWrites {
         long written = previous.version() + 1;
         Map<String, AttributeValue> head = WindowItemCodec.head(next, written, headIds, layout);
         double sizeBased = DynamoDbItemSize.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
-        double reported;
-        try {
-            reported = DynamoDbCalls.reported(dynamo.putItem(replacePutRequest(head, previous.version())).consumedCapacity());
-        } catch (ConditionalCheckFailedException conflict) {
+        OptionalDouble reported = ConditionalPuts.send(dynamo, replacePutRequest(head, previous.version()), "replace");
+        if (reported.isEmpty()) {
             return WriteOutcome.rejected(Rejection.CONFLICT, sizeBased);
-        } catch (SdkException e) {
-            throw DynamoDbFailures.translate("replace", e);
         }
-        costs.onWrite("replace", reported, sizeBased);
-        return applied(reported, sizeBased, spill(next, written, headIds, layout));
+        costs.onWrite("replace", reported.getAsDouble(), sizeBased);
+        return applied(reported.getAsDouble(), sizeBased, spill(next, written, headIds, layout));
     }
 
     PutItemRequest replacePutRequest(Map<String, AttributeValue> head, long expectedVersion) {

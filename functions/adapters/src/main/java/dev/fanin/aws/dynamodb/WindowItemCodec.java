@@ -43,9 +43,7 @@ public final class WindowItemCodec {
      */
     public static Map<String, AttributeValue> head(StoredWindow window, long version, Set<String> headIds, IdLayout layout) {
         WindowRef ref = window.ref();
-        Map<String, AttributeValue> item = new HashMap<>();
-        item.put(PK, s(WindowKeys.windowPk(ref.pipeline(), ref.key())));
-        item.put(SK, s(WindowKeys.headSk(ref.windowId())));
+        Map<String, AttributeValue> item = new HashMap<>(headKey(ref));
         item.put(VERSION, n(version));
         item.put(STATUS, s(window.status().name()));
         if (window.dueAt() != null) {

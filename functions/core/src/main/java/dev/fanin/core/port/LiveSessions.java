@@ -63,9 +63,7 @@ public record LiveSessions(String pipeline, String key, long version, List<Store
      */
     public LiveSessions written() {
         long stored = version + 1;
-        List<StoredWindow> stamped = sessions.stream().map(w -> new StoredWindow(w.ref(), stored, w.status(), w.dueAt(), w.expiresAt(),
-                w.fence(), w.leaseUntil(), w.eventIds(), w.state(), w.layout())).toList();
-        return new LiveSessions(pipeline, key, stored, stamped, lastClosed, expiresAt);
+        return new LiveSessions(pipeline, key, stored, sessions.stream().map(w -> w.withVersion(stored)).toList(), lastClosed, expiresAt);
     }
 
     public Optional<StoredWindow> session(String windowId) {

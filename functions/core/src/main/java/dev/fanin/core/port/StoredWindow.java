@@ -42,4 +42,9 @@ public record StoredWindow(
         Objects.requireNonNull(state, "state");
         eventIds = Set.copyOf(eventIds);
     }
+
+    /** This window as stored at {@code storedVersion}: what a load returns right after a write of it. */
+    public StoredWindow withVersion(long storedVersion) {
+        return new StoredWindow(ref, storedVersion, status, dueAt, expiresAt, fence, leaseUntil, eventIds, state, layout);
+    }
 }

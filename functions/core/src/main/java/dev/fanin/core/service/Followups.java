@@ -51,10 +51,10 @@ final class Followups {
      */
     final Map<WindowRef, Committed> committed = new HashMap<>();
     /**
-     * What this invocation's time-driven visits wrote and nothing has written since: by window (a time window, a
-     * committed session) and by key (its live item), each as a load would return it right after the write. A visit
-     * adds no event id, so the store keeps the id layout the visit loaded. A commit that follows in the invocation
-     * starts from it instead of reading the item again; a condition the store refuses sends it back to a read.
+     * What this invocation's timer and sweep visits wrote and nothing has written since ({@link WindowWrites} keeps
+     * both maps): by window (a time window, a committed session) and by key (its live item), each as a load would
+     * return it right after the write. A commit that follows in the invocation starts from it instead of reading the
+     * item again; a condition the store refuses sends it back to a read.
      */
     final Map<WindowRef, StoredWindow> visitWrote = new HashMap<>();
     final Map<WindowRef, LiveSessions> visitWroteLive = new HashMap<>();

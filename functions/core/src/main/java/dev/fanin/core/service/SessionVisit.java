@@ -79,11 +79,10 @@ final class SessionVisit {
             }
         }
         if (change.changed()) {
-            WriteOutcome outcome = writes.writeLive(change, visit.followups());
+            WriteOutcome outcome = writes.writeLiveVisited(change, visit.followups());
             if (!outcome.applied()) {
                 return Optional.empty();
             }
-            visit.followups().visitWroteLive.put(WindowRef.wholeKey(live.pipeline(), live.key()), change.build().written());
         }
         visit.followups().timers.addAll(continued);
         Map<WindowRef, WindowVisit.Visited> visited = new LinkedHashMap<>();

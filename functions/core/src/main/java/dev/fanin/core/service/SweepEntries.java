@@ -41,17 +41,17 @@ final class SweepEntries {
             Instant now = engine.clock().instant();
             int before = followups.claimed.size();
             Map<WindowRef, WindowVisit.Visited> visited = new LinkedHashMap<>();
+            Visit visit = new Visit(sweep.watermark, now, Visitor.SWEEP, followups);
             if (entry.isWholeKey()) {
                 long readAt = engine.nextSequence();
                 LiveSessions live = engine.ports().store().loadLive(entry.pipeline(), entry.key());
-                Optional<Map<WindowRef, WindowVisit.Visited>> sessions = visits.visitLive(live, readAt,
-                        new Visit(sweep.watermark, now, Visitor.SWEEP, followups));
+                Optional<Map<WindowRef, WindowVisit.Visited>> sessions = visits.visitLive(live, readAt, visit);
                 if (sessions.isEmpty()) {
                     return Visited.NOT_HANDLED;
                 }
                 visited.putAll(sessions.get());
             } else {
-                Optional<WindowVisit.Visited> window = visits.visit(entry, new Visit(sweep.watermark, now, Visitor.SWEEP, followups));
+                Optional<WindowVisit.Visited> window = visits.visit(entry, visit);
                 if (window.isEmpty()) {
                     return Visited.NOT_HANDLED;
                 }

@@ -2,7 +2,6 @@ package dev.fanin.core.service;
 
 import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.machine.Transition;
-import dev.fanin.core.machine.WindowCodec;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
@@ -104,11 +103,7 @@ final class WindowVisit {
         if (t.action() == Transition.Action.EMIT && state.isClaimed()) {
             engine.ports().metrics().count(MetricNames.TAKEOVERS, ref.pipeline());
         }
-        WriteOutcome outcome = writes.write(loaded, t, visit.followups());
-        if (!outcome.applied()) {
-            return Optional.empty();
-        }
-        visit.followups().visitWrote.put(ref, WindowCodec.encode(t.next().withVersion(loaded.version() + 1)));
-        return Optional.of(Visited.of(t.next(), t, visit.now(), readAt));
+        WriteOutcome outcome = writes.writeVisited(loaded, t, visit.followups());
+        return outcome.applied() ? Optional.of(Visited.of(t.next(), t, visit.now(), readAt)) : Optional.empty();
     }
 }

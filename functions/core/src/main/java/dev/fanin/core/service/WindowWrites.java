@@ -41,6 +41,19 @@ final class WindowWrites {
      *         success the follow-ups are recorded
      */
     WriteOutcome write(StoredWindow loaded, Transition t, Followups followups) {
+        return write(loaded, t, followups, false);
+    }
+
+    /**
+     * {@link #write} for a timer or sweep visit of a window that exists, which also keeps what it stored in
+     * {@link Followups#visitWrote}: a visit adds no event id, so the store keeps the id layout the visit loaded, and
+     * the commit that follows in the invocation starts from it instead of reading the window again.
+     */
+    WriteOutcome writeVisited(StoredWindow loaded, Transition t, Followups followups) {
+        return write(loaded, t, followups, true);
+    }
+
+    private WriteOutcome write(StoredWindow loaded, Transition t, Followups followups, boolean visited) {
         WindowState next = t.next();
         followups.visitWrote.remove(next.ref());
         boolean creating = loaded == null;
@@ -48,7 +61,8 @@ final class WindowWrites {
         if (creating && next.holdsSlot() && !slots.take(next, followups)) {
             return WriteOutcome.rejected(WriteOutcome.Rejection.OPEN_WINDOW_BOUND, 0);
         }
-        WriteOutcome outcome = put(loaded, next);
+        StoredWindow encoded = WindowCodec.encode(next);
+        WriteOutcome outcome = put(loaded, encoded);
         if (!outcome.applied()) {
             if (creating && next.holdsSlot()) {
                 slots.unused(next, followups);
@@ -60,6 +74,8 @@ final class WindowWrites {
         }
         if (creating) {
             opened(next);
+        } else if (visited) {
+            followups.visitWrote.put(next.ref(), encoded.withVersion(loaded.version() + 1));
         }
         after(t, creating ? next.version() + 1 : loaded.version() + 1, followups);
         return outcome;
@@ -74,13 +90,12 @@ final class WindowWrites {
     WriteOutcome writeOnly(StoredWindow loaded, WindowState next, Followups followups) {
         followups.visitWrote.remove(next.ref());
         coverage.before(loaded, next, followups, !next.kind().isSession());
-        return put(loaded, next);
+        return put(loaded, WindowCodec.encode(next));
     }
 
-    private WriteOutcome put(StoredWindow loaded, WindowState next) {
-        StoredWindow encoded = WindowCodec.encode(next);
+    private WriteOutcome put(StoredWindow loaded, StoredWindow encoded) {
         WriteOutcome outcome = loaded == null ? engine.ports().store().create(encoded) : engine.ports().store().replace(loaded, encoded);
-        recordUnits(next.ref().pipeline(), outcome);
+        recordUnits(encoded.ref().pipeline(), outcome);
         return outcome;
     }
 
@@ -91,12 +106,22 @@ final class WindowWrites {
      * loses.
      */
     WriteOutcome writeLive(LiveChange change, Followups followups) {
+        return writeLive(change, followups, false);
+    }
+
+    /** {@link #writeLive} for a timer or sweep visit, keeping what it stored as {@link #writeVisited} does. */
+    WriteOutcome writeLiveVisited(LiveChange change, Followups followups) {
+        return writeLive(change, followups, true);
+    }
+
+    private WriteOutcome writeLive(LiveChange change, Followups followups, boolean visited) {
         for (Transition t : change.transitions()) {
             coverage.before(change.loadedSession(t.next().ref().windowId()), t.next(), followups, true);
         }
         LiveSessions loaded = change.loaded();
         followups.visitWroteLive.remove(WindowRef.wholeKey(loaded.pipeline(), loaded.key()));
-        WriteOutcome outcome = engine.ports().store().replaceLive(loaded, change.build());
+        LiveSessions next = change.build();
+        WriteOutcome outcome = engine.ports().store().replaceLive(loaded, next);
         recordUnits(loaded.pipeline(), outcome);
         List<WindowState> created = change.transitions().stream().map(Transition::next)
                 .filter(s -> change.isCreated(s.ref().windowId())).toList();
@@ -113,6 +138,9 @@ final class WindowWrites {
             }
         }
         created.forEach(this::opened);
+        if (visited) {
+            followups.visitWroteLive.put(WindowRef.wholeKey(loaded.pipeline(), loaded.key()), next.written());
+        }
         if (!change.absorbed().isEmpty()) {
             WindowLog.info(LOG, change.transitions().iterator().next().next().ref(), "sessions merged",
                     Map.of("absorbed", change.absorbed().stream().map(s -> s.ref().windowId()).toList()));

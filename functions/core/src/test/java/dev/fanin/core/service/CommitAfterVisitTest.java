@@ -64,9 +64,7 @@ class CommitAfterVisitTest {
 
     /** Ingests one event, then delivers the timer chain until the window is emitted; returns the timer visits. */
     private int closeByTimers(String window) {
-        FaninEngine base = InMemoryEngines.of(InMemoryEngines.rawPipeline(window), memory, emitter, timers, clock);
-        FaninEngine engine = new FaninEngine(base.config(), new FaninPorts(store, base.ports().watermarks(), emitter, timers,
-                base.ports().sideOutput(), base.ports().deadLetters(), base.ports().metrics()), base.settings(), clock);
+        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline(window), store, emitter, timers, clock);
         store.ingesting = true;
         new IngestService(engine).handle(List.of(InMemoryEngines.message("m1", InMemoryEngines.rawEvent("k1", "e1", T0), T0, 1)));
         store.ingesting = false;

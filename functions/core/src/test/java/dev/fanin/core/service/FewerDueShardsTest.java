@@ -57,11 +57,8 @@ class FewerDueShardsTest {
     }
 
     private FaninEngine engine(WindowStore store) {
-        FaninEngine base = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 60s}"), memory, emitter,
-                (wakeup, now) -> {
-                    throw new IllegalStateException("timer queue unavailable");
-                }, clock);
-        return new FaninEngine(base.config(), new FaninPorts(store, base.ports().watermarks(), emitter, base.ports().timers(),
-                base.ports().sideOutput(), base.ports().deadLetters(), base.ports().metrics()), base.settings(), clock);
+        return InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 60s}"), store, emitter, (wakeup, now) -> {
+            throw new IllegalStateException("timer queue unavailable");
+        }, clock);
     }
 }

@@ -3,10 +3,10 @@ package dev.fanin.core.service;
 import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.memory.InMemoryWatermarkStore;
-import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WindowTimers;
 import java.time.Clock;
 import java.time.Instant;
@@ -18,8 +18,11 @@ final class InMemoryEngines {
     private InMemoryEngines() {
     }
 
-    /** An engine for the configuration {@code yaml}: the given store, emitter and timers, a recording side output. */
-    static FaninEngine of(String yaml, InMemoryWindowStore store, RecordingEmitter emitter, WindowTimers timers, Clock clock) {
+    /**
+     * An engine for the configuration {@code yaml}: the given store (an in-memory one, or a wrapper over it that counts
+     * or interferes), emitter and timers, a recording side output.
+     */
+    static FaninEngine of(String yaml, WindowStore store, RecordingEmitter emitter, WindowTimers timers, Clock clock) {
         RecordingSideOutput side = new RecordingSideOutput();
         return new FaninEngine(ConfigLoader.load(yaml, "test"),
                 new FaninPorts(store, new InMemoryWatermarkStore(), emitter, timers, side, side, Metrics.NONE),

@@ -35,12 +35,10 @@ class SweepRelistAfterCommitTest {
     private final InMemoryWindowStore memory = new InMemoryWindowStore(SHARDS);
     private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final String yaml = InMemoryEngines.rawPipeline("{type: tumbling, size: 60s}") + "    late: {correctionDelay: 5m}\n";
-    private final FaninEngine base = InMemoryEngines.of(yaml, memory, emitter, (wakeup, now) -> {
+    private final LateEventOnCommit store = new LateEventOnCommit(memory);
+    private final FaninEngine engine = InMemoryEngines.of(yaml, store, emitter, (wakeup, now) -> {
         throw new IllegalStateException("timer queue unavailable");
     }, clock);
-    private final LateEventOnCommit store = new LateEventOnCommit(memory);
-    private final FaninEngine engine = new FaninEngine(base.config(), new FaninPorts(store, base.ports().watermarks(), emitter,
-            base.ports().timers(), base.ports().sideOutput(), base.ports().deadLetters(), base.ports().metrics()), base.settings(), clock);
     private final IngestService ingest = new IngestService(engine);
     private final SweepService sweep = new SweepService(engine);
     private int messages;

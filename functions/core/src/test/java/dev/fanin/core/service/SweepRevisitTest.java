@@ -103,12 +103,9 @@ class SweepRevisitTest {
 
     private FaninEngine engine() {
         RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
-        FaninEngine base = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}"), memory, emitter,
-                (wakeup, now) -> {
-                    throw new IllegalStateException("timer queue unavailable");
-                }, clock);
-        return new FaninEngine(base.config(), new FaninPorts(store, base.ports().watermarks(), emitter, base.ports().timers(),
-                base.ports().sideOutput(), base.ports().deadLetters(), base.ports().metrics()), base.settings(), clock);
+        return InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}"), store, emitter, (wakeup, now) -> {
+            throw new IllegalStateException("timer queue unavailable");
+        }, clock);
     }
 
     /** The store, counting the loads of each window since the ingest; runs {@code onFirstLoad} at the first. */
