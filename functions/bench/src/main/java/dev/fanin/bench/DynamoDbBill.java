@@ -1,6 +1,7 @@
 package dev.fanin.bench;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -150,8 +151,9 @@ public final class DynamoDbBill {
         return calls.getOrDefault(operation, 0L);
     }
 
+    /** Calls by operation, in name order (Map.copyOf's order changes from one JVM to the next: the report must not). */
     public Map<String, Long> callsByOperation() {
-        return Map.copyOf(calls);
+        return Collections.unmodifiableMap(new TreeMap<>(calls));
     }
 
     public double tableWriteUnits() {
