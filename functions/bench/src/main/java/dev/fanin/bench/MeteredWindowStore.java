@@ -254,7 +254,8 @@ public final class MeteredWindowStore implements WindowStore {
         for (DueBucket bucket : page.buckets()) {
             bytes += DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket));
         }
-        read(WindowKeys.dueBucketPk(pipeline, shard), bytes);
+        // As the adapter's DueBuckets: an eventually consistent Query, half a strong one's units.
+        bill.read(WindowKeys.dueBucketPk(pipeline, shard), CapacityRules.eventualReadUnits(bytes), bytes);
         return page;
     }
 
@@ -278,7 +279,7 @@ public final class MeteredWindowStore implements WindowStore {
 
     @Override
     public long openWindows(String pipeline) {
-        billSlotsRead(pipeline);
+        billSlotsRead(pipeline, false);
         return delegate.openWindows(pipeline);
     }
 
@@ -292,7 +293,7 @@ public final class MeteredWindowStore implements WindowStore {
         long free = maxOpenWindows - delegate.openWindows(pipeline);
         billSlotsWrite(pipeline);
         if (free < ask) {
-            billSlotsRead(pipeline);
+            billSlotsRead(pipeline, true);
             if (free > 0) {
                 billSlotsWrite(pipeline);
             }
@@ -309,10 +310,10 @@ public final class MeteredWindowStore implements WindowStore {
         delegate.releaseSlots(pipeline, epoch, count);
     }
 
-    /** As the adapter: a {@code GetItem} of the counter item and one {@code UpdateItem} per epoch retired. */
+    /** As the adapter: an eventually consistent {@code GetItem} of the counter item, one {@code UpdateItem} per epoch retired. */
     @Override
     public long retireEpochs(String pipeline, long before) {
-        billSlotsRead(pipeline);
+        billSlotsRead(pipeline, false);
         for (Long epoch : delegate.slotsByEpoch(pipeline).keySet()) {
             if (epoch < before) {
                 billSlotsWrite(pipeline);
@@ -326,10 +327,11 @@ public final class MeteredWindowStore implements WindowStore {
         return slotWriteUnits;
     }
 
-    private void billSlotsRead(String pipeline) {
+    /** As the adapter's OpenWindowSlots: strongly consistent only after a reservation that did not fit. */
+    private void billSlotsRead(String pipeline, boolean consistent) {
         bill.purpose(Purpose.COUNTER_READ);
         bill.call(GET);
-        bill.read(WindowKeys.counterPk(pipeline), CapacityRules.strongReadUnits(0), 0);
+        bill.read(WindowKeys.counterPk(pipeline), consistent ? CapacityRules.strongReadUnits(0) : CapacityRules.eventualReadUnits(0), 0);
     }
 
     private void billSlotsWrite(String pipeline) {

@@ -24,9 +24,14 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
 
 /**
  * The due buckets of a pipeline ({@link DueBucketItems}): a bucket is put once, listing windows by due time, read by
- * the sweeper shard by shard in due order with a consistent {@code Query}, and deleted after its entries are listed
- * again ({@link DueBucketDeletes}). A bucket goes to the shard of its first entry, so buckets falling due together
- * spread over the shards.
+ * the sweeper shard by shard in due order with an eventually consistent {@code Query}, and deleted after its entries
+ * are listed again ({@link DueBucketDeletes}). A bucket goes to the shard of its first entry, so buckets falling due
+ * together spread over the shards.
+ *
+ * <p>Eventually consistent is enough, for half the read units: a bucket is only ever put and deleted, never changed,
+ * and stays until a sweep has handled it. A page that misses a bucket put a moment ago leaves it to the next run (an
+ * ingest listing falls due 40 s after it was put); one that still shows a bucket just deleted has its entries visited
+ * once more, and each visit re-reads its window strongly and decides afresh.
  */
 final class DueBuckets {
 
@@ -87,7 +92,7 @@ final class DueBuckets {
                 .keyConditionExpression("#pk = :pk AND #sk < :after")
                 .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
                 .expressionAttributeValues(Map.of(":pk", s(pk), ":after", s(DueBucketItems.skBound(dueBy))))
-                .consistentRead(true)
+                .consistentRead(false)
                 .scanIndexForward(true)
                 .limit(limit)
                 .exclusiveStartKey(cursor == null ? null : DueCursor.decode(cursor, pk))

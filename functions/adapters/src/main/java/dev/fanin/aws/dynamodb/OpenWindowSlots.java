@@ -23,6 +23,11 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemResponse;
  * bound, a release on its epoch still being there (a retired epoch's slots were returned already), a retirement on
  * the epoch's count being the one read. One item takes about 1,000 updates a second, and the core reserves and
  * returns slots once per batch, not per window.
+ *
+ * <p>Only a reservation that did not fit reads the item strongly: what it asks for next is the bound's business. The
+ * sweeper's reads (the count it reports, the epochs it retires) are eventually consistent, for half the read units: a
+ * count a moment old is still a gauge, and a retirement built on an old count is refused by its condition and tried
+ * again the next run.
  */
 final class OpenWindowSlots {
 
@@ -46,7 +51,11 @@ final class OpenWindowSlots {
     }
 
     long open(String pipeline) {
-        AttributeValue open = slotsItem(pipeline).get(OPEN);
+        return held(slotsItem(pipeline, false));
+    }
+
+    private static long held(Map<String, AttributeValue> item) {
+        AttributeValue open = item.get(OPEN);
         return open == null ? 0 : Long.parseLong(open.n());
     }
 
@@ -59,7 +68,7 @@ final class OpenWindowSlots {
             return ask;
         }
         // Not all of it fits: take what is left, if anything, in one more conditional update.
-        long held = open(pipeline);
+        long held = held(slotsItem(pipeline, true));
         int room = (int) Math.min(ask - 1, Math.max(0, maxOpenWindows - held));
         return room > 0 && tryReserve(pipeline, epoch, room, maxOpenWindows) ? room : 0;
     }
@@ -85,7 +94,7 @@ final class OpenWindowSlots {
 
     long retire(String pipeline, long before) {
         long returned = 0;
-        for (Map.Entry<String, AttributeValue> attribute : slotsItem(pipeline).entrySet()) {
+        for (Map.Entry<String, AttributeValue> attribute : slotsItem(pipeline, false).entrySet()) {
             Long epoch = epochOf(attribute.getKey());
             if (epoch == null || epoch >= before) {
                 continue;
@@ -147,17 +156,17 @@ final class OpenWindowSlots {
         }
     }
 
-    private Map<String, AttributeValue> slotsItem(String pipeline) {
+    private Map<String, AttributeValue> slotsItem(String pipeline, boolean consistent) {
         try {
-            GetItemResponse response = dynamo.getItem(GetItemRequest.builder()
-                    .tableName(table)
-                    .key(slotsKey(pipeline))
-                    .consistentRead(true)
-                    .build());
+            GetItemResponse response = dynamo.getItem(slotsGetRequest(pipeline, consistent));
             return response.hasItem() ? response.item() : Map.of();
         } catch (SdkException e) {
             throw DynamoDbFailures.translate("openWindows", e);
         }
+    }
+
+    GetItemRequest slotsGetRequest(String pipeline, boolean consistent) {
+        return GetItemRequest.builder().tableName(table).key(slotsKey(pipeline)).consistentRead(consistent).build();
     }
 
     private static Map<String, AttributeValue> slotsKey(String pipeline) {

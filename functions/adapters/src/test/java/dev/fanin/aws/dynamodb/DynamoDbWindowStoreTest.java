@@ -127,7 +127,8 @@ class DynamoDbWindowStoreTest {
         assertThat(due.keyConditionExpression()).isEqualTo("#pk = :pk AND #sk < :after");
         assertThat(due.expressionAttributeValues()).isEqualTo(Map.of(
                 ":pk", AttributeValue.fromS("B#alerts#3"), ":after", AttributeValue.fromS(String.format("%013d$", T0.toEpochMilli()))));
-        assertThat(due.consistentRead()).isTrue();
+        // The sweeper's bucket pages alone are eventually consistent (DueBuckets says why).
+        assertThat(due.consistentRead()).isFalse();
         assertThat(due.scanIndexForward()).isTrue();
         assertThat(due.limit()).isEqualTo(25);
     }

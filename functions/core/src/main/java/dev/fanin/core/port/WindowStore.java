@@ -76,7 +76,8 @@ public interface WindowStore {
     /**
      * Up to {@code limit} due buckets of one shard whose time is at or before {@code dueBy}, earliest first. Any shard
      * below {@link #MAX_DUE_SHARDS} can be read, also one at or past {@link #dueShards()}: it holds the buckets a
-     * deployment with more shards wrote.
+     * deployment with more shards wrote. A page may be a moment old (it may miss a bucket just added, or still show one
+     * just removed): a bucket stays until a sweep has handled it, so that costs a run's delay or one more visit.
      */
     DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor);
 
@@ -112,7 +113,10 @@ public interface WindowStore {
      */
     long retireEpochs(String pipeline, long before);
 
-    /** Slots the pipeline holds: its open windows, plus any left behind by a crash until their epoch retires. */
+    /**
+     * Slots the pipeline holds: its open windows, plus any left behind by a crash until their epoch retires. A gauge,
+     * which may be a moment old: the bound is kept by {@link #reserveSlots}' condition, never by this count.
+     */
     long openWindows(String pipeline);
 
     /** A page of due buckets, and a cursor for the next page (null at the end). */
