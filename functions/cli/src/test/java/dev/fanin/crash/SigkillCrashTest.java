@@ -40,7 +40,8 @@ class SigkillCrashTest {
     private static final int KILLS = Integer.getInteger("fanin.crash.kills", 20);
     private static final int COPIES = Integer.getInteger("fanin.crash.copies", 2);
     private static final long SEED = Long.getLong("fanin.crash.seed", System.nanoTime());
-    private static final int MAX_LIFE_MILLIS = Integer.getInteger("fanin.crash.maxLifeMillis", 1500);
+    /** The longest life after ready; unset, a share of a clean replay's time ({@link #maxLifeMillis}). */
+    private static final Integer MAX_LIFE_MILLIS = Integer.getInteger("fanin.crash.maxLifeMillis");
 
     @TempDir
     Path dir;
@@ -50,6 +51,10 @@ class SigkillCrashTest {
         System.err.println("SigkillCrashTest: seed " + SEED + " (-Dfanin.crash.seed=" + SEED + " repeats the kill moments), "
                 + KILLS + " kills, " + COPIES + " copies of the sample traces");
         Path trace = CrashTrace.write(dir.resolve("crash-trace.jsonl"), COPIES);
+        long cleanStart = System.nanoTime();
+        ReplayRun clean = ReplayRun.run(trace, dir.resolve("clean"), 0, 0, 1);
+        int maxLife = maxLifeMillis(TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - cleanStart));
+        System.err.println("SigkillCrashTest: lives of up to " + maxLife + " ms after ready");
         Path out = dir.resolve("killed");
         String prefix = "ck" + UUID.randomUUID().toString().substring(0, 8) + "-";
         Random random = new Random(SEED);
@@ -59,7 +64,7 @@ class SigkillCrashTest {
         while (kills < KILLS) {
             Process child = start(trace, out, prefix, ++life);
             awaitReady(child, life);
-            Thread.sleep(random.nextInt(MAX_LIFE_MILLIS));
+            Thread.sleep(random.nextInt(maxLife));
             if (!child.isAlive()) {
                 break;
             }
@@ -77,7 +82,6 @@ class SigkillCrashTest {
                 .isGreaterThanOrEqualTo(KILLS);
 
         ReplayRun killed = ReplayRun.read(out);
-        ReplayRun clean = ReplayRun.run(trace, dir.resolve("clean"), 0, 0, 1);
         assertThat(killed.finished()).isTrue();
 
         Map<String, JsonNode> killedAggregates = killed.aggregatesById(); // fails if two emissions of one id differ
@@ -98,6 +102,15 @@ class SigkillCrashTest {
                 + " aggregates in " + killed.emissions().size() + " emissions (clean replay: " + cleanAggregates.size()
                 + "); every window's final revision counts what the clean replay counts; " + identical
                 + " aggregates identical to the clean replay's except emittedAt");
+    }
+
+    /**
+     * Lives short enough that {@link #KILLS} of them, at half the longest on average, do about half of what a clean
+     * in-process replay does in {@code cleanMillis} (a child JVM, started cold, is slower still): the kills land all
+     * over the replay and it does not finish before the last one, on a fast machine as on a slow one. At most 1.5 s.
+     */
+    private static int maxLifeMillis(long cleanMillis) {
+        return MAX_LIFE_MILLIS != null ? MAX_LIFE_MILLIS : (int) Math.max(50, Math.min(1500, cleanMillis / KILLS));
     }
 
     private Process start(Path trace, Path out, String prefix, int life) throws IOException {
