@@ -108,26 +108,41 @@ record CostLines(List<Line> lines) {
     /**
      * DynamoDB's lines: units by {@link CapacityRules}, and the Lambda time the calls wait ({@link PriceTable.CallMillis}
      * per call and read unit), largest first. {@code byFunction}: one line per function and purpose, else per purpose.
+     * A function whose calls partly waited at once (the sweeper's shard threads, {@link DynamoDbBill#overlap}) has each
+     * of its lines billed that share less of its wait.
      */
     private static List<Line> dynamoDb(DynamoDbBill bill, long events, PriceTable prices, boolean byFunction) {
         Map<String, Spent> merged = new TreeMap<>();
+        Map<String, Double> billedWait = new TreeMap<>();
         Map<String, Guarantee> guarantees = new TreeMap<>();
         Map<String, String> groups = new TreeMap<>();
+        Map<String, Double> billedShare = billedShareOfWait(bill, prices);
         bill.lines().forEach((line, spent) -> {
             String item = byFunction ? line.function() + ": " + line.purpose().label() : line.purpose().label();
             merged.merge(item, spent, CostLines::sum);
+            billedWait.merge(item, prices.waits().of(spent.calls(), spent.readUnits(), 0, 0) * billedShare.getOrDefault(line.function(), 1.0),
+                    Double::sum);
             guarantees.put(item, byFunction ? guaranteeOf(line) : Guarantee.CORE);
             groups.put(item, byFunction ? groupOf(line) : item);
         });
         List<Line> lines = new ArrayList<>();
         merged.forEach((item, spent) -> {
             double dollars = (spent.writeUnits() * prices.perMillionWriteUnits() + spent.readUnits() * prices.perMillionReadUnits()) / 1e6
-                    + lambda(prices.waits().of(spent.calls(), spent.readUnits(), 0, 0), prices);
+                    + lambda(billedWait.get(item), prices);
             lines.add(new Line(item, groups.get(item), guarantees.get(item), (double) spent.callCount() / events, spent.writeUnits() / events,
                     spent.readUnits() / events, dollars / events * 1e6));
         });
         lines.sort(Comparator.comparingDouble(Line::dollars).reversed());
         return lines;
+    }
+
+    /** By function, the share of its calls' DynamoDB wait that Lambda bills: 1 less what ran beside its other calls. */
+    private static Map<String, Double> billedShareOfWait(DynamoDbBill bill, PriceTable prices) {
+        Map<String, Double> waits = new TreeMap<>();
+        bill.lines().forEach((line, spent) -> waits.merge(line.function(), prices.waits().of(spent.calls(), spent.readUnits(), 0, 0), Double::sum));
+        Map<String, Double> shares = new TreeMap<>();
+        waits.forEach((function, wait) -> shares.put(function, wait == 0 ? 1.0 : 1 - bill.overlappedMillis(function) / wait));
+        return shares;
     }
 
     /** The guarantee a line of fanin's DynamoDB bill buys; a load buys what its function does. */

@@ -39,6 +39,8 @@ public final class DynamoDbBill {
     private long bytesRead;
     private final Map<Line, Spent> lines = new HashMap<>();
     private Line line = new Line(INGEST, Purpose.UNTAGGED);
+    /** By function: milliseconds of its DynamoDB calls' wait that ran beside other calls of the same invocation. */
+    private final Map<String, Double> overlapped = new TreeMap<>();
 
     /** Books the next calls and units on {@code function} (ingest, timer, sweeper), for the purpose last given. */
     public void function(String function) {
@@ -48,6 +50,27 @@ public final class DynamoDbBill {
     /** Books the next calls and units on {@code purpose}, for the function last given. */
     void purpose(Purpose purpose) {
         line = new Line(line.function(), purpose);
+    }
+
+    /**
+     * Books {@code millis} of the current function's DynamoDB wait as spent beside its other calls (the sweeper's shard
+     * threads): Lambda bills an invocation's wall time, so that wait is not billed twice ({@link CostLines}).
+     */
+    void overlap(double millis) {
+        if (millis < 0) {
+            throw new IllegalArgumentException("overlapped wait must not be negative, was " + millis);
+        }
+        overlapped.merge(line.function(), millis, Double::sum);
+    }
+
+    /** A function's DynamoDB wait that ran beside its other calls, in milliseconds ({@link #overlap}). */
+    double overlappedMillis(String function) {
+        return overlapped.getOrDefault(function, 0.0);
+    }
+
+    /** Every function's DynamoDB wait that ran beside its other calls, in milliseconds. */
+    double overlappedMillis() {
+        return overlapped.values().stream().mapToDouble(Double::doubleValue).sum();
     }
 
     private Spent spent() {
@@ -112,6 +135,7 @@ public final class DynamoDbBill {
         c.bytesRead = bytesRead;
         lines.forEach((l, spent) -> c.lines.put(l, spent.copy()));
         c.line = line;
+        c.overlapped.putAll(overlapped);
         return c;
     }
 
@@ -140,6 +164,7 @@ public final class DynamoDbBill {
                 d.lines.put(l, delta);
             }
         });
+        overlapped.forEach((function, millis) -> d.overlapped.put(function, millis - earlier.overlappedMillis(function)));
         return d;
     }
 

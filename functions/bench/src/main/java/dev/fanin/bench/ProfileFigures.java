@@ -47,9 +47,12 @@ record ProfileFigures(long events, long windows, long emitted, DynamoDbBill bill
         return dollars / events * 1e6;
     }
 
-    /** The time the functions wait on the calls they make, by {@link PriceTable.CallMillis}. */
+    /**
+     * The time the functions wait on the calls they make, by {@link PriceTable.CallMillis}, less what the sweeper's
+     * shard threads waited on at once ({@link DynamoDbBill#overlap}): what Lambda bills.
+     */
     double waitMillis(PriceTable.CallMillis waits) {
-        return waits.of(bill.callsByOperation(), bill.readUnits(), emitCalls, sqsSends);
+        return waits.of(bill.callsByOperation(), bill.readUnits(), emitCalls, sqsSends) - bill.overlappedMillis();
     }
 
     double sqsPerMillion(PriceTable prices) {

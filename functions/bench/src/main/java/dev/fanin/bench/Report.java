@@ -72,6 +72,12 @@ final class Report {
         functionRow(out, "ingest", run.ingestLoad(), prices);
         functionRow(out, "timer", run.timerLoad(), prices);
         functionRow(out, "sweeper", run.sweeperLoad(), prices);
+        double sweeps = Math.max(1, run.sweeperLoad().invocations());
+        out.printf(Locale.ROOT, "%nA sweep's shards work on %d threads at once (template SweepParallelism): of its %.1f ms of waits, "
+                        + "%.1f ms run beside another thread's, so Lambda bills %.1f ms a sweep.%n",
+                Simulation.SWEEP_PARALLELISM, run.sweeperLoad().millisPerInvocation(prices.waits()),
+                run.bill().overlappedMillis(DynamoDbBill.SWEEPER) / sweeps,
+                run.sweeperLoad().millisPerInvocation(prices.waits()) - run.bill().overlappedMillis(DynamoDbBill.SWEEPER) / sweeps);
         out.printf("%nThroughput: an ingest invocation of %.1f messages waits %.1f ms on its calls, so one concurrent invocation takes "
                         + "%,.0f events/s. Ceilings (events/s): %s. **Sustained: %,.0f events/s, bound by %s**; 5,000 events/s would "
                         + "take %d concurrent invocations.%n%n",

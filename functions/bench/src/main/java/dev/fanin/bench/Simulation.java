@@ -22,6 +22,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
+import java.util.function.DoubleSupplier;
 
 /**
  * Runs a workload through the real {@link IngestService}, {@link SweepService} and {@link TimerService} on a
@@ -42,6 +43,12 @@ final class Simulation {
     }
 
     static final Duration SWEEP_EVERY = Duration.ofSeconds(60);
+    /**
+     * Shards the sweeper works on at once (template {@code SweepParallelism}; {@code TemplateDefaultsTest} holds them
+     * equal): its shards run one after the other here ({@link InlineShards}), and their calls are billed as 8 threads
+     * wait on them.
+     */
+    static final int SWEEP_PARALLELISM = 8;
     /** Seeds the choice of container for each invocation, the same in every run. */
     private static final long CONTAINER_SEED = 7;
     private static final Duration GIVE_UP_AFTER = Duration.ofHours(3);
@@ -210,9 +217,13 @@ final class Simulation {
             }
         };
         FaninEngine engine = new FaninEngine(config, new FaninPorts(stores.windows(), stores.watermarks(), emitter, timers, side, side, metrics),
-                FaninSettings.defaults(), clock);
+                FaninSettings.defaults().withSweepParallelism(SWEEP_PARALLELISM), clock);
         IngestService ingest = new IngestService(engine);
-        SweepService sweep = new SweepService(engine);
+        // The bench's one price table gives each call's wait, so the sweeper's shard threads can be timed.
+        PriceTable.CallMillis waits = PriceTable.usEast1().waits();
+        DoubleSupplier dynamoDbWait = () -> waits.of(bill.callsByOperation(), bill.readUnits(), 0, 0);
+        InlineShards shards = new InlineShards(dynamoDbWait);
+        SweepService sweep = new SweepService(engine, shards);
         TimerService timerService = new TimerService(engine);
 
         List<List<Arrival>> batches = batches(workload.arrivals(), shape);
@@ -278,7 +289,10 @@ final class Simulation {
                 stores.container(containers.ingest() + containers.timer());
                 bill.function(DynamoDbBill.SWEEPER);
                 FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
+                double waitBefore = dynamoDbWait.getAsDouble();
                 sweep.sweep(nextSweep.plus(SWEEP_EVERY).minusSeconds(10));
+                double runWait = dynamoDbWait.getAsDouble() - waitBefore;
+                bill.overlap(runWait - shards.wallMillis(runWait, SWEEP_PARALLELISM));
                 sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, 0));
                 sweeps++;
                 nextSweep = nextSweep.plus(SWEEP_EVERY);

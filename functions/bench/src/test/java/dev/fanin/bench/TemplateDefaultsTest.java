@@ -7,7 +7,10 @@ import dev.fanin.testkit.TemplateResources;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** {@code fanin bench} runs the template's ingest defaults unless told otherwise, so its throughput is the default's. */
+/**
+ * {@code fanin bench} runs the template's ingest defaults unless told otherwise, so its throughput is the default's,
+ * and its sweeper on the template's shard threads, so its Lambda time is the default's.
+ */
 class TemplateDefaultsTest {
 
     @Test
@@ -19,6 +22,13 @@ class TemplateDefaultsTest {
         int windowSeconds = defaultOf(template, "IngestMaxBatchingWindowSeconds");
         // No batching window is run as the 100 ms a poll takes to fill a batch.
         assertThat(BenchMain.DEFAULT_BATCHING_WINDOW_MS).isEqualTo(windowSeconds == 0 ? 100 : windowSeconds * 1_000L);
+    }
+
+    @Test
+    void theBenchsSweeperWorksAsManyShardsAtOnceAsTheTemplates() {
+        Map<String, Object> template = CloudFormationYaml.read(TemplateResources.locateTemplate());
+
+        assertThat(defaultOf(template, "SweepParallelism")).isEqualTo(Simulation.SWEEP_PARALLELISM);
     }
 
     @SuppressWarnings("unchecked")
