@@ -6,6 +6,7 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.STATUS;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
 
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WindowStore.DueBucket;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
@@ -115,12 +116,16 @@ public final class WindowTableReader {
     }
 
     /**
-     * The due buckets of {@code pipeline} that list {@code ref}, by its window id or by its key ({@code *#key}, a
-     * session pipeline's entry), earliest first: one Query per shard.
+     * The due buckets of {@code pipeline} in shards {@code [fromShard, toShard)} that list {@code ref}, by its window id
+     * or by its key ({@code *#key}, a session pipeline's entry), earliest first: one Query per shard. Shards at or past
+     * the deployment's {@code DueShards} hold what a deployment with more shards left (the sweeper probes one a run).
      */
-    public List<DueBucket> listings(WindowRef ref, int dueShards) {
+    public List<DueBucket> listings(WindowRef ref, int fromShard, int toShard) {
+        if (fromShard < 0 || toShard > WindowStore.MAX_DUE_SHARDS || fromShard > toShard) {
+            throw new IllegalArgumentException("shards [" + fromShard + ", " + toShard + ") outside [0, " + WindowStore.MAX_DUE_SHARDS + ")");
+        }
         List<DueBucket> found = new ArrayList<>();
-        for (int s = 0; s < dueShards; s++) {
+        for (int s = fromShard; s < toShard; s++) {
             int shard = s;
             forEachItem(bucketQuery(ref.pipeline(), shard), item -> {
                 DueBucket bucket = DueBucketItems.bucket(ref.pipeline(), shard, item);

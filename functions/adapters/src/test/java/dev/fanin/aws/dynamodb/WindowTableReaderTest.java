@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fanin.aws.support.FreshTable;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WindowStore.DueBucket;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
@@ -108,10 +109,23 @@ class WindowTableReaderTest {
         store.addDue("alerts", T0.plusSeconds(90), List.of(new WindowRef("alerts", "k1", "*")), T0.plusSeconds(3600));
 
         assertThat(reader.window(ref).orElseThrow().eventIds()).containsExactlyInAnyOrder("a", "b", "c");
-        List<DueBucket> listings = reader.listings(ref, store.dueShards());
+        List<DueBucket> listings = reader.listings(ref, 0, store.dueShards());
         assertThat(listings).extracting(DueBucket::dueAt).containsExactly(T0.plusSeconds(60), T0.plusSeconds(90));
-        assertThat(reader.listings(new WindowRef("alerts", "nobody", "T1"), store.dueShards())).isEmpty();
+        assertThat(reader.listings(new WindowRef("alerts", "nobody", "T1"), 0, store.dueShards())).isEmpty();
         assertThat(reader.earliestDueBucket()).contains(T0.plusSeconds(60));
+    }
+
+    @Test
+    void aListingLeftInAShardPastDueShardsIsFoundThere() {
+        // A window that a deployment of 64 shards listed in a shard past the 16 of today's.
+        WindowRef ref = java.util.stream.IntStream.range(0, 1000).mapToObj(i -> new WindowRef("alerts", "k" + i, "T1"))
+                .filter(r -> WindowKeys.shardOf(r, 64) >= 16).findFirst().orElseThrow();
+        new DynamoDbWindowStore(TABLE.client(), TABLE.name(), new DynamoDbWindowStore.Settings(64, 32))
+                .addDue("alerts", T0.plusSeconds(60), List.of(ref), T0.plusSeconds(3600));
+
+        assertThat(reader.listings(ref, 0, 16)).isEmpty();
+        assertThat(reader.listings(ref, 16, WindowStore.MAX_DUE_SHARDS)).extracting(DueBucket::shard)
+                .containsExactly(WindowKeys.shardOf(ref, 64));
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.fanin.cli.FaninCommand;
 import dev.fanin.cli.UsageException;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WindowStore.DueBucket;
 import dev.fanin.core.window.WindowRef;
 import java.io.PrintStream;
@@ -49,7 +50,7 @@ final class ShowWindowCommand extends FaninCommand {
             WindowState state = stack.engine().decode(stored.get());
             WindowReport report = WindowReport.of(state, stack.pipeline(ref.pipeline()),
                     stack.engine().watermark(ref.pipeline(), Long.MIN_VALUE, now), now);
-            List<DueBucket> listings = stack.table().listings(ref, stack.stack().dueShards());
+            List<DueBucket> listings = listings(stack, ref, state);
             if (json) {
                 console.out().println(json(report, listings).toPrettyString());
             } else {
@@ -57,6 +58,16 @@ final class ShowWindowCommand extends FaninCommand {
             }
             return FaninCli.OK;
         }
+    }
+
+    /**
+     * The buckets that list the window in the deployment's shards; for a window with a due time listed in none of them,
+     * also in the shards past them, where a deployment with more shards may have left its listing.
+     */
+    private static List<DueBucket> listings(Operated stack, WindowRef ref, WindowState state) {
+        int shards = stack.stack().dueShards();
+        List<DueBucket> listings = stack.table().listings(ref, 0, shards);
+        return listings.isEmpty() && state.dueAt() != null ? stack.table().listings(ref, shards, WindowStore.MAX_DUE_SHARDS) : listings;
     }
 
     private static void print(WindowReport r, List<DueBucket> listings, Instant now, PrintStream out) {

@@ -3,15 +3,20 @@ package dev.fanin.cli.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
+import dev.fanin.aws.dynamodb.WindowKeys;
+import dev.fanin.core.window.WindowRef;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
 import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,6 +25,7 @@ import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
 import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
+import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
  * {@code fanin windows} against a stack on the local endpoint, through the real functions: a job whose shards do not
@@ -122,6 +128,31 @@ class WindowsCommandTest {
         stack.sweep(Duration.ofMinutes(40));
         assertThat(stack.newAggregates()).as("neither a second close nor the deadline sweep fires it again").isEmpty();
         assertThat(stack.fanin("", "windows", "list", "--status", "held").out()).doesNotContain("job-7");
+    }
+
+    @Test
+    void aListingLeftPastTheStacksDueShardsIsShown() throws Exception {
+        int shards = Integer.parseInt(stack.resources.functionEnvironment().getOrDefault("FANIN_DUE_SHARDS", "16"));
+        String windowId = WindowRef.timeWindowId(past.toEpochMilli());
+        // A job whose window a deployment with 64 shards would have listed in a shard past this stack's.
+        String job = IntStream.range(0, 1000).mapToObj(i -> "wide-" + i)
+                .filter(k -> WindowKeys.shardOf(new WindowRef("jobs", k, windowId), 64) >= shards).findFirst().orElseThrow();
+        holdJobs(job);
+        DynamoDbClient dynamo = stack.endpoint.dynamoDb();
+        String table = stack.resources.tableName();
+        // Its listings in the stack's shards gone, one left by the wider deployment.
+        dynamo.scanPaginator(r -> r.tableName(table)).items().stream().filter(i -> i.get("pk").s().startsWith("B#jobs#"))
+                .forEach(i -> dynamo.deleteItem(d -> d.tableName(table).key(Map.of("pk", i.get("pk"), "sk", i.get("sk")))));
+        Instant dueAt = Instant.now().plus(Duration.ofMinutes(5)).truncatedTo(ChronoUnit.SECONDS);
+        new DynamoDbWindowStore(dynamo, table, new DynamoDbWindowStore.Settings(64, 32))
+                .addDue("jobs", dueAt, List.of(new WindowRef("jobs", job, windowId)), dueAt.plus(Duration.ofHours(1)));
+
+        OperatedFixture.Run show = stack.fanin("", "windows", "show", "--pipeline", "jobs", "--key", job, "--window", windowId, "--json");
+
+        assertThat(show.exit()).as(show.err()).isZero();
+        JsonNode shown = OperatedFixture.JSON.readTree(show.out());
+        assertThat(shown.path("status").asText()).isEqualTo("HELD");
+        assertThat(shown.path("dueListings")).extracting(JsonNode::asText).containsExactly(dueAt.toString());
     }
 
     @Test
