@@ -73,6 +73,26 @@ public final class DynamoDbBill {
         return overlapped.values().stream().mapToDouble(Double::doubleValue).sum();
     }
 
+    /** The function the next calls are booked on. */
+    String function() {
+        return line.function();
+    }
+
+    /**
+     * Books one {@code operation} read of {@code function}, made for {@code from}, on {@code to} instead: for a call
+     * whose purpose shows only after it (a load that a claim follows). Totals do not change.
+     */
+    void rebookRead(String function, Purpose from, Purpose to, String operation, double readUnits) {
+        Spent source = lines.get(new Line(function, from));
+        if (source == null) {
+            throw new IllegalStateException("nothing booked on " + function + ": " + from.label());
+        }
+        source.moveRead(lines.computeIfAbsent(new Line(function, to), l -> new Spent()), operation, readUnits);
+        if (source.isEmpty()) {
+            lines.remove(new Line(function, from));
+        }
+    }
+
     private Spent spent() {
         return lines.computeIfAbsent(line, l -> new Spent());
     }

@@ -51,7 +51,7 @@ public final class MeteredWindowStore implements WindowStore {
     private static final String PUT = "PutItem";
     private static final String UPDATE = "UpdateItem";
     private static final String QUERY = "Query";
-    private static final String GET = "GetItem";
+    static final String GET = "GetItem";
     private static final String BATCH_WRITE = "BatchWriteItem";
     /** DynamoDB ends a Query page at 1 MB of items read. */
     static final long QUERY_PAGE_BYTES = 1024 * 1024;
@@ -74,6 +74,7 @@ public final class MeteredWindowStore implements WindowStore {
     private long headBytesWritten;
     private double slotWriteUnits;
     private final WritePurposes purposes = new WritePurposes();
+    private final ClaimLoads claimLoads;
 
     public MeteredWindowStore(DynamoDbWindowStore.Settings settings, DynamoDbBill bill) {
         this(settings, bill, SliceCache.DEFAULT_BYTES);
@@ -85,6 +86,7 @@ public final class MeteredWindowStore implements WindowStore {
         this.settings = settings;
         this.bill = bill;
         this.cacheBytes = cacheBytes;
+        this.claimLoads = new ClaimLoads(bill);
     }
 
     // ---------------------------------------------------------------- reads
@@ -95,7 +97,9 @@ public final class MeteredWindowStore implements WindowStore {
         String pk = partitionOf(ref);
         bill.purpose(Purpose.HEAD_LOAD);
         bill.call(GET);
-        read(pk, partition(pk).getOrDefault(WindowKeys.headSk(ref.windowId()), 0L));
+        long bytes = partition(pk).getOrDefault(WindowKeys.headSk(ref.windowId()), 0L);
+        read(pk, bytes);
+        claimLoads.loaded(pk + " " + WindowKeys.headSk(ref.windowId()), Purpose.HEAD_LOAD, CapacityRules.strongReadUnits(bytes));
         return delegate.load(ref).map(w -> withLayout(w, sealed(pk, ref, w.version(), w.expiresAt(), newest.getOrDefault(ref, 0L))));
     }
 
@@ -105,7 +109,9 @@ public final class MeteredWindowStore implements WindowStore {
         String pk = WindowKeys.windowPk(pipeline, key);
         bill.purpose(Purpose.LIVE_LOAD);
         bill.call(GET);
-        read(pk, partition(pk).getOrDefault(LiveItemCodec.LIVE_SK, 0L));
+        long bytes = partition(pk).getOrDefault(LiveItemCodec.LIVE_SK, 0L);
+        read(pk, bytes);
+        claimLoads.loaded(pk + " " + LiveItemCodec.LIVE_SK, Purpose.LIVE_LOAD, CapacityRules.strongReadUnits(bytes));
         LiveSessions live = delegate.loadLive(pipeline, key);
         List<StoredWindow> laidOut = new ArrayList<>();
         for (StoredWindow session : live.sessions()) {
@@ -351,9 +357,13 @@ public final class MeteredWindowStore implements WindowStore {
         long version = window.version() + 1;
         Map<String, AttributeValue> head = WindowItemCodec.head(window, version, headIds, layout);
         double units = CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(head));
-        bill.purpose(purposes.ofCreate(window));
+        Purpose purpose = purposes.ofCreate(window);
+        bill.purpose(purpose);
         bill.call(PUT);
         bill.write(partitionOf(window.ref()), units);
+        if (purpose == Purpose.CLAIM) {
+            claimLoads.claimed(partitionOf(window.ref()) + " " + WindowKeys.headSk(window.ref().windowId()));
+        }
         WriteOutcome outcome = delegate.create(window);
         if (!outcome.applied()) {
             return outcome;
@@ -368,9 +378,13 @@ public final class MeteredWindowStore implements WindowStore {
         long version = previous.version() + 1;
         Map<String, AttributeValue> head = WindowItemCodec.head(next, version, headIds, layout);
         double units = CapacityRules.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
-        bill.purpose(purposes.ofReplace(previous, next));
+        Purpose purpose = purposes.ofReplace(previous, next);
+        bill.purpose(purpose);
         bill.call(PUT);
         bill.write(partitionOf(next.ref()), units);
+        if (purpose == Purpose.CLAIM) {
+            claimLoads.claimed(partitionOf(next.ref()) + " " + WindowKeys.headSk(next.ref().windowId()));
+        }
         WriteOutcome outcome = delegate.replace(previous, next);
         if (!outcome.applied()) {
             return outcome;
@@ -391,9 +405,13 @@ public final class MeteredWindowStore implements WindowStore {
         long previousBytes = previous.version() == 0 ? 0
                 : DynamoDbItemSize.bytes(LiveItemCodec.item(previous, previous.version(), LiveItemCodec.tails(previous), LiveItemCodec.sliced(previous)));
         double units = CapacityRules.writeUnits(previousBytes, DynamoDbItemSize.bytes(item));
-        bill.purpose(purposes.ofLive(previous, next));
+        Purpose purpose = purposes.ofLive(previous, next);
+        bill.purpose(purpose);
         bill.call(PUT);
         bill.write(WindowKeys.windowPk(next.pipeline(), next.key()), units);
+        if (purpose == Purpose.CLAIM) {
+            claimLoads.claimed(WindowKeys.windowPk(next.pipeline(), next.key()) + " " + LiveItemCodec.LIVE_SK);
+        }
         Set<String> spilled = new HashSet<>();
         for (StoredWindow w : next.sessions()) {
             if (tails.get(w.ref().windowId()).size() > settings.spillThreshold()) {

@@ -21,6 +21,11 @@ enum Purpose {
     SLICE_SPILL("id slices sealed (spills)"),
     HEAD_LOAD("window head loads"),
     LIVE_LOAD("live item loads"),
+    /**
+     * A timer or sweep visit's {@code GetItem} of the window or live item it then claims for a first revision: the
+     * counterpart of the competent design's flush read, so booked with the design's work ({@link ClaimLoads}).
+     */
+    CLAIM_LOAD("loads before a first claim"),
     SLICE_LOAD("slice range queries"),
     COMMITTED_QUERY("committed-session queries"),
 

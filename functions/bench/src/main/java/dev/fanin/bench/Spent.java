@@ -31,6 +31,18 @@ final class Spent {
         readUnits += other.readUnits;
     }
 
+    /** Moves one {@code operation} call and the {@code readUnits} it was billed from this line to {@code to}. */
+    void moveRead(Spent to, String operation, double readUnits) {
+        if (calls.getOrDefault(operation, 0L) < 1 || this.readUnits < readUnits) {
+            throw new IllegalStateException("no " + operation + " of " + readUnits + " read units on this line to move");
+        }
+        calls.merge(operation, -1L, Long::sum);
+        calls.values().removeIf(n -> n == 0);
+        this.readUnits -= readUnits;
+        to.call(operation);
+        to.read(readUnits);
+    }
+
     Map<String, Long> calls() {
         return Map.copyOf(calls);
     }

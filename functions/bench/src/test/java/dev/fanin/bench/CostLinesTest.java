@@ -46,6 +46,21 @@ class CostLinesTest {
     }
 
     @Test
+    void aVisitsLoadBeforeItsFirstClaimIsBookedWithTheDesignsWork() {
+        Simulation.Result run = Simulation.run(CONFIG, Workloads.named("sparse", 0.1, 7), Simulation.Mode.TIMERS,
+                Simulation.BatchShape.DEFAULT);
+        java.util.Map<DynamoDbBill.Line, Spent> lines = run.bill().lines();
+        Spent claims = lines.get(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.CLAIM));
+        Spent claimLoads = lines.get(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.CLAIM_LOAD));
+
+        assertThat(claims.callCount()).as("sparse sessions close by their timers").isPositive();
+        assertThat(claimLoads.calls()).as("one GetItem per first claim, each the claim's own visit's")
+                .isEqualTo(java.util.Map.of("GetItem", claims.callCount()));
+        assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.CLAIM_LOAD))).isEqualTo(Guarantee.CORE);
+        assertThat(lines.keySet()).noneMatch(line -> line.purpose() == Purpose.CLAIM_LOAD && line.function().equals(DynamoDbBill.INGEST));
+    }
+
+    @Test
     void aLoadBuysWhatItsFunctionDoes() {
         assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.INGEST, Purpose.LIVE_LOAD))).isEqualTo(Guarantee.CORE);
         assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.LIVE_LOAD))).isEqualTo(Guarantee.TIMERS);

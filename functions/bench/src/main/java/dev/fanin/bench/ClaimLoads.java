@@ -1,0 +1,37 @@
+package dev.fanin.bench;
+
+import java.util.HashMap;
+import java.util.Map;
+
+/**
+ * The load a visit claims after. A timer or sweep visit reads a window (or a key's live item) and, when it is due,
+ * claims it: that {@code GetItem} is what the competent design's flush read does, so it belongs with the design's
+ * work, not with the timers or the sweeper. Its purpose shows only once the claim is written, so each item's latest
+ * {@code GetItem} is remembered, and a first claim of the item by the same function moves it to
+ * {@link Purpose#CLAIM_LOAD}. An ingest's load stays the ingest's (it is the design's work already).
+ */
+final class ClaimLoads {
+
+    private record Load(String function, Purpose purpose, double readUnits) { }
+
+    private final DynamoDbBill bill;
+    private final Map<String, Load> latest = new HashMap<>();
+
+    ClaimLoads(DynamoDbBill bill) {
+        this.bill = bill;
+    }
+
+    /** A {@code GetItem} of {@code item} just billed for {@code purpose}. */
+    void loaded(String item, Purpose purpose, double readUnits) {
+        latest.put(item, new Load(bill.function(), purpose, readUnits));
+    }
+
+    /** A first claim of {@code item} just billed: its visit's load, if this function made it, is the claim's. */
+    void claimed(String item) {
+        Load load = latest.remove(item);
+        String function = bill.function();
+        if (load != null && load.function().equals(function) && !function.equals(DynamoDbBill.INGEST)) {
+            bill.rebookRead(function, load.purpose(), Purpose.CLAIM_LOAD, MeteredWindowStore.GET, load.readUnits());
+        }
+    }
+}
