@@ -120,8 +120,7 @@ record CostLines(List<Line> lines) {
         bill.lines().forEach((line, spent) -> {
             String item = byFunction ? line.function() + ": " + line.purpose().label() : line.purpose().label();
             merged.merge(item, spent, CostLines::sum);
-            billedWait.merge(item, prices.waits().of(spent.calls(), spent.readUnits(), 0, 0) * billedShare.getOrDefault(line.function(), 1.0),
-                    Double::sum);
+            billedWait.merge(item, waitMillis(spent, prices) * billedShare.getOrDefault(line.function(), 1.0), Double::sum);
             guarantees.put(item, byFunction ? guaranteeOf(line) : Guarantee.CORE);
             groups.put(item, byFunction ? groupOf(line) : item);
         });
@@ -139,10 +138,15 @@ record CostLines(List<Line> lines) {
     /** By function, the share of its calls' DynamoDB wait that Lambda bills: 1 less what ran beside its other calls. */
     private static Map<String, Double> billedShareOfWait(DynamoDbBill bill, PriceTable prices) {
         Map<String, Double> waits = new TreeMap<>();
-        bill.lines().forEach((line, spent) -> waits.merge(line.function(), prices.waits().of(spent.calls(), spent.readUnits(), 0, 0), Double::sum));
+        bill.lines().forEach((line, spent) -> waits.merge(line.function(), waitMillis(spent, prices), Double::sum));
         Map<String, Double> shares = new TreeMap<>();
         waits.forEach((function, wait) -> shares.put(function, wait == 0 ? 1.0 : 1 - bill.overlappedMillis(function) / wait));
         return shares;
+    }
+
+    /** The time a line's DynamoDB calls wait, one after the other. */
+    static double waitMillis(Spent spent, PriceTable prices) {
+        return prices.waits().of(spent.calls(), spent.readUnits(), 0, 0);
     }
 
     /** The guarantee a line of fanin's DynamoDB bill buys; a load buys what its function does. */

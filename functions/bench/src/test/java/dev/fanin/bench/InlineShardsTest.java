@@ -54,7 +54,7 @@ class InlineShardsTest {
         PriceTable prices = PriceTable.usEast1();
         DynamoDbBill bill = run.bill();
         double sweeperWait = bill.lines().entrySet().stream().filter(e -> e.getKey().function().equals(DynamoDbBill.SWEEPER))
-                .mapToDouble(e -> prices.waits().of(e.getValue().calls(), e.getValue().readUnits(), 0, 0)).sum();
+                .mapToDouble(e -> CostLines.waitMillis(e.getValue(), prices)).sum();
 
         assertThat(bill.overlappedMillis(DynamoDbBill.SWEEPER)).as("the shards' waits overlap").isPositive()
                 .isLessThan(sweeperWait * (Simulation.SWEEP_PARALLELISM - 1) / Simulation.SWEEP_PARALLELISM + 1e-9);
