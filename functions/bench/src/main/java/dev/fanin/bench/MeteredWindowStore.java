@@ -1,6 +1,5 @@
 package dev.fanin.bench;
 
-import dev.fanin.aws.dynamodb.DueBucketItems;
 import dev.fanin.aws.dynamodb.DynamoDbItemSize;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.dynamodb.IdLayout;
@@ -22,10 +21,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.SplittableRandom;
 import java.util.TreeMap;
 import java.util.function.Predicate;
-import java.util.random.RandomGenerator;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -37,9 +34,7 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * are taken the way the adapter takes them (re-encoded from the loaded window), so {@link DynamoDbBill#tableWriteUnits()}
  * equals the sum of the adapter's size-based figures, which is what the functions report as their metric.
  *
- * <p>Due buckets are billed as the adapter writes them ({@link DueBucketItems}: a PutItem per item, a Query per page,
- * a BatchWriteItem per 25 deletes, each delete by the size of its item) and kept apart from the table's window writes
- * in {@link DynamoDbBill#dueBucketWriteUnits()}, as the services' {@code WriteUnits} metric leaves them out.
+ * <p>Due buckets are billed by {@link MeteredDueBuckets}, the open-window counter by {@link MeteredSlots}.
  *
  * <p>The store also keeps what DynamoDB would hold beyond the delegate: each window's sealed id slices and its
  * stored head size (for read units). Loaded windows carry the
@@ -48,11 +43,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  */
 public final class MeteredWindowStore implements WindowStore {
 
-    private static final String PUT = "PutItem";
-    private static final String UPDATE = "UpdateItem";
-    private static final String QUERY = "Query";
+    static final String PUT = "PutItem";
+    static final String UPDATE = "UpdateItem";
+    static final String QUERY = "Query";
     static final String GET = "GetItem";
-    private static final String BATCH_WRITE = "BatchWriteItem";
+    static final String BATCH_WRITE = "BatchWriteItem";
     /** DynamoDB ends a Query page at 1 MB of items read. */
     static final long QUERY_PAGE_BYTES = 1024 * 1024;
 
@@ -69,12 +64,12 @@ public final class MeteredWindowStore implements WindowStore {
     private int container;
     /** The size of every window-partition item DynamoDB would hold, by partition and sort key. */
     private final Map<String, TreeMap<String, Long>> items = new HashMap<>();
-    private final RandomGenerator random = new SplittableRandom(1);
     private long headWrites;
     private long headBytesWritten;
-    private double slotWriteUnits;
     private final WritePurposes purposes = new WritePurposes();
     private final ClaimLoads claimLoads;
+    private final MeteredDueBuckets dueBuckets;
+    private final MeteredSlots slots;
 
     public MeteredWindowStore(DynamoDbWindowStore.Settings settings, DynamoDbBill bill) {
         this(settings, bill, SliceCache.DEFAULT_BYTES);
@@ -87,6 +82,8 @@ public final class MeteredWindowStore implements WindowStore {
         this.bill = bill;
         this.cacheBytes = cacheBytes;
         this.claimLoads = new ClaimLoads(bill);
+        this.dueBuckets = new MeteredDueBuckets(delegate, bill, settings.dueShards());
+        this.slots = new MeteredSlots(delegate, bill);
     }
 
     // ---------------------------------------------------------------- reads
@@ -238,44 +235,17 @@ public final class MeteredWindowStore implements WindowStore {
 
     @Override
     public void addDue(String pipeline, Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
-        if (entries.isEmpty()) {
-            return;
-        }
-        int shard = WindowKeys.shardOf(entries.get(0), settings.dueShards());
-        bill.purpose(Purpose.DUE_PUT);
-        for (List<String> chunk : DueBucketItems.chunks(entries)) {
-            bill.call(PUT);
-            bill.dueBucketWrite(WindowKeys.dueBucketPk(pipeline, shard),
-                    CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.item(pipeline, shard, dueAt, chunk, expiresAt, random))));
-        }
-        delegate.addDue(pipeline, dueAt, entries, expiresAt);
+        dueBuckets.add(pipeline, dueAt, entries, expiresAt);
     }
 
     @Override
     public DuePage due(String pipeline, int shard, Instant dueBy, int limit, String cursor) {
-        DuePage page = delegate.due(pipeline, shard, dueBy, limit, cursor);
-        bill.purpose(Purpose.DUE_QUERY);
-        bill.call(QUERY);
-        long bytes = 0;
-        for (DueBucket bucket : page.buckets()) {
-            bytes += DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket));
-        }
-        // As the adapter's DueBuckets: an eventually consistent Query, half a strong one's units.
-        bill.read(WindowKeys.dueBucketPk(pipeline, shard), CapacityRules.eventualReadUnits(bytes), bytes);
-        return page;
+        return dueBuckets.due(pipeline, shard, dueBy, limit, cursor);
     }
 
     @Override
     public void removeDue(List<DueBucket> buckets) {
-        bill.purpose(Purpose.DUE_DELETE);
-        for (int from = 0; from < buckets.size(); from += DynamoDbWindowStore.MAX_BATCH_WRITE) {
-            bill.call(BATCH_WRITE);
-        }
-        for (DueBucket bucket : buckets) {
-            bill.dueBucketWrite(WindowKeys.dueBucketPk(bucket.pipeline(), bucket.shard()),
-                    CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket))));
-        }
-        delegate.removeDue(buckets);
+        dueBuckets.remove(buckets);
     }
 
     @Override
@@ -285,67 +255,27 @@ public final class MeteredWindowStore implements WindowStore {
 
     @Override
     public long openWindows(String pipeline) {
-        billSlotsRead(pipeline, false);
-        return delegate.openWindows(pipeline);
+        return slots.open(pipeline);
     }
 
-    /**
-     * As the adapter: one conditional {@code UpdateItem} of the counter item; when not all of it fits, a
-     * {@code GetItem} and one more {@code UpdateItem} for what is left, if anything.
-     */
     @Override
     public int reserveSlots(String pipeline, long epoch, int wanted, int maxOpenWindows) {
-        int ask = Math.min(wanted, maxOpenWindows);
-        long free = maxOpenWindows - delegate.openWindows(pipeline);
-        billSlotsWrite(pipeline);
-        if (free < ask) {
-            billSlotsRead(pipeline, true);
-            if (free > 0) {
-                billSlotsWrite(pipeline);
-            }
-        }
-        return delegate.reserveSlots(pipeline, epoch, ask, maxOpenWindows);
+        return slots.reserve(pipeline, epoch, wanted, maxOpenWindows);
     }
 
     @Override
     public void releaseSlots(String pipeline, long epoch, int count) {
-        if (count < 1) {
-            return;
-        }
-        billSlotsWrite(pipeline);
-        delegate.releaseSlots(pipeline, epoch, count);
+        slots.release(pipeline, epoch, count);
     }
 
-    /** As the adapter: an eventually consistent {@code GetItem} of the counter item, one {@code UpdateItem} per epoch retired. */
     @Override
     public long retireEpochs(String pipeline, long before) {
-        billSlotsRead(pipeline, false);
-        for (Long epoch : delegate.slotsByEpoch(pipeline).keySet()) {
-            if (epoch < before) {
-                billSlotsWrite(pipeline);
-            }
-        }
-        return delegate.retireEpochs(pipeline, before);
+        return slots.retire(pipeline, before);
     }
 
     /** Write units spent on the open-window counter item (not part of the services' per-window WriteUnits metric). */
     public double slotWriteUnits() {
-        return slotWriteUnits;
-    }
-
-    /** As the adapter's OpenWindowSlots: strongly consistent only after a reservation that did not fit. */
-    private void billSlotsRead(String pipeline, boolean consistent) {
-        bill.purpose(Purpose.COUNTER_READ);
-        bill.call(GET);
-        bill.read(WindowKeys.counterPk(pipeline), consistent ? CapacityRules.strongReadUnits(0) : CapacityRules.eventualReadUnits(0), 0);
-    }
-
-    private void billSlotsWrite(String pipeline) {
-        double units = CapacityRules.writeUnits(0, 0);
-        bill.purpose(Purpose.COUNTER_WRITE);
-        bill.call(UPDATE);
-        bill.write(WindowKeys.counterPk(pipeline), units);
-        slotWriteUnits += units;
+        return slots.writeUnits();
     }
 
     // ---------------------------------------------------------------- writes
