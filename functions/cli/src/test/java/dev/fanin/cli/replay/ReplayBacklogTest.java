@@ -54,17 +54,22 @@ class ReplayBacklogTest {
     @Test
     void soItDoesUnderRedeliveryAndCrashes() {
         ReplayRun redelivered = ReplayRun.run(TRACE, runs.resolve("backlog-redeliver"), 0.5, 0, 7, OUTAGE, SHUFFLE);
-        // A crash lands at a random call of an invocation, so which seeds crash anything depends on the calls each
-        // invocation makes; seed 17 crashes some (asserted below); 13 stopped doing so when commits and sweeps made fewer calls.
-        ReplayRun crashed = ReplayRun.run(TRACE, runs.resolve("backlog-crash"), 0, 0.3, 17, OUTAGE, SHUFFLE);
 
         SoftAssertions softly = new SoftAssertions();
         softly.assertThat(redelivered.counter("messagesRedelivered")).as("duplicates delivered").isPositive();
         softly.assertThat(byWindow(redelivered)).as("with --redeliver 0.5").isEqualTo(inOrder);
         softly.assertThat(redelivered.lateRecords()).as("late records with --redeliver 0.5").isEmpty();
-        softly.assertThat(crashed.counter("crashesInjected")).as("crashes injected").isPositive();
-        softly.assertThat(byWindow(crashed)).as("with --crash-rate 0.3").isEqualTo(inOrder);
-        softly.assertThat(crashed.lateRecords()).as("late records with --crash-rate 0.3").isEmpty();
+        // A crash lands at a random call of an invocation, so whether a seed crashes anything depends on the calls
+        // each invocation makes, which every change to the services moves: seeds from 17 on until one does (seed 13
+        // once did, then stopped when commits and sweeps made fewer calls). Every run must give the in-order aggregates.
+        long crashes = 0;
+        for (long seed = 17; seed < 27 && crashes == 0; seed++) {
+            ReplayRun crashed = ReplayRun.run(TRACE, runs.resolve("backlog-crash-" + seed), 0, 0.3, seed, OUTAGE, SHUFFLE);
+            crashes = crashed.counter("crashesInjected");
+            softly.assertThat(byWindow(crashed)).as("with --crash-rate 0.3, seed %d", seed).isEqualTo(inOrder);
+            softly.assertThat(crashed.lateRecords()).as("late records with --crash-rate 0.3, seed %d", seed).isEmpty();
+        }
+        softly.assertThat(crashes).as("crashes injected by one of seeds 17-26").isPositive();
         softly.assertAll();
     }
 
