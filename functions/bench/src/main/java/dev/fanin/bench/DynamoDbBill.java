@@ -6,17 +6,17 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 
 /**
- * What a run cost in DynamoDB: API calls by operation, and request units by {@link CapacityRules}. The due buckets'
- * write units are kept apart from the other table writes because the services' {@code WriteUnits} metric counts
- * window writes only. Units given with their item's partition key are also summed per partition, which is what
- * DynamoDB's per-partition limits (1,000 write and 3,000 read units a second) apply to.
- *
- * <p>Every call and unit is also booked on a line: the {@link Purpose} its store gave it and the function that made it
- * ({@link #function}, which the simulation sets before each invocation), so that a reader can tell which guarantee
- * each dollar buys ({@link CostLines}).
+ * What a run cost in DynamoDB: API calls by operation, and request units by {@link CapacityRules}, each booked on a
+ * line: the {@link Purpose} its store gave it and the function that made it ({@link #function}, which the simulation
+ * sets before each invocation), so that a reader can tell which guarantee each dollar buys ({@link CostLines}). Every
+ * total is a sum over the lines; the due buckets' write units ({@link #dueBucketWriteUnits}) are told apart by their
+ * purposes, because the services' {@code WriteUnits} metric counts window writes only. Units given with their item's
+ * partition key are also summed per partition, which is what DynamoDB's per-partition limits (1,000 write and 3,000
+ * read units a second) apply to.
  */
 public final class DynamoDbBill {
 
@@ -31,11 +31,7 @@ public final class DynamoDbBill {
     static final String TIMER = "timer";
     static final String SWEEPER = "sweeper";
 
-    private final Map<String, Long> calls = new TreeMap<>();
     private final Map<String, double[]> byPartition = new HashMap<>();
-    private double tableWriteUnits;
-    private double dueBucketWriteUnits;
-    private double readUnits;
     private long bytesRead;
     private final Map<Line, Spent> lines = new HashMap<>();
     private Line line = new Line(INGEST, Purpose.UNTAGGED);
@@ -98,12 +94,10 @@ public final class DynamoDbBill {
     }
 
     public void call(String operation) {
-        calls.merge(operation, 1L, Long::sum);
         spent().call(operation);
     }
 
     public void write(double units) {
-        tableWriteUnits += units;
         spent().write(units);
     }
 
@@ -112,14 +106,7 @@ public final class DynamoDbBill {
         partition(partition)[0] += units;
     }
 
-    public void dueBucketWrite(String partition, double units) {
-        dueBucketWriteUnits += units;
-        spent().write(units);
-        partition(partition)[0] += units;
-    }
-
     public void read(double units) {
-        readUnits += units;
         spent().read(units);
     }
 
@@ -147,11 +134,7 @@ public final class DynamoDbBill {
     /** A copy of the bill as it stands (for figures per interval of a run). */
     public DynamoDbBill copy() {
         DynamoDbBill c = new DynamoDbBill();
-        c.calls.putAll(calls);
         byPartition.forEach((key, units) -> c.byPartition.put(key, units.clone()));
-        c.tableWriteUnits = tableWriteUnits;
-        c.dueBucketWriteUnits = dueBucketWriteUnits;
-        c.readUnits = readUnits;
         c.bytesRead = bytesRead;
         lines.forEach((l, spent) -> c.lines.put(l, spent.copy()));
         c.line = line;
@@ -162,21 +145,12 @@ public final class DynamoDbBill {
     /** What was billed since {@code earlier} (a copy of this bill taken before). */
     public DynamoDbBill since(DynamoDbBill earlier) {
         DynamoDbBill d = new DynamoDbBill();
-        calls.forEach((op, n) -> {
-            long delta = n - earlier.calls(op);
-            if (delta != 0) {
-                d.calls.put(op, delta);
-            }
-        });
         byPartition.forEach((key, units) -> {
             double[] before = earlier.byPartition.getOrDefault(key, new double[2]);
             if (units[0] != before[0] || units[1] != before[1]) {
                 d.byPartition.put(key, new double[] {units[0] - before[0], units[1] - before[1]});
             }
         });
-        d.tableWriteUnits = tableWriteUnits - earlier.tableWriteUnits;
-        d.dueBucketWriteUnits = dueBucketWriteUnits - earlier.dueBucketWriteUnits;
-        d.readUnits = readUnits - earlier.readUnits;
         d.bytesRead = bytesRead - earlier.bytesRead;
         lines.forEach((l, spent) -> {
             Spent delta = spent.minus(earlier.lines.get(l));
@@ -189,32 +163,42 @@ public final class DynamoDbBill {
     }
 
     public long calls() {
-        return calls.values().stream().mapToLong(Long::longValue).sum();
+        return lines.values().stream().mapToLong(Spent::callCount).sum();
     }
 
     public long calls(String operation) {
-        return calls.getOrDefault(operation, 0L);
+        return lines.values().stream().mapToLong(spent -> spent.calls(operation)).sum();
     }
 
-    /** Calls by operation, in name order (Map.copyOf's order changes from one JVM to the next: the report must not). */
+    /** Calls by operation, in name order (the report prints them: the order must not change from one JVM to the next). */
     public Map<String, Long> callsByOperation() {
-        return Collections.unmodifiableMap(new TreeMap<>(calls));
+        Map<String, Long> calls = new TreeMap<>();
+        lines.values().forEach(spent -> spent.addCallsTo(calls));
+        return Collections.unmodifiableMap(calls);
     }
 
-    public double tableWriteUnits() {
-        return tableWriteUnits;
+    /** Write units of every line booked on one of {@code purposes}. */
+    public double writeUnits(Purpose... purposes) {
+        Set<Purpose> wanted = Set.of(purposes);
+        return lines.entrySet().stream().filter(e -> wanted.contains(e.getKey().purpose())).mapToDouble(e -> e.getValue().writeUnits()).sum();
     }
 
+    /** The due buckets' puts and deletes, which the services' {@code WriteUnits} metric leaves out. */
     public double dueBucketWriteUnits() {
-        return dueBucketWriteUnits;
+        return writeUnits(Purpose.DUE_PUT, Purpose.DUE_DELETE);
+    }
+
+    /** Every write but the due buckets': the window items, the open-window counter, the watermark. */
+    public double tableWriteUnits() {
+        return writeUnits() - dueBucketWriteUnits();
     }
 
     public double writeUnits() {
-        return tableWriteUnits + dueBucketWriteUnits;
+        return lines.values().stream().mapToDouble(Spent::writeUnits).sum();
     }
 
     public double readUnits() {
-        return readUnits;
+        return lines.values().stream().mapToDouble(Spent::readUnits).sum();
     }
 
     /** What each line spent, by function and purpose (lines that spent nothing left out). */

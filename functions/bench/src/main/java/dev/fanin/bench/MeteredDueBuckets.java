@@ -17,8 +17,8 @@ import java.util.random.RandomGenerator;
  * The due buckets of {@link MeteredWindowStore}, billed as the adapter's {@code DueBuckets} writes and reads them: a
  * {@code PutItem} per bucket item ({@link DueBucketItems}, sized exactly as the adapter builds it), an eventually
  * consistent {@code Query} per page, a {@code BatchWriteItem} per 25 deletes, each delete by the size of its item.
- * Their write units are kept apart from the table's window writes ({@link DynamoDbBill#dueBucketWriteUnits()}), as
- * the services' {@code WriteUnits} metric leaves them out.
+ * Their purposes keep their write units apart from the table's window writes ({@link DynamoDbBill#dueBucketWriteUnits()}),
+ * as the services' {@code WriteUnits} metric leaves them out.
  */
 final class MeteredDueBuckets {
 
@@ -41,7 +41,7 @@ final class MeteredDueBuckets {
         bill.purpose(Purpose.DUE_PUT);
         for (List<String> chunk : DueBucketItems.chunks(entries)) {
             bill.call(MeteredWindowStore.PUT);
-            bill.dueBucketWrite(WindowKeys.dueBucketPk(pipeline, shard),
+            bill.write(WindowKeys.dueBucketPk(pipeline, shard),
                     CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.item(pipeline, shard, dueAt, chunk, expiresAt, random))));
         }
         delegate.addDue(pipeline, dueAt, entries, expiresAt);
@@ -65,7 +65,7 @@ final class MeteredDueBuckets {
             bill.call(MeteredWindowStore.BATCH_WRITE);
         }
         for (DueBucket bucket : buckets) {
-            bill.dueBucketWrite(WindowKeys.dueBucketPk(bucket.pipeline(), bucket.shard()),
+            bill.write(WindowKeys.dueBucketPk(bucket.pipeline(), bucket.shard()),
                     CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(DueBucketItems.itemOf(bucket))));
         }
         delegate.removeDue(buckets);

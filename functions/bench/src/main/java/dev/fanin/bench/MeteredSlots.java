@@ -12,7 +12,6 @@ final class MeteredSlots {
 
     private final InMemoryWindowStore delegate;
     private final DynamoDbBill bill;
-    private double writeUnits;
 
     MeteredSlots(InMemoryWindowStore delegate, DynamoDbBill bill) {
         this.delegate = delegate;
@@ -57,11 +56,6 @@ final class MeteredSlots {
         return delegate.retireEpochs(pipeline, before);
     }
 
-    /** Write units spent on the counter item (not part of the services' per-window WriteUnits metric). */
-    double writeUnits() {
-        return writeUnits;
-    }
-
     private void billRead(String pipeline, boolean consistent) {
         bill.purpose(Purpose.COUNTER_READ);
         bill.call(MeteredWindowStore.GET);
@@ -69,10 +63,8 @@ final class MeteredSlots {
     }
 
     private void billWrite(String pipeline) {
-        double units = CapacityRules.writeUnits(0, 0);
         bill.purpose(Purpose.COUNTER_WRITE);
         bill.call(MeteredWindowStore.UPDATE);
-        bill.write(WindowKeys.counterPk(pipeline), units);
-        writeUnits += units;
+        bill.write(WindowKeys.counterPk(pipeline), CapacityRules.writeUnits(0, 0));
     }
 }

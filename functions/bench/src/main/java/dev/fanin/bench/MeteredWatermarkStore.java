@@ -23,7 +23,6 @@ public final class MeteredWatermarkStore implements WatermarkStore {
     private final DynamoDbBill bill;
     private final Map<String, Reading> written = new HashMap<>();
     private final Map<String, Backlog> backlogWritten = new HashMap<>();
-    private double writeUnits;
 
     public MeteredWatermarkStore(DynamoDbWatermarkStore.Settings settings, DynamoDbBill bill) {
         this.settings = settings;
@@ -49,7 +48,6 @@ public final class MeteredWatermarkStore implements WatermarkStore {
         bill.purpose(Purpose.WATERMARK_WRITE);
         bill.call("UpdateItem");
         bill.write(WindowKeys.watermarkPk(pipeline), CapacityRules.writeUnits(0, 0));
-        writeUnits += CapacityRules.writeUnits(0, 0);
         delegate.advance(pipeline, maxEventTime, lastArrival);
         written.put(pipeline, delegate.read(pipeline));
     }
@@ -66,12 +64,6 @@ public final class MeteredWatermarkStore implements WatermarkStore {
         bill.purpose(Purpose.WATERMARK_WRITE);
         bill.call("UpdateItem");
         bill.write(WindowKeys.watermarkPk(pipeline), CapacityRules.writeUnits(0, 0));
-        writeUnits += CapacityRules.writeUnits(0, 0);
         delegate.recordBacklog(pipeline, episode);
-    }
-
-    /** Write units of watermark advances (outside the functions' window-write metric). */
-    public double writeUnits() {
-        return writeUnits;
     }
 }

@@ -273,11 +273,6 @@ public final class MeteredWindowStore implements WindowStore {
         return slots.retire(pipeline, before);
     }
 
-    /** Write units spent on the open-window counter item (not part of the services' per-window WriteUnits metric). */
-    public double slotWriteUnits() {
-        return slots.writeUnits();
-    }
-
     // ---------------------------------------------------------------- writes
 
     @Override

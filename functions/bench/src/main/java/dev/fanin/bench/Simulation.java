@@ -59,12 +59,22 @@ final class Simulation {
         static final Mode SWEEPER = new Mode("sweeper only", false);
     }
 
-    record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double watermarkWriteUnits, double slotWriteUnits,
-                  double windowWriteUnitsMetric,
+    record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double windowWriteUnitsMetric,
                   List<TimedEmitter.Emitted> emitted, long emitCalls, long batches, long sweeps, long timersArmed,
                   long timerSendRequests, long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
                   long failedMessages, long sideRecords, long deadLetters, FunctionLoad ingestLoad, FunctionLoad timerLoad,
-                  FunctionLoad sweeperLoad) { }
+                  FunctionLoad sweeperLoad) {
+
+        /** Write units of watermark advances (outside the services' per-window WriteUnits metric). */
+        double watermarkWriteUnits() {
+            return bill.writeUnits(Purpose.WATERMARK_WRITE);
+        }
+
+        /** Write units on the open-window counter item (outside the services' per-window WriteUnits metric). */
+        double slotWriteUnits() {
+            return bill.writeUnits(Purpose.COUNTER_WRITE);
+        }
+    }
 
     /** The window and watermark stores a run uses; the benchmark's are metered, the cross-check's are the AWS adapters. */
     interface Stores {
@@ -76,13 +86,6 @@ final class Simulation {
         boolean anyDue();
 
         double meanHeadBytes();
-
-        double watermarkWriteUnits();
-
-        /** Write units on the open-window counter item (outside the services' per-window WriteUnits metric). */
-        default double slotWriteUnits() {
-            return 0;
-        }
 
         /** The next calls run in function container {@code container} ({@link Containers}). */
         default void container(int container) {
@@ -186,14 +189,6 @@ final class Simulation {
 
             public double meanHeadBytes() {
                 return store.meanHeadBytes();
-            }
-
-            public double watermarkWriteUnits() {
-                return watermarks.writeUnits();
-            }
-
-            public double slotWriteUnits() {
-                return store.slotWriteUnits();
             }
 
             public void container(int container) {
@@ -305,7 +300,7 @@ final class Simulation {
                 }
             }
         }
-        return new Result(workload, mode, bill, stores.meanHeadBytes(), stores.watermarkWriteUnits(), stores.slotWriteUnits(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
+        return new Result(workload, mode, bill, stores.meanHeadBytes(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
                 batches.size(), sweeps, timers.armed(), timers.sendRequests(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
                 failed, side.sideRecords().size(), side.deadLetters().size(), ingestLoad, timerLoad, sweeperLoad);
     }

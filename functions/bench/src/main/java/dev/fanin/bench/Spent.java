@@ -47,6 +47,15 @@ final class Spent {
         return Map.copyOf(calls);
     }
 
+    long calls(String operation) {
+        return calls.getOrDefault(operation, 0L);
+    }
+
+    /** Adds this line's calls, by operation, to {@code into}. */
+    void addCallsTo(Map<String, Long> into) {
+        calls.forEach((op, n) -> into.merge(op, n, Long::sum));
+    }
+
     long callCount() {
         return calls.values().stream().mapToLong(Long::longValue).sum();
     }

@@ -214,10 +214,6 @@ class AdapterCrossCheckTest {
                     public double meanHeadBytes() {
                         return 0;
                     }
-
-                    public double watermarkWriteUnits() {
-                        return 0;
-                    }
                 });
 
         assertThat(real.emitted()).hasSameSizeAs(modelled.emitted());

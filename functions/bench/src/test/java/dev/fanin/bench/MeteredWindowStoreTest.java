@@ -71,7 +71,7 @@ class MeteredWindowStoreTest {
         // updates: 1 + 2 + 1 (refused) + 1 (release) + 1 (retire); reads: the partial and the refused reservation, the retirement
         assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(java.util.Map.of("UpdateItem", 6L, "GetItem", 3L));
         assertThat(bill.tableWriteUnits()).isEqualTo(6);
-        assertThat(store.slotWriteUnits()).isEqualTo(6);
+        assertThat(bill.writeUnits(Purpose.COUNTER_WRITE)).isEqualTo(6);
         assertThat(store.openWindows("p")).isZero();
     }
 
