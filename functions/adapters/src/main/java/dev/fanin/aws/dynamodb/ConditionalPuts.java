@@ -53,18 +53,22 @@ final class ConditionalPuts {
     }
 
     /**
-     * Sends one conditional put.
+     * Sends one conditional put and tells {@code costs} what it cost.
      *
-     * @return the write units DynamoDB reported (0 when it reported none), or empty when the condition failed
+     * @param sizeBased the write units by the items' sizes, for when DynamoDB reports none
+     * @return the write units the put cost (DynamoDB's figure, else {@code sizeBased}), or empty when the condition failed
      * @throws dev.fanin.core.port.StoreUnavailableException on a transient failure (see {@link DynamoDbFailures})
      */
-    static OptionalDouble send(DynamoDbClient dynamo, PutItemRequest request, String operation) {
+    static OptionalDouble send(DynamoDbClient dynamo, PutItemRequest request, String operation, double sizeBased, WriteCostListener costs) {
+        double reported;
         try {
-            return OptionalDouble.of(DynamoDbCalls.reported(dynamo.putItem(request).consumedCapacity()));
+            reported = DynamoDbCalls.reported(dynamo.putItem(request).consumedCapacity());
         } catch (ConditionalCheckFailedException conflict) {
             return OptionalDouble.empty();
         } catch (SdkException e) {
             throw DynamoDbFailures.translate(operation, e);
         }
+        costs.onWrite(operation, reported, sizeBased);
+        return OptionalDouble.of(reported > 0 ? reported : sizeBased);
     }
 }

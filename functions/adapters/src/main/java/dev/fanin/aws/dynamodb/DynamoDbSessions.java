@@ -200,13 +200,11 @@ final class DynamoDbSessions {
         Map<String, Set<String>> tails = LiveItemCodec.tails(next);
         Map<String, AttributeValue> item = LiveItemCodec.item(next, written, tails, LiveItemCodec.sliced(next));
         double sizeBased = DynamoDbItemSize.writeUnits(previousBytes(previous), DynamoDbItemSize.bytes(item));
-        OptionalDouble reported = ConditionalPuts.send(dynamo, livePutRequest(item, previous.version()), "replaceLive");
-        if (reported.isEmpty()) {
+        OptionalDouble units = ConditionalPuts.send(dynamo, livePutRequest(item, previous.version()), "replaceLive", sizeBased, costs);
+        if (units.isEmpty()) {
             return WriteOutcome.rejected(Rejection.CONFLICT, sizeBased);
         }
-        costs.onWrite("replaceLive", reported.getAsDouble(), sizeBased);
-        double spilled = spill(next, written, item, tails);
-        return WriteOutcome.applied((reported.getAsDouble() > 0 ? reported.getAsDouble() : sizeBased) + spilled);
+        return WriteOutcome.applied(units.getAsDouble() + spill(next, written, item, tails));
     }
 
     PutItemRequest livePutRequest(Map<String, AttributeValue> item, long expectedVersion) {

@@ -54,12 +54,11 @@ final class HeadWrites {
         long written = window.version() + 1;
         Map<String, AttributeValue> head = WindowItemCodec.head(window, written, headIds, layout);
         double sizeBased = DynamoDbItemSize.writeUnits(0, DynamoDbItemSize.bytes(head));
-        OptionalDouble reported = ConditionalPuts.send(dynamo, createPutRequest(head), "create");
-        if (reported.isEmpty()) {
+        OptionalDouble units = ConditionalPuts.send(dynamo, createPutRequest(head), "create", sizeBased, costs);
+        if (units.isEmpty()) {
             return WriteOutcome.rejected(Rejection.CONFLICT, sizeBased);
         }
-        costs.onWrite("create", reported.getAsDouble(), sizeBased);
-        return applied(reported.getAsDouble(), sizeBased, spill(window, written, headIds, layout));
+        return WriteOutcome.applied(units.getAsDouble() + spill(window, written, headIds, layout));
     }
 
     PutItemRequest createPutRequest(Map<String, AttributeValue> head) {
@@ -75,12 +74,11 @@ final class HeadWrites {
         long written = previous.version() + 1;
         Map<String, AttributeValue> head = WindowItemCodec.head(next, written, headIds, layout);
         double sizeBased = DynamoDbItemSize.writeUnits(previousHeadBytes(previous, layout), DynamoDbItemSize.bytes(head));
-        OptionalDouble reported = ConditionalPuts.send(dynamo, replacePutRequest(head, previous.version()), "replace");
-        if (reported.isEmpty()) {
+        OptionalDouble units = ConditionalPuts.send(dynamo, replacePutRequest(head, previous.version()), "replace", sizeBased, costs);
+        if (units.isEmpty()) {
             return WriteOutcome.rejected(Rejection.CONFLICT, sizeBased);
         }
-        costs.onWrite("replace", reported.getAsDouble(), sizeBased);
-        return applied(reported.getAsDouble(), sizeBased, spill(next, written, headIds, layout));
+        return WriteOutcome.applied(units.getAsDouble() + spill(next, written, headIds, layout));
     }
 
     PutItemRequest replacePutRequest(Map<String, AttributeValue> head, long expectedVersion) {
@@ -165,9 +163,5 @@ final class HeadWrites {
 
     private static long previousHeadBytes(StoredWindow previous, IdLayout layout) {
         return DynamoDbItemSize.bytes(WindowItemCodec.head(previous, previous.version(), headIds(previous, layout), layout));
-    }
-
-    private static WriteOutcome applied(double reported, double sizeBased, double spillUnits) {
-        return WriteOutcome.applied((reported > 0 ? reported : sizeBased) + spillUnits);
     }
 }

@@ -165,7 +165,7 @@ final class OpenWindowSlots {
         }
     }
 
-    GetItemRequest slotsGetRequest(String pipeline, boolean consistent) {
+    private GetItemRequest slotsGetRequest(String pipeline, boolean consistent) {
         return GetItemRequest.builder().tableName(table).key(slotsKey(pipeline)).consistentRead(consistent).build();
     }
 
