@@ -1,6 +1,7 @@
 package dev.fanin.bench;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -15,20 +16,21 @@ final class ClaimLoads {
     private record Load(String function, Purpose purpose, double readUnits) { }
 
     private final DynamoDbBill bill;
-    private final Map<String, Load> latest = new HashMap<>();
+    /** By item (partition and sort key): its latest {@code GetItem}. */
+    private final Map<List<String>, Load> latest = new HashMap<>();
 
     ClaimLoads(DynamoDbBill bill) {
         this.bill = bill;
     }
 
-    /** A {@code GetItem} of {@code item} just billed for {@code purpose}. */
-    void loaded(String item, Purpose purpose, double readUnits) {
-        latest.put(item, new Load(bill.function(), purpose, readUnits));
+    /** A {@code GetItem} of the item {@code pk}, {@code sk} just billed for {@code purpose}. */
+    void loaded(String pk, String sk, Purpose purpose, double readUnits) {
+        latest.put(List.of(pk, sk), new Load(bill.function(), purpose, readUnits));
     }
 
-    /** A first claim of {@code item} just billed: its visit's load, if this function made it, is the claim's. */
-    void claimed(String item) {
-        Load load = latest.remove(item);
+    /** A first claim of the item {@code pk}, {@code sk} just billed: its visit's load, if this function made it, is the claim's. */
+    void claimed(String pk, String sk) {
+        Load load = latest.remove(List.of(pk, sk));
         String function = bill.function();
         if (load != null && load.function().equals(function) && !function.equals(DynamoDbBill.INGEST)) {
             bill.rebookRead(function, load.purpose(), Purpose.CLAIM_LOAD, MeteredWindowStore.GET, load.readUnits());

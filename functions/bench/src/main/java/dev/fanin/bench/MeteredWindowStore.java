@@ -92,11 +92,7 @@ public final class MeteredWindowStore implements WindowStore {
     @Override
     public Optional<StoredWindow> load(WindowRef ref) {
         String pk = partitionOf(ref);
-        bill.purpose(Purpose.HEAD_LOAD);
-        bill.call(GET);
-        long bytes = partition(pk).getOrDefault(WindowKeys.headSk(ref.windowId()), 0L);
-        read(pk, bytes);
-        claimLoads.loaded(pk + " " + WindowKeys.headSk(ref.windowId()), Purpose.HEAD_LOAD, CapacityRules.strongReadUnits(bytes));
+        billGet(pk, WindowKeys.headSk(ref.windowId()), Purpose.HEAD_LOAD);
         return delegate.load(ref).map(w -> withLayout(w, sealed(pk, ref, w.version(), w.expiresAt(), newest.getOrDefault(ref, 0L))));
     }
 
@@ -104,11 +100,7 @@ public final class MeteredWindowStore implements WindowStore {
     @Override
     public LiveSessions loadLive(String pipeline, String key) {
         String pk = WindowKeys.windowPk(pipeline, key);
-        bill.purpose(Purpose.LIVE_LOAD);
-        bill.call(GET);
-        long bytes = partition(pk).getOrDefault(LiveItemCodec.LIVE_SK, 0L);
-        read(pk, bytes);
-        claimLoads.loaded(pk + " " + LiveItemCodec.LIVE_SK, Purpose.LIVE_LOAD, CapacityRules.strongReadUnits(bytes));
+        billGet(pk, LiveItemCodec.LIVE_SK, Purpose.LIVE_LOAD);
         LiveSessions live = delegate.loadLive(pipeline, key);
         List<StoredWindow> laidOut = new ArrayList<>();
         for (StoredWindow session : live.sessions()) {
@@ -224,6 +216,15 @@ public final class MeteredWindowStore implements WindowStore {
         read(pk, page);
     }
 
+    /** A strongly consistent {@code GetItem} of one item, remembered in case a claim of the item follows ({@link ClaimLoads}). */
+    private void billGet(String pk, String sk, Purpose purpose) {
+        bill.purpose(purpose);
+        bill.call(GET);
+        long bytes = partition(pk).getOrDefault(sk, 0L);
+        read(pk, bytes);
+        claimLoads.loaded(pk, sk, purpose, CapacityRules.strongReadUnits(bytes));
+    }
+
     /** A strongly consistent read returning {@code bytes} from partition {@code pk}. */
     private void read(String pk, long bytes) {
         bill.read(pk, CapacityRules.strongReadUnits(bytes), bytes);
@@ -287,7 +288,7 @@ public final class MeteredWindowStore implements WindowStore {
         bill.call(PUT);
         bill.write(partitionOf(window.ref()), units);
         if (purpose == Purpose.CLAIM) {
-            claimLoads.claimed(partitionOf(window.ref()) + " " + WindowKeys.headSk(window.ref().windowId()));
+            claimLoads.claimed(partitionOf(window.ref()), WindowKeys.headSk(window.ref().windowId()));
         }
         WriteOutcome outcome = delegate.create(window);
         if (!outcome.applied()) {
@@ -308,7 +309,7 @@ public final class MeteredWindowStore implements WindowStore {
         bill.call(PUT);
         bill.write(partitionOf(next.ref()), units);
         if (purpose == Purpose.CLAIM) {
-            claimLoads.claimed(partitionOf(next.ref()) + " " + WindowKeys.headSk(next.ref().windowId()));
+            claimLoads.claimed(partitionOf(next.ref()), WindowKeys.headSk(next.ref().windowId()));
         }
         WriteOutcome outcome = delegate.replace(previous, next);
         if (!outcome.applied()) {
@@ -335,7 +336,7 @@ public final class MeteredWindowStore implements WindowStore {
         bill.call(PUT);
         bill.write(WindowKeys.windowPk(next.pipeline(), next.key()), units);
         if (purpose == Purpose.CLAIM) {
-            claimLoads.claimed(WindowKeys.windowPk(next.pipeline(), next.key()) + " " + LiveItemCodec.LIVE_SK);
+            claimLoads.claimed(WindowKeys.windowPk(next.pipeline(), next.key()), LiveItemCodec.LIVE_SK);
         }
         Set<String> spilled = new HashSet<>();
         for (StoredWindow w : next.sessions()) {
