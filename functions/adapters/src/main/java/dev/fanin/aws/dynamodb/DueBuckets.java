@@ -30,7 +30,7 @@ import software.amazon.awssdk.services.dynamodb.model.ReturnConsumedCapacity;
  *
  * <p>Eventually consistent is enough, for half the read units: a bucket is only ever put and deleted, never changed,
  * and stays until a sweep has handled it. A page that misses a bucket put a moment ago leaves it to the next run (an
- * ingest listing falls due 40 s after it was put); one that still shows a bucket just deleted has its entries visited
+ * ingest listing falls due the ingest timeout plus 10 s after it was put); one that still shows a bucket just deleted has its entries visited
  * once more, and each visit re-reads its window strongly and decides afresh.
  */
 final class DueBuckets {
