@@ -184,8 +184,14 @@ class WindowsCommandTest {
             assertThat(a.path("complete").asBoolean()).isFalse();
             String reason = a.path("closeReason").asText();
             assertThat(reason).isIn("OPERATOR", "HARD_LIFETIME");
-            assertThat(closed.out()).as("the command says who closed " + key)
-                    .containsPattern(reason.equals("OPERATOR") ? "CLOSED +jobs +" + key + " " : "NOT CLOSED +jobs +" + key + " ");
+            // A window the sweeper closed before the command listed the held ones is not named at all.
+            String operatorClosed = "(?m)^CLOSED +jobs +" + key + " ";
+            if (reason.equals("OPERATOR")) {
+                assertThat(closed.out()).as("the command says it closed " + key).containsPattern(operatorClosed)
+                        .doesNotContainPattern("NOT CLOSED +jobs +" + key + " ");
+            } else {
+                assertThat(closed.out()).as("the command does not claim " + key).doesNotContainPattern(operatorClosed);
+            }
             assertThat(a.has("operatorNote")).isEqualTo(reason.equals("OPERATOR"));
         }
     }
