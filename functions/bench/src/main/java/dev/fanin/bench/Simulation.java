@@ -49,6 +49,8 @@ final class Simulation {
      * wait on them.
      */
     static final int SWEEP_PARALLELISM = 8;
+    /** The template's second sweeper schedule: a run over every due-bucket shard, hourly. */
+    static final Duration EVERY_SHARD_EVERY = Duration.ofHours(1);
     /** Seeds the choice of container for each invocation, the same in every run. */
     private static final long CONTAINER_SEED = 7;
     private static final Duration GIVE_UP_AFTER = Duration.ofHours(3);
@@ -282,14 +284,23 @@ final class Simulation {
             } else {
                 clock.advanceTo(nextSweep);
                 stores.container(containers.ingest() + containers.timer());
-                bill.function(DynamoDbBill.SWEEPER);
-                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
-                double waitBefore = dynamoDbWait.getAsDouble();
-                sweep.sweep(nextSweep.plus(SWEEP_EVERY).minusSeconds(10));
-                double runWait = dynamoDbWait.getAsDouble() - waitBefore;
-                bill.overlap(runWait - shards.wallMillis(runWait, SWEEP_PARALLELISM));
-                sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, 0));
-                sweeps++;
+                // The template's two schedules: SweepSchedule's run, and on the hour also the run over every shard.
+                boolean onTheHour = nextSweep.getEpochSecond() % EVERY_SHARD_EVERY.toSeconds() == 0;
+                for (int run = 0; run < (onTheHour ? 2 : 1); run++) {
+                    bill.function(DynamoDbBill.SWEEPER);
+                    FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
+                    double waitBefore = dynamoDbWait.getAsDouble();
+                    Instant deadline = nextSweep.plus(SWEEP_EVERY).minusSeconds(10);
+                    if (run == 0) {
+                        sweep.sweep(deadline);
+                    } else {
+                        sweep.sweepEveryShard(deadline);
+                    }
+                    double runWait = dynamoDbWait.getAsDouble() - waitBefore;
+                    bill.overlap(runWait - shards.wallMillis(runWait, SWEEP_PARALLELISM));
+                    sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, 0));
+                    sweeps++;
+                }
                 nextSweep = nextSweep.plus(SWEEP_EVERY);
                 boolean drained = next >= batches.size() && timers.next() == null && !stores.anyDue();
                 if (drained || clock.instant().isAfter(lastArrival.plus(GIVE_UP_AFTER))) {

@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code fanin bench} runs the template's ingest defaults unless told otherwise, so its throughput is the default's,
- * and its sweeper on the template's shard threads, so its Lambda time is the default's.
+ * and its sweeper on the template's shard threads and schedules, so its Lambda time is the default's.
  */
 class TemplateDefaultsTest {
 
@@ -29,6 +29,20 @@ class TemplateDefaultsTest {
         Map<String, Object> template = CloudFormationYaml.read(TemplateResources.locateTemplate());
 
         assertThat(defaultOf(template, "SweepParallelism")).isEqualTo(Simulation.SWEEP_PARALLELISM);
+    }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theBenchsSweeperRunsTheTemplatesSchedules() {
+        Map<String, Object> template = CloudFormationYaml.read(TemplateResources.locateTemplate());
+        Map<String, Object> sweeper = (Map<String, Object>) ((Map<String, Object>) template.get("Resources")).get("SweeperFunction");
+        Map<String, Object> events = (Map<String, Object>) ((Map<String, Object>) sweeper.get("Properties")).get("Events");
+        Map<String, Object> hourly = (Map<String, Object>) ((Map<String, Object>) events.get("SweepEveryShard")).get("Properties");
+        Map<String, Object> parameters = (Map<String, Object>) template.get("Parameters");
+
+        assertThat(((Map<String, Object>) parameters.get("SweepSchedule")).get("Default"))
+                .isEqualTo("rate(" + Simulation.SWEEP_EVERY.toMinutes() + " minute)");
+        assertThat(hourly.get("Schedule")).isEqualTo("rate(" + Simulation.EVERY_SHARD_EVERY.toHours() + " hour)");
     }
 
     @SuppressWarnings("unchecked")

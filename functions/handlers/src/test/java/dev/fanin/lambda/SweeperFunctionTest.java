@@ -1,6 +1,7 @@
 package dev.fanin.lambda;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
@@ -58,6 +59,43 @@ class SweeperFunctionTest {
         assertThat(EmfRecords.pipelineValues(run.lines(), MetricNames.SECONDS_PAST_HARD_DEADLINE, "alert-storm-sns")).containsExactly(75.0);
         assertThat(EmfRecords.pipelineValues(run.lines(), MetricNames.SECONDS_PAST_HARD_DEADLINE, "file-uploads")).containsExactly(0.0);
         assertThat(EmfRecords.values(run.lines(), MetricNames.SECONDS_PAST_HARD_DEADLINE)).contains(75.0);
+    }
+
+    /**
+     * DueShards lowered from 256 to 1 while a session listed in a shard past 1 is open and its timer is lost (nothing
+     * consumes the timer queue here): the scheduled sweep reads shard 0 only; the hourly event reads every shard.
+     */
+    @Test
+    void theHourlyEventSweepsTheShardsADeploymentWithMoreShardsLeft() {
+        SQSEvent alerts = SampleEvents.sqs("sqs-sns-alerts.json");
+        LocalFanin fanin = LocalFanin.start("everyshard", SampleEvents.lastSent(alerts).plusSeconds(1), Map.of("FANIN_DUE_SHARDS", "256"));
+        new IngestFunction(fanin.runtime).handleRequest(alerts, TestContexts.invocation("e-ingest"));
+        fanin.clock.advance(Duration.ofMinutes(5));
+        Map<String, String> fewer = new java.util.HashMap<>(fanin.environment);
+        fewer.put("FANIN_DUE_SHARDS", "1");
+        SweeperFunction sweeper = new SweeperFunction(FaninRuntime.create(fewer, fanin.clock));
+
+        Map<String, Object> scheduled = sweeper.handleRequest(SampleEvents.scheduled("scheduled-sweep.json"), TestContexts.invocation("e-sweep", 60_000));
+        Map<String, Object> hourly = sweeper.handleRequest(SampleEvents.scheduled("scheduled-sweep-every-shard.json"),
+                TestContexts.invocation("e-hourly", 60_000));
+
+        assertThat(scheduled).as("the session is listed past shard 0").containsEntry("shards", "configured").containsEntry("visited", 0);
+        assertThat(hourly).containsEntry("shards", "every").containsEntry("visited", 1).containsEntry("claimed", 1);
+        assertThat(fanin.windows("alert-storm-sns", KEY)).singleElement()
+                .satisfies(w -> assertThat(w.status()).isEqualTo(WindowStatus.CLOSED));
+        assertThat(fanin.aggregates(1, Duration.ofSeconds(10), Duration.ofSeconds(1)).get(0).path("closeReason").asText())
+                .isEqualTo("SESSION_GAP");
+    }
+
+    @Test
+    void aScheduleAskingForShardsTheSweeperDoesNotKnowFailsSayingWhat() {
+        LocalFanin fanin = LocalFanin.start("badshards", java.time.Instant.parse("2026-11-29T09:47:00Z"));
+        ScheduledEvent odd = SampleEvents.scheduled("scheduled-sweep-every-shard.json");
+        odd.setDetail(Map.of("shards", "all"));
+
+        assertThatThrownBy(() -> new SweeperFunction(fanin.runtime).handleRequest(odd, TestContexts.invocation("b-sweep", 60_000)))
+                .isInstanceOf(IllegalArgumentException.class)
+                .hasMessageContaining("detail.shards is \"all\"").hasMessageContaining("\"every\"");
     }
 
     @Test

@@ -77,6 +77,26 @@ class TemplateContractTest {
     }
 
     /**
+     * The sweeper's two schedules: SweepSchedule's plain scheduled event (the configured shards) and the hourly one,
+     * whose input is {@code events/scheduled-sweep-every-shard.json} and asks for every shard.
+     */
+    @Test
+    void theHourlyScheduleSendsTheEventThatSweepsEveryShard() throws IOException {
+        Map<String, Object> events = map(map(resourcesOfType("AWS::Serverless::Function").get("SweeperFunction").get("Properties")).get("Events"));
+        assertThat(events).containsOnlyKeys("Sweep", "SweepEveryShard");
+        Map<String, Object> scheduled = map(map(events.get("Sweep")).get("Properties"));
+        assertThat(scheduled).doesNotContainKey("Input");
+        Map<String, Object> hourly = map(map(events.get("SweepEveryShard")).get("Properties"));
+        assertThat(hourly).containsEntry("Schedule", "rate(1 hour)");
+
+        com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+        Path file = ROOT.resolve("events/scheduled-sweep-every-shard.json");
+        assertThat(json.readTree((String) hourly.get("Input"))).isEqualTo(json.readTree(file.toFile()));
+        assertThat(SweeperFunction.everyShard(SampleEvents.scheduled(file.getFileName().toString()))).isTrue();
+        assertThat(SweeperFunction.everyShard(SampleEvents.scheduled("scheduled-sweep.json"))).isFalse();
+    }
+
+    /**
      * SAM must not build the functions: a Java function with a jar CodeUri goes to SAM's Maven workflow, which fails
      * ("CopySource - Not a directory", aws-sam-cli #4575, aws-lambda-builders #113), and a module directory fails on
      * the parent POM. The artifact is a prebuilt .zip that mvn package writes, and every function says SkipBuild.

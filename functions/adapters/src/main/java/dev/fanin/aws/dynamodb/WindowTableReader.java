@@ -118,7 +118,7 @@ public final class WindowTableReader {
     /**
      * The due buckets of {@code pipeline} in shards {@code [fromShard, toShard)} that list {@code ref}, by its window id
      * or by its key ({@code *#key}, a session pipeline's entry), earliest first: one Query per shard. Shards at or past
-     * the deployment's {@code DueShards} hold what a deployment with more shards left (the sweeper probes one a run).
+     * the deployment's {@code DueShards} hold what a deployment with more shards left (the sweeper's hourly run reads them).
      */
     public List<DueBucket> listings(WindowRef ref, int fromShard, int toShard) {
         if (fromShard < 0 || toShard > WindowStore.MAX_DUE_SHARDS || fromShard > toShard) {

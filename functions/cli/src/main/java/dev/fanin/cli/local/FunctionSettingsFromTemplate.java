@@ -66,12 +66,16 @@ record FunctionSettingsFromTemplate(EventSource ingest, EventSource timer, Durat
             return value;
         }
 
-        /** The properties of the function's one event of {@code type}. */
+        /**
+         * The properties of the function's one event of {@code type} that sends the source's own event: one with an
+         * {@code Input} of its own (the sweeper's hourly run over every shard) is not what a local run follows.
+         */
         Map<?, ?> onlyEvent(String function, String type) {
             Map<?, ?> events = map(map(resource(function).get("Properties"), function).get("Events"), function + ".Events");
             List<Map<?, ?>> matching = events.values().stream()
                     .<Map<?, ?>>map(e -> map(e, function + ".Events"))
                     .filter(e -> type.equals(e.get("Type")))
+                    .filter(e -> !(e.get("Properties") instanceof Map<?, ?> p && p.containsKey("Input")))
                     .toList();
             if (matching.size() != 1) {
                 throw new IllegalStateException("template.yaml: " + function + " should have exactly one " + type

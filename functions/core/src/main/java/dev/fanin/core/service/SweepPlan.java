@@ -17,7 +17,7 @@ import java.util.TreeMap;
  * Pure: the settings, the shard count and the run's start and deadline in, the plan out.
  *
  * @param shardOrder the shards, listed in this order (each page by page until its last page or the stop): the
- *                   configured ones, then one probe of the shards past them
+ *                   configured ones, then, in a run over every shard, the ones past them
  * @param threads    shards worked on at once; 1 means one after the other with one set of follow-ups per pipeline
  * @param budget     due-bucket entries the run visits at most (per shard thread, so more threads buy more visits)
  * @param deadline   processing time at which the run stops taking new entries
@@ -31,7 +31,17 @@ record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant dead
         shardOrder = List.copyOf(shardOrder);
     }
 
+    /** A scheduled run: the configured shards. */
     static SweepPlan of(FaninSettings settings, int shards, Instant start, Instant deadline) {
+        return of(settings, shards, start, deadline, false);
+    }
+
+    /**
+     * @param everyShard also the shards past the configured ones, up to {@link WindowStore#MAX_DUE_SHARDS}: where a
+     *                   deployment with more shards left buckets (the hourly run over every shard; lowering
+     *                   DueShards so strands no window)
+     */
+    static SweepPlan of(FaninSettings settings, int shards, Instant start, Instant deadline, boolean everyShard) {
         long rotation = start.getEpochSecond() / ROTATION.toSeconds();
         // Rotate the first shard between runs so a budget cut does not always starve the same shards.
         int first = (int) Math.floorMod(rotation, (long) shards);
@@ -39,13 +49,11 @@ record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant dead
         for (int i = 0; i < shards; i++) {
             order.add((first + i) % shards);
         }
-        if (shards < WindowStore.MAX_DUE_SHARDS) {
-            // One shard past the configured ones a run, in turn: where a deployment with more shards left buckets.
-            // Lowering DueShards so strands no window; its buckets are read within MAX_DUE_SHARDS - shards runs.
-            order.add(shards + (int) Math.floorMod(rotation, (long) (WindowStore.MAX_DUE_SHARDS - shards)));
+        for (int past = shards; everyShard && past < WindowStore.MAX_DUE_SHARDS; past++) {
+            order.add(past);
         }
         int parallelism = settings.sweepParallelism();
-        return new SweepPlan(order, Math.min(parallelism, shards), settings.sweepMaxWindows() * Math.max(1, parallelism), deadline);
+        return new SweepPlan(order, Math.min(parallelism, order.size()), settings.sweepMaxWindows() * Math.max(1, parallelism), deadline);
     }
 
     /** Whether a run that has visited {@code visited} entries stops at {@code now}: out of budget, or of time. */

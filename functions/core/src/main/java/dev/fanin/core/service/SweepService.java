@@ -63,9 +63,21 @@ public final class SweepService {
      *                 a margin for the flushes in flight)
      */
     public SweepReport sweep(Instant deadline) {
+        return sweep(deadline, false);
+    }
+
+    /**
+     * A run over every shard a deployment could have written, the configured ones and those past them (the hourly
+     * schedule's): where a deployment with more shards left buckets, so lowering DueShards strands no window.
+     */
+    public SweepReport sweepEveryShard(Instant deadline) {
+        return sweep(deadline, true);
+    }
+
+    private SweepReport sweep(Instant deadline, boolean everyShard) {
         Instant start = engine.clock().instant();
         WindowStore store = engine.ports().store();
-        SweepPlan plan = SweepPlan.of(engine.settings(), store.dueShards(), start, deadline);
+        SweepPlan plan = SweepPlan.of(engine.settings(), store.dueShards(), start, deadline, everyShard);
         SweepRun run = new SweepRun(plan);
         for (PipelineConfig pipeline : engine.sweptPipelines()) {
             String name = pipeline.name();

@@ -23,18 +23,17 @@ class SweepPlanTest {
     private static final Instant MIDNIGHT = Instant.parse("2026-11-29T00:00:00Z");
     private static final Instant DEADLINE = MIDNIGHT.plusSeconds(600);
 
-    /** The last shard of each order is the probe past the configured shards (see the next test). */
     @ParameterizedTest(name = "{0} shards, run at +{1}s: {2}")
     @CsvSource(delimiter = '|', value = {
-            "1   | 0   | 0 196",
-            "1   | 61  | 0 197",
-            "4   | 0   | 0 1 2 3 40",
-            "4   | 59  | 0 1 2 3 40",
-            "4   | 60  | 1 2 3 0 41",
-            "4   | 179 | 2 3 0 1 42",
-            "4   | 180 | 3 0 1 2 43",
-            "4   | 240 | 0 1 2 3 44",
-            "3   | 300 | 2 0 1 177",
+            "1   | 0   | 0",
+            "1   | 61  | 0",
+            "4   | 0   | 0 1 2 3",
+            "4   | 59  | 0 1 2 3",
+            "4   | 60  | 1 2 3 0",
+            "4   | 179 | 2 3 0 1",
+            "4   | 180 | 3 0 1 2",
+            "4   | 240 | 0 1 2 3",
+            "3   | 300 | 2 0 1",
     })
     void theFirstShardRotatesEveryMinuteAndEveryShardIsListedOnce(int shards, int secondsAfterMidnight, String order) {
         SweepPlan plan = SweepPlan.of(FaninSettings.defaults(), shards, MIDNIGHT.plusSeconds(secondsAfterMidnight), DEADLINE);
@@ -43,30 +42,20 @@ class SweepPlanTest {
     }
 
     /**
-     * Lowering DueShards leaves buckets in the shards removed: each run also reads one shard past the configured ones,
-     * in turn, so every shard a deployment could have written is read within MAX_DUE_SHARDS - shards runs, once each.
+     * Lowering DueShards leaves buckets in the shards removed: a run over every shard lists the configured ones, as
+     * a scheduled run does, then every shard past them, whatever the schedule, so one such run reads them all.
      */
     @ParameterizedTest(name = "{0} shards")
-    @CsvSource({"1", "16", "255"})
-    void everyShardPastTheConfiguredOnesIsProbedOnceInTurn(int shards) {
-        int past = WindowStore.MAX_DUE_SHARDS - shards;
-        List<Integer> probed = new java.util.ArrayList<>();
-        for (int run = 0; run < past; run++) {
-            List<Integer> order = SweepPlan.of(FaninSettings.defaults(), shards, MIDNIGHT.plus(Duration.ofMinutes(run)), DEADLINE).shardOrder();
-            assertThat(order).hasSize(shards + 1);
-            assertThat(order.subList(0, shards)).containsExactlyInAnyOrderElementsOf(
-                    java.util.stream.IntStream.range(0, shards).boxed().toList());
-            probed.add(order.get(shards));
-        }
-        assertThat(probed).containsExactlyInAnyOrderElementsOf(
-                java.util.stream.IntStream.range(shards, WindowStore.MAX_DUE_SHARDS).boxed().toList());
-    }
+    @CsvSource({"1", "16", "255", "256"})
+    void aRunOverEveryShardListsEachShardADeploymentCouldHaveWrittenOnce(int shards) {
+        Instant start = MIDNIGHT.plus(Duration.ofMinutes(7));
+        SweepPlan plan = SweepPlan.of(FaninSettings.defaults().withSweepParallelism(8), shards, start, DEADLINE, true);
 
-    @Test
-    void atTheMostShardsThereIsNothingPastThemToProbe() {
-        SweepPlan plan = SweepPlan.of(FaninSettings.defaults(), WindowStore.MAX_DUE_SHARDS, MIDNIGHT, DEADLINE);
-
-        assertThat(plan.shardOrder()).hasSize(WindowStore.MAX_DUE_SHARDS).doesNotHaveDuplicates();
+        assertThat(plan.shardOrder().subList(0, shards))
+                .containsExactlyElementsOf(SweepPlan.of(FaninSettings.defaults(), shards, start, DEADLINE).shardOrder());
+        assertThat(plan.shardOrder()).containsExactlyInAnyOrderElementsOf(
+                java.util.stream.IntStream.range(0, WindowStore.MAX_DUE_SHARDS).boxed().toList());
+        assertThat(plan.threads()).as("threads capped by the shards listed, not the configured ones").isEqualTo(8);
     }
 
     @ParameterizedTest(name = "parallelism {0} over {1} shards: {2} threads, budget {3}")
