@@ -8,6 +8,7 @@ run moto with one lock around every DynamoDB request. Other services (SQS long p
 Usage: python3 moto_serialized_dynamodb.py -H 127.0.0.1 -p PORT
 """
 import argparse
+import io
 import threading
 
 from moto.server import DomainDispatcherApplication, create_backend_app
@@ -25,6 +26,12 @@ def main():
 
     def serialised(environ, start_response):
         if environ.get("HTTP_X_AMZ_TARGET", "").startswith("DynamoDB"):
+            # The body is read before the lock is taken: a client that sent its headers and then went away (a thread
+            # interrupted mid-request) would otherwise hold the lock, and every DynamoDB call behind it, until its
+            # socket closed.
+            length = environ.get("CONTENT_LENGTH")
+            if length:
+                environ["wsgi.input"] = io.BytesIO(environ["wsgi.input"].read(int(length)))
             with _lock:
                 result = app(environ, start_response)
                 try:
