@@ -68,7 +68,9 @@ class SqsEventSourceTest {
                 .satisfies(m -> assertThat(m.getMessageAttributes().get("origin").getStringValue()).isEqualTo("test"));
         List<Message> left = remaining(sqs, url);
         assertThat(left).extracting(Message::body).containsExactly("fail-me");
-        assertThat(left.get(0).attributesAsStrings()).containsEntry("ApproximateReceiveCount", "2");
+        // Received again, not deleted: at least twice (a poll before close may have taken it once more, as
+        // LocalStack and SQS return a message whose visibility ends during a long poll).
+        assertThat(Integer.parseInt(left.get(0).attributesAsStrings().get("ApproximateReceiveCount"))).isGreaterThanOrEqualTo(2);
     }
 
     @Test
