@@ -157,6 +157,8 @@ class WindowsCommandTest {
 
     @Test
     void closingRacingTheDeadlineSweepFiresEachWindowExactlyOnce() throws Exception {
+        org.junit.jupiter.api.Assumptions.assumeTrue(stack.endpoint.atomicConditionalWrites(),
+                "plain moto's conditional writes are not atomic under concurrency: the race is DynamoDB's to decide");
         List<String> jobs = List.of("race-1", "race-2", "race-3", "race-4", "race-5", "race-6");
         holdJobs(jobs.toArray(String[]::new));
         stack.newAggregates();
