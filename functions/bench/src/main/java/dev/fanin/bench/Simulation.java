@@ -15,6 +15,7 @@ import dev.fanin.core.service.FaninPorts;
 import dev.fanin.core.service.FaninSettings;
 import dev.fanin.core.service.IngestService;
 import dev.fanin.core.service.MetricNames;
+import dev.fanin.core.service.SweepReport;
 import dev.fanin.core.service.SweepService;
 import dev.fanin.core.service.TimerService;
 import java.time.Duration;
@@ -23,6 +24,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.function.DoubleSupplier;
+import java.util.function.Function;
 
 /**
  * Runs a workload through the real {@link IngestService}, {@link SweepService} and {@link TimerService} on a
@@ -286,16 +288,12 @@ final class Simulation {
                 stores.container(containers.ingest() + containers.timer());
                 // The template's two schedules: SweepSchedule's run, and on the hour also the run over every shard.
                 boolean onTheHour = nextSweep.getEpochSecond() % EVERY_SHARD_EVERY.toSeconds() == 0;
-                for (int run = 0; run < (onTheHour ? 2 : 1); run++) {
+                List<Function<Instant, SweepReport>> runs = onTheHour ? List.of(sweep::sweep, sweep::sweepEveryShard) : List.of(sweep::sweep);
+                for (Function<Instant, SweepReport> run : runs) {
                     bill.function(DynamoDbBill.SWEEPER);
                     FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
                     double waitBefore = dynamoDbWait.getAsDouble();
-                    Instant deadline = nextSweep.plus(SWEEP_EVERY).minusSeconds(10);
-                    if (run == 0) {
-                        sweep.sweep(deadline);
-                    } else {
-                        sweep.sweepEveryShard(deadline);
-                    }
+                    run.apply(nextSweep.plus(SWEEP_EVERY).minusSeconds(10));
                     double runWait = dynamoDbWait.getAsDouble() - waitBefore;
                     bill.overlap(runWait - shards.wallMillis(runWait, SWEEP_PARALLELISM));
                     sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, 0));

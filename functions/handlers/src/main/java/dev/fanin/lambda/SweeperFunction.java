@@ -16,8 +16,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The scheduled backstop: sweeps due windows until {@link SweepDeadline} (the function's remaining time less a
  * margin) and returns what it did. A scheduled event whose detail says {@code "shards": "every"} (the template's
- * hourly schedule) sweeps every shard a deployment could have written, not only the configured ones. A failure is logged, counted and rethrown, so that Lambda's own error metric
- * shows it; the next scheduled run resumes where this one stopped (a sweep is resumable and idempotent).
+ * hourly schedule) sweeps every shard a deployment could have written, not only the configured ones. A failure is
+ * logged, counted and rethrown, so that Lambda's own error metric shows it; the next scheduled run resumes where this
+ * one stopped (a sweep is resumable and idempotent).
  */
 public final class SweeperFunction implements RequestHandler<ScheduledEvent, Map<String, Object>> {
 
