@@ -4,12 +4,12 @@ import java.util.Map;
 
 /**
  * On-demand prices the report uses (us-east-1, USD, as published by AWS for on-demand DynamoDB since the November
- * 2024 reduction, Lambda x86, SQS standard, EventBridge custom events); free tiers ignored. Pass another table to
- * price another region.
+ * 2024 reduction, Lambda on arm64 as the template deploys it, SQS standard, EventBridge custom events); free tiers
+ * ignored. Pass another table to price another region.
  *
  * @param perMillionWriteUnits    DynamoDB on-demand write request units
  * @param perMillionReadUnits     DynamoDB on-demand read request units
- * @param perGbSecond             Lambda duration (x86)
+ * @param perGbSecond             Lambda duration (arm64: template.yaml Architectures)
  * @param perMillionInvocations   Lambda requests
  * @param perMillionSqsRequests   SQS standard queue requests (64 KB chunks)
  * @param perMillionEvents        EventBridge custom events put (64 KB chunks)
@@ -53,7 +53,7 @@ public record PriceTable(double perMillionWriteUnits, double perMillionReadUnits
     }
 
     public static PriceTable usEast1() {
-        return new PriceTable(0.625, 0.125, 0.0000166667, 0.20, 0.40, 1.00, 1.0, new CallMillis(4, 8, 5, 0.3, 12, 8));
+        return new PriceTable(0.625, 0.125, 0.0000133334, 0.20, 0.40, 1.00, 1.0, new CallMillis(4, 8, 5, 0.3, 12, 8));
     }
 
     String describe() {

@@ -9,7 +9,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * {@code fanin bench} runs the template's ingest defaults unless told otherwise, so its throughput is the default's,
- * and its sweeper on the template's shard threads and schedules, so its Lambda time is the default's.
+ * and its sweeper on the template's shard threads and schedules, so its Lambda time is the default's; it prices that
+ * time at the memory and on the architecture the template deploys.
  */
 class TemplateDefaultsTest {
 
@@ -44,6 +45,21 @@ class TemplateDefaultsTest {
                 .isEqualTo("rate(" + Simulation.SWEEP_EVERY.toMinutes() + " minute)");
         assertThat(hourly.get("Schedule")).isEqualTo("rate(" + Simulation.EVERY_SHARD_EVERY.toHours() + " hour)");
     }
+
+    @Test
+    @SuppressWarnings("unchecked")
+    void theBenchPricesLambdaAsTheTemplateDeploysIt() {
+        Map<String, Object> template = CloudFormationYaml.read(TemplateResources.locateTemplate());
+        Map<String, Object> function = (Map<String, Object>) ((Map<String, Object>) template.get("Globals")).get("Function");
+        PriceTable prices = PriceTable.usEast1();
+
+        assertThat(function.get("Architectures")).asList().containsExactly("arm64");
+        assertThat(prices.perGbSecond()).as("AWS's arm64 price per GB-second, us-east-1").isEqualTo(ARM64_PER_GB_SECOND);
+        assertThat(prices.lambdaMemoryGb() * 1024).isEqualTo(defaultOf(template, "FunctionMemorySize"));
+    }
+
+    /** Published at aws.amazon.com/lambda/pricing (the x86 rate is 0.0000166667). */
+    private static final double ARM64_PER_GB_SECOND = 0.0000133334;
 
     @SuppressWarnings("unchecked")
     private static int defaultOf(Map<String, Object> template, String parameter) {
