@@ -3,6 +3,9 @@ package dev.fanin.aws.dynamodb;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.zip.Deflater;
 import software.amazon.awssdk.core.SdkBytes;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import org.junit.jupiter.api.Test;
@@ -33,6 +36,33 @@ class StateCompressionTest {
         assertThat(v.b()).isNotNull();
         assertThat(v.b().asByteArray().length).isLessThan(state.length() / 2);
         assertThat(StateCompression.decode(v)).isEqualTo(state);
+    }
+
+    @Test
+    void aStateIsDeflatedSmallerThanTheFastestLevelWouldWriteIt() {
+        String state = samples(5);
+
+        assertThat(StateCompression.encode(state).b().asByteArray().length).isLessThan(deflatedFastest(state).length);
+    }
+
+    @Test
+    void aStateAnEarlierVersionDeflatedAtTheFastestLevelReadsBack() {
+        String state = samples(5);
+
+        assertThat(StateCompression.decode(AttributeValue.fromB(SdkBytes.fromByteArray(deflatedFastest(state))))).isEqualTo(state);
+    }
+
+    private static byte[] deflatedFastest(String state) {
+        Deflater deflater = new Deflater(Deflater.BEST_SPEED, true);
+        deflater.setInput(state.getBytes(StandardCharsets.UTF_8));
+        deflater.finish();
+        byte[] buffer = new byte[state.length() * 2];
+        int n = 0;
+        while (!deflater.finished()) {
+            n += deflater.deflate(buffer, n, buffer.length - n);
+        }
+        deflater.end();
+        return Arrays.copyOf(buffer, n);
     }
 
     @Test
