@@ -27,10 +27,11 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A {@link WindowStore} that keeps windows in an {@link InMemoryWindowStore} and bills every call exactly as
- * {@link DynamoDbWindowStore} would make it: the same API calls (a conditional PutItem per window write, a
- * transaction for a merge, a PutItem and an UpdateItem for each spill, one Query per load, an UpdateItem or GetItem
- * of the open-window counter item per slot reservation, release, retirement or count), and request
- * units by {@link CapacityRules} over the items the adapter's own {@link WindowItemCodec} builds. Sizes of old items
+ * {@link DynamoDbWindowStore} would make it: the same API calls (a conditional PutItem per write of a window head or
+ * of a session key's live item, a session merge included, a PutItem and an UpdateItem for each spill, a GetItem of
+ * the head or live item per load plus a Query of the sealed slices the container has not read, the Queries that find
+ * a key's committed sessions), and request units by {@link CapacityRules} over the items the adapter's own
+ * {@link WindowItemCodec} and {@link LiveItemCodec} build. Sizes of old items
  * are taken the way the adapter takes them (re-encoded from the loaded window), so {@link DynamoDbBill#tableWriteUnits()}
  * equals the sum of the adapter's size-based figures, which is what the functions report as their metric.
  *
