@@ -137,14 +137,15 @@ public final class BenchMain {
         ProfileFigures fanin = new ProfileFigures(events.size(), firstRevisions, timers.emitted().size(), timers.bill(),
                 timers.batches() + timers.timerInvocations() + timers.sweeps(),
                 // Timers: the sends as made (ten per SendMessageBatch), and a receive and a delete per timer batch as
-                // the event source mapping makes them (as for the input queue, on both sides).
-                inputSqs + timers.timerSendRequests() + 2 * timers.timerInvocations(), timers.emitCalls(), timers.timerSendRequests(),
-                cpu.endToEnd().medianMicros());
+                // the event source mapping makes them (as for the input queue, on both sides); both mappings' empty polls.
+                inputSqs + timers.timerSendRequests() + 2 * timers.timerInvocations() + EventSourcePolls.fanin(timers.span()),
+                timers.emitCalls(), timers.timerSendRequests(), cpu.endToEnd().medianMicros());
         // The baselines emit one event per window with one PutEvents call each, and send no timers.
+        long baselineSqs = inputSqs + EventSourcePolls.BASELINE.over(timers.span());
         ProfileFigures naive = new ProfileFigures(events.size(), baseline.windows(), baseline.windows(), baselineBill, timers.batches(),
-                inputSqs, baseline.windows(), 0, cpu.core().medianMicros());
+                baselineSqs, baseline.windows(), 0, cpu.core().medianMicros());
         ProfileFigures strong = new ProfileFigures(events.size(), competent.windows(), competent.windows(), competentBill, timers.batches(),
-                inputSqs, competent.windows(), 0, cpu.core().medianMicros());
+                baselineSqs, competent.windows(), 0, cpu.core().medianMicros());
         return new ProfileReport(workload, timers, sweeper, fanin, naive, strong, cpu, latency.summarize(timers.emitted()),
                 latency.summarize(sweeper.emitted()));
     }

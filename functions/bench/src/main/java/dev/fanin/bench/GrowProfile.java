@@ -3,6 +3,8 @@ package dev.fanin.bench;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.event.Event;
 import java.io.PrintStream;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -82,7 +84,12 @@ final class GrowProfile {
         long batchesBefore = 0;
         long naiveFailsAt = 0;
         long competentFailsAt = 0;
-        for (List<Event> batch : BenchMain.parseBatches(config, workload, shape)) {
+        List<List<Arrival>> arrivals = Simulation.batches(workload.arrivals(), shape);
+        Instant stepStart = workload.arrivals().get(0).at();
+        List<List<Event>> parsed = BenchMain.parseBatches(config, workload, shape);
+        for (int b = 0; b < parsed.size(); b++) {
+            List<Event> batch = parsed.get(b);
+            Instant batchAt = arrivals.get(b).get(arrivals.get(b).size() - 1).at();
             batch.forEach(naive::accept);
             competent.acceptBatch(batch);
             events += batch.size();
@@ -90,10 +97,12 @@ final class GrowProfile {
             naiveFailsAt = naiveFailsAt == 0 && naive.largestItemBytes() > ITEM_LIMIT ? events : naiveFailsAt;
             competentFailsAt = competentFailsAt == 0 && competent.largestItemBytes() > ITEM_LIMIT ? events : competentFailsAt;
             if (steps.size() < STEPS.size() && events >= STEPS.get(steps.size())) {
+                Duration span = Duration.between(stepStart, batchAt);
                 steps.add(new BaselineStep[] {
-                        step(naive.bill().since(naiveBefore), events - eventsBefore, batches - batchesBefore, 0, naive.largestItemBytes(), prices),
-                        step(competent.bill().since(competentBefore), events - eventsBefore, batches - batchesBefore, 0,
+                        step(naive.bill().since(naiveBefore), events - eventsBefore, batches - batchesBefore, span, naive.largestItemBytes(), prices),
+                        step(competent.bill().since(competentBefore), events - eventsBefore, batches - batchesBefore, span,
                                 competent.largestItemBytes(), prices)});
+                stepStart = batchAt;
                 naiveBefore = naive.bill().copy();
                 competentBefore = competent.bill().copy();
                 eventsBefore = events;
@@ -107,8 +116,9 @@ final class GrowProfile {
         return events == 0 ? "never" : String.format(Locale.ROOT, "%,d (within its batch)", events);
     }
 
-    private static BaselineStep step(DynamoDbBill bill, long events, long batches, long windows, long itemBytes, PriceTable prices) {
-        ProfileFigures f = new ProfileFigures(events, windows, windows, bill, batches, 2 * batches, windows, 0, 0);
+    /** A step's figures; the window is not flushed within a step, and its mapping polls all through the step's span. */
+    private static BaselineStep step(DynamoDbBill bill, long events, long batches, Duration span, long itemBytes, PriceTable prices) {
+        ProfileFigures f = new ProfileFigures(events, 0, 0, bill, batches, 2 * batches + EventSourcePolls.BASELINE.over(span), 0, 0, 0);
         return new BaselineStep(bill.readUnits() / events, f.writeUnitsPerEvent(), f.totalPerMillion(prices), itemBytes);
     }
 

@@ -31,9 +31,10 @@ final class HistoryProfile {
             Simulation.Intervals intervals = new Simulation.Intervals(INTERVAL);
             Simulation.Result run = Simulation.run(config, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT, intervals);
             table(out, workload, intervals.snapshots, prices);
-            ProfileFigures competent = baseline(out, config, workload, prices);
+            ProfileFigures competent = baseline(out, config, workload, run.span(), prices);
             out.printf("Outcomes: %d accepted, %d duplicates, %d late, %d too late, %d failed deliveries.%n", run.accepted(), run.duplicates(),
                     run.late(), run.tooLate(), run.failedMessages());
+            Report.emptyPolls(out, run.span());
             out.printf("%s%n", Report.writesByPurpose(run, run.accepted() + run.duplicates()));
             CloseLatency.Summary latency = new CloseLatency(config, BenchMain.parse(config, workload)).summarize(run.emitted());
             out.printf("Close latency p50 / p90 / p99 / max (simulated, with timers): %s over %d windows %s; %d emissions before the "
@@ -70,20 +71,21 @@ final class HistoryProfile {
     }
 
     /** Prints both baselines' figures over the whole run; returns the competent design's. */
-    private static ProfileFigures baseline(PrintStream out, FaninConfig config, Workload workload, PriceTable prices) {
+    private static ProfileFigures baseline(PrintStream out, FaninConfig config, Workload workload, Duration span, PriceTable prices) {
         List<Event> events = BenchMain.parse(config, workload);
         NaiveBaseline naive = new NaiveBaseline(BenchMain.pipelines(config));
         events.forEach(naive::accept);
         DynamoDbBill bill = naive.flushAll();
         long batches = Simulation.batches(workload.arrivals(), Simulation.BatchShape.DEFAULT).size();
-        ProfileFigures figures = new ProfileFigures(events.size(), naive.windows(), naive.windows(), bill, batches, 2 * batches, naive.windows(), 0, 0);
+        long sqs = 2 * batches + EventSourcePolls.BASELINE.over(span);
+        ProfileFigures figures = new ProfileFigures(events.size(), naive.windows(), naive.windows(), bill, batches, sqs, naive.windows(), 0, 0);
         out.printf(Locale.ROOT, "Naive baseline over the whole run (its dedupe item per event id does not grow either): %.3f read units and "
                         + "%.3f write units per event, $%.2f per million events.%n", bill.readUnits() / events.size(), figures.writeUnitsPerEvent(),
                 figures.totalPerMillion(prices));
         CompetentBaseline competent = new CompetentBaseline(BenchMain.pipelines(config));
         BenchMain.parseBatches(config, workload, Simulation.BatchShape.DEFAULT).forEach(competent::acceptBatch);
         DynamoDbBill strong = competent.flushAll();
-        ProfileFigures c = new ProfileFigures(events.size(), competent.windows(), competent.windows(), strong, batches, 2 * batches,
+        ProfileFigures c = new ProfileFigures(events.size(), competent.windows(), competent.windows(), strong, batches, sqs,
                 competent.windows(), 0, 0);
         out.printf(Locale.ROOT, "Competent baseline over the whole run: %.3f read units and %.3f write units per event, $%.2f per million events.%n",
                 strong.readUnits() / events.size(), c.writeUnitsPerEvent(), c.totalPerMillion(prices));

@@ -1,6 +1,7 @@
 package dev.fanin.bench;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
 
@@ -8,6 +9,14 @@ import java.util.Locale;
 final class Report {
 
     private Report() { }
+
+    /** The event source mappings' empty long polls over a run's span, which its SQS figures include. */
+    static void emptyPolls(PrintStream out, Duration span) {
+        out.printf(Locale.ROOT, "Empty long polls over the run's %.0f s (in the SQS figures): fanin %d (%d input and %d timer pollers), a "
+                        + "baseline %d (%d pollers).%n%n", span.toMillis() / 1e3, EventSourcePolls.fanin(span),
+                EventSourcePolls.FANIN_INPUT.pollers(), EventSourcePolls.FANIN_TIMERS.pollers(), EventSourcePolls.BASELINE.over(span),
+                EventSourcePolls.BASELINE.pollers());
+    }
 
     static void profile(PrintStream out, BenchMain.ProfileReport r, PriceTable prices) {
         ProfileFigures f = r.fanin();
@@ -20,6 +29,7 @@ final class Report {
                         + "deliveries; %d timers armed, %d delivered; %d sweeps.%n%n",
                 t.accepted(), t.duplicates(), t.late(), t.tooLate(), t.sideRecords(), t.failedMessages(), t.timersArmed(),
                 t.timersDelivered(), t.sweeps());
+        emptyPolls(out, t.span());
         out.println("| per profile | fanin | naive baseline | competent baseline | fanin / competent |");
         out.println("|---|---:|---:|---:|---:|");
         row(out, "DynamoDB calls per event", f.callsPerEvent(), b.callsPerEvent(), c.callsPerEvent(), "%.3f");

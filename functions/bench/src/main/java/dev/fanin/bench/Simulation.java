@@ -63,11 +63,12 @@ final class Simulation {
         static final Mode SWEEPER = new Mode("sweeper only", false);
     }
 
+    /** @param span simulated time from the first arrival to the end of the run (its last sweep) */
     record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double windowWriteUnitsMetric,
                   List<TimedEmitter.Emitted> emitted, long emitCalls, long batches, long sweeps, long timersArmed,
                   long timerSendRequests, long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
                   long failedMessages, long sideRecords, long deadLetters, FunctionLoad ingestLoad, FunctionLoad timerLoad,
-                  FunctionLoad sweeperLoad) {
+                  FunctionLoad sweeperLoad, Duration span) {
 
         /** Write units of watermark advances (outside the services' per-window WriteUnits metric). */
         double watermarkWriteUnits() {
@@ -268,7 +269,7 @@ final class Simulation {
                 failed += r.failedMessageIds().size();
                 next++;
                 if (intervals != null && !intervals.byTime()) {
-                    snapshotAtEvents(intervals, clock.instant(), bill, events[0], next, timerInvocations, sweeps, timers, emitter, false);
+                    snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, false);
                 }
             } else if (timerAt != null && !timerAt.isAfter(nextSweep)) {
                 clock.advanceTo(timerAt);
@@ -303,7 +304,7 @@ final class Simulation {
                 boolean drained = next >= batches.size() && timers.next() == null && !stores.anyDue();
                 if (drained || clock.instant().isAfter(lastArrival.plus(GIVE_UP_AFTER))) {
                     if (intervals != null && !intervals.byTime()) {
-                        snapshotAtEvents(intervals, clock.instant(), bill, events[0], next, timerInvocations, sweeps, timers, emitter, true);
+                        snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, true);
                     }
                     break;
                 }
@@ -311,7 +312,8 @@ final class Simulation {
         }
         return new Result(workload, mode, bill, stores.meanHeadBytes(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
                 batches.size(), sweeps, timers.armed(), timers.sendRequests(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
-                failed, side.sideRecords().size(), side.deadLetters().size(), ingestLoad, timerLoad, sweeperLoad);
+                failed, side.sideRecords().size(), side.deadLetters().size(), ingestLoad, timerLoad, sweeperLoad,
+                Duration.between(start, clock.instant()));
     }
 
     /** Takes the snapshots of every interval that ends before {@code at}, as the run stands. */
@@ -321,7 +323,7 @@ final class Simulation {
             intervals.next = start.plus(intervals.length);
         }
         while (at.isAfter(intervals.next)) {
-            long sqs = 2L * batches + timers.sendRequests() + 2 * timerInvocations;
+            long sqs = sqsRequests(batches, timerInvocations, timers, Duration.between(start, intervals.next));
             intervals.snapshots.add(new Snapshot(intervals.next, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
                     timers.sendRequests(), emitter.emitted().size()));
             intervals.next = intervals.next.plus(intervals.length);
@@ -329,14 +331,22 @@ final class Simulation {
     }
 
     /** A snapshot when the events handled reach the next step, or at the run's {@code end}. */
-    private static void snapshotAtEvents(Intervals intervals, Instant at, DynamoDbBill bill, long events, long batches,
+    private static void snapshotAtEvents(Intervals intervals, Instant at, Instant start, DynamoDbBill bill, long events, long batches,
                                          long timerInvocations, long sweeps, SimTimers timers, TimedEmitter emitter, boolean end) {
         int taken = intervals.snapshots.size();
         if (end || (taken < intervals.eventSteps.size() && events >= intervals.eventSteps.get(taken))) {
-            long sqs = 2L * batches + timers.sendRequests() + 2 * timerInvocations;
+            long sqs = sqsRequests(batches, timerInvocations, timers, Duration.between(start, at));
             intervals.snapshots.add(new Snapshot(at, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
                     timers.sendRequests(), emitter.emitted().size()));
         }
+    }
+
+    /**
+     * fanin's SQS requests so far: a receive and a delete per input batch and per timer batch, the timer sends as made,
+     * and both event source mappings' empty long polls over the run's span.
+     */
+    private static long sqsRequests(long batches, long timerInvocations, SimTimers timers, Duration span) {
+        return 2L * batches + timers.sendRequests() + 2 * timerInvocations + EventSourcePolls.fanin(span);
     }
 
     /** SQS batches as the event source mapping forms them. */

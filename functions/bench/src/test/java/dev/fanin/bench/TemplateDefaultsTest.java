@@ -61,6 +61,24 @@ class TemplateDefaultsTest {
     /** Published at aws.amazon.com/lambda/pricing (the x86 rate is 0.0000166667). */
     private static final double ARM64_PER_GB_SECOND = 0.0000133334;
 
+    @Test
+    void theBenchPollsWithAsManyPollersAsTheTemplatesMappingsKeep() {
+        Map<String, Object> template = CloudFormationYaml.read(TemplateResources.locateTemplate());
+
+        // A mapping with a concurrency cap keeps five pollers at low traffic; one without may scale back to two.
+        assertThat(mapping(template, "IngestFunction", "Input")).containsKey("ScalingConfig");
+        assertThat(EventSourcePolls.FANIN_INPUT.pollers()).isEqualTo(5);
+        assertThat(mapping(template, "TimerFunction", "Timers")).doesNotContainKey("ScalingConfig");
+        assertThat(EventSourcePolls.FANIN_TIMERS.pollers()).isEqualTo(2);
+    }
+
+    @SuppressWarnings("unchecked")
+    private static Map<String, Object> mapping(Map<String, Object> template, String function, String event) {
+        Map<String, Object> resource = (Map<String, Object>) ((Map<String, Object>) template.get("Resources")).get(function);
+        Map<String, Object> events = (Map<String, Object>) ((Map<String, Object>) resource.get("Properties")).get("Events");
+        return (Map<String, Object>) ((Map<String, Object>) events.get(event)).get("Properties");
+    }
+
     @SuppressWarnings("unchecked")
     private static int defaultOf(Map<String, Object> template, String parameter) {
         Map<String, Object> parameters = (Map<String, Object>) template.get("Parameters");
