@@ -38,7 +38,7 @@ class EndToEndTest {
         }
         IngestFunction ingest = new IngestFunction(fanin.runtime);
 
-        SQSEvent delivered = poll(fanin, input, sample.getRecords().size());
+        SQSEvent delivered = sentAsInTheSample(poll(fanin, input, sample.getRecords().size()), sample);
         SQSBatchResponse response = ingest.handleRequest(delivered, TestContexts.invocation("e2e-1"));
         deleteAcknowledged(fanin, input, delivered, response);
 
@@ -85,6 +85,22 @@ class EndToEndTest {
         record.setEventSource("aws:sqs");
         record.setAttributes(m.attributesAsStrings());
         return record;
+    }
+
+    /**
+     * The delivered messages with the sent time the sample gives each body: the runtime's clock stands at the sample's
+     * time, and the endpoint stamps today's, so without this intake would measure the sample's fixed event times
+     * against today and refuse them once they are past {@code maxPast}.
+     */
+    private static SQSEvent sentAsInTheSample(SQSEvent delivered, SQSEvent sample) {
+        Map<String, String> sentByBody = sample.getRecords().stream()
+                .collect(Collectors.toMap(SQSEvent.SQSMessage::getBody, m -> m.getAttributes().get("SentTimestamp"), (a, b) -> a));
+        delivered.getRecords().forEach(m -> {
+            Map<String, String> attributes = new HashMap<>(m.getAttributes());
+            attributes.put("SentTimestamp", sentByBody.get(m.getBody()));
+            m.setAttributes(attributes);
+        });
+        return delivered;
     }
 
     private static SQSEvent redelivery(SQSEvent delivered) {
