@@ -26,21 +26,26 @@ public final class BenchMain {
      * @param batchSize      SQS batch size
      * @param batchingWindow SQS batching window
      * @param maxConcurrency the ingest event source's maximum concurrency, for the throughput figure
+     * @param timerBatchingWindow the timer queue's batching window
      */
     public record Options(List<String> profiles, double scale, long seed, int reps, int batchSize, java.time.Duration batchingWindow,
-                          int maxConcurrency) {
+                          int maxConcurrency, java.time.Duration timerBatchingWindow) {
 
         public Options {
             profiles = List.copyOf(profiles);
             profiles.forEach(Workloads::checkKnown);
-            if (reps < 0 || batchSize < 1 || batchingWindow.isNegative() || maxConcurrency < 1) {
+            if (reps < 0 || batchSize < 1 || batchingWindow.isNegative() || maxConcurrency < 1 || timerBatchingWindow.isNegative()) {
                 throw new IllegalArgumentException("--reps must not be negative, --batch-size and --max-concurrency must be at "
-                        + "least 1 and --batching-window-ms must not be negative");
+                        + "least 1 and --batching-window-ms and --timer-batching-window-ms must not be negative");
             }
         }
 
         Simulation.BatchShape shape() {
             return new Simulation.BatchShape(batchSize, batchingWindow);
+        }
+
+        Simulation.Mode timers() {
+            return Simulation.Mode.timers(timerBatchingWindow);
         }
     }
 
@@ -68,6 +73,8 @@ public final class BenchMain {
     public static final int DEFAULT_BATCH_SIZE = 100;
     public static final long DEFAULT_BATCHING_WINDOW_MS = 1_000;
     public static final int DEFAULT_MAX_CONCURRENCY = 50;
+    /** The template's {@code TimerMaxBatchingWindowSeconds}, in ms. */
+    public static final long DEFAULT_TIMER_BATCHING_WINDOW_MS = Simulation.TIMER_QUEUE.window().toMillis();
 
     private BenchMain() { }
 
@@ -75,10 +82,11 @@ public final class BenchMain {
         FaninConfig config = BenchPipelines.load();
         PriceTable prices = PriceTable.usEast1();
         out.printf("# fanin bench%n%nmachine: %d cores, %s %s, %s; scale %.2f, seed %d, %d timing passes; SQS batches of up to %d messages "
-                        + "within %d ms; ingest concurrency at most %d%n%nprices: %s%n%n",
+                        + "within %d ms; ingest concurrency at most %d; timer batches of up to %d messages within %d ms%n%nprices: %s%n%n",
                 Runtime.getRuntime().availableProcessors(), System.getProperty("java.vm.name"), System.getProperty("java.version"),
                 System.getProperty("os.name") + " " + System.getProperty("os.arch"), options.scale(), options.seed(), options.reps(),
-                options.shape().size(), options.shape().window().toMillis(), options.maxConcurrency(), prices.describe());
+                options.shape().size(), options.shape().window().toMillis(), options.maxConcurrency(), options.timers().timerQueue().size(),
+                options.timers().timerQueue().window().toMillis(), prices.describe());
         Throughput.Limits limits = Throughput.Limits.aws(options.maxConcurrency(), options.shape().window());
         List<ProfileReport> reports = new ArrayList<>();
         List<Throughput.Result> throughputs = new ArrayList<>();
@@ -86,20 +94,21 @@ public final class BenchMain {
             int historyKeys = Workloads.historyKeys(name);
             if (historyKeys > 0) {
                 // Days of traffic per key, reported per 6-hour interval (not in the default run: 7 simulated days).
-                HistoryProfile.report(out, config, prices, 7 * options.scale(), options.seed(), List.of(historyKeys));
+                HistoryProfile.report(out, config, prices, options.timers(), 7 * options.scale(), options.seed(), List.of(historyKeys));
                 continue;
             }
             if (name.equals(Workloads.GROW)) {
                 // One window growing to 50,000 events, tumbling and session (not in the default run).
 
-                GrowProfile.report(out, prices, options.shape());
+                GrowProfile.report(out, prices, options.shape(), options.timers());
                 continue;
             }
             if (name.equals(Workloads.HOT_KEY_SUSTAINED)) {
-                SustainedHotKey.report(out, prices, options.shape(), limits, 15 * options.scale());
+                SustainedHotKey.report(out, prices, options.shape(), options.timers(), limits, 15 * options.scale());
                 continue;
             }
-            ProfileReport report = run(config, Workloads.named(name, options.scale(), options.seed()), options.shape(), options.reps());
+            ProfileReport report = run(config, Workloads.named(name, options.scale(), options.seed()), options.shape(), options.timers(),
+                    options.reps());
             Throughput.Result throughput = throughput(report, prices, limits);
             reports.add(report);
             throughputs.add(throughput);
@@ -120,8 +129,12 @@ public final class BenchMain {
     }
 
     static ProfileReport run(FaninConfig config, Workload workload, Simulation.BatchShape shape, int reps) {
+        return run(config, workload, shape, Simulation.Mode.TIMERS, reps);
+    }
+
+    static ProfileReport run(FaninConfig config, Workload workload, Simulation.BatchShape shape, Simulation.Mode mode, int reps) {
         List<Event> events = parse(config, workload);
-        Simulation.Result timers = Simulation.run(config, workload, Simulation.Mode.TIMERS, shape);
+        Simulation.Result timers = Simulation.run(config, workload, mode, shape);
         Simulation.Result sweeper = Simulation.run(config, workload, Simulation.Mode.SWEEPER, shape);
         NaiveBaseline baseline = new NaiveBaseline(pipelines(config));
         events.forEach(baseline::accept);

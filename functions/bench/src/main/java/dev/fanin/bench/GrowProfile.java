@@ -32,12 +32,12 @@ final class GrowProfile {
 
     private GrowProfile() { }
 
-    static void report(PrintStream out, PriceTable prices, Simulation.BatchShape shape) {
+    static void report(PrintStream out, PriceTable prices, Simulation.BatchShape shape, Simulation.Mode mode) {
         for (Kind kind : KINDS) {
             FaninConfig config = BenchPipelines.grow(kind.pipeline());
             Workload workload = Workloads.oneSensor("grow (" + kind.pipeline() + ")", kind.type(), EVENTS, PER_SECOND);
             Simulation.Intervals steps = Simulation.Intervals.atEvents(STEPS);
-            Simulation.Result run = Simulation.run(config, workload, Simulation.Mode.TIMERS, shape, Simulation.Containers.DEFAULT, steps);
+            Simulation.Result run = Simulation.run(config, workload, mode, shape, Simulation.Containers.DEFAULT, steps);
             Baselines baselines = baselines(config, workload, shape, prices);
             table(out, workload, steps.snapshots, prices, baselines.steps());
             out.printf(Locale.ROOT, "The competent design's window item passes DynamoDB's 400 KB at event %s; the naive design's at event %s.%n",
@@ -50,7 +50,7 @@ final class GrowProfile {
                     pace.millisPerInvocation(), run.batches() * PER_SECOND / (double) EVENTS * pace.millisPerInvocation() / 1_000);
             for (int containers : List.of(5, 50)) {
                 Simulation.Intervals spread = Simulation.Intervals.atEvents(STEPS);
-                Simulation.run(config, workload, Simulation.Mode.TIMERS, shape, new Simulation.Containers(containers, containers), spread);
+                Simulation.run(config, workload, mode, shape, new Simulation.Containers(containers, containers), spread);
                 double first = SnapshotRow.of(null, spread.snapshots.get(0), workload.arrivals().get(0).at(), prices).readUnitsPerBatch();
                 double last = SnapshotRow.of(spread.snapshots.get(STEPS.size() - 2), spread.snapshots.get(STEPS.size() - 1),
                         workload.arrivals().get(0).at(), prices).readUnitsPerBatch();

@@ -24,12 +24,13 @@ final class HistoryProfile {
      * Runs the profile for each key count and prints its table, on a deployment of the alert-storm pipeline alone (so
      * the sweeper's fixed reads, one query per due-bucket shard and minute, are those of one pipeline).
      */
-    static void report(PrintStream out, FaninConfig bundled, PriceTable prices, double days, long seed, List<Integer> keyCounts) {
+    static void report(PrintStream out, FaninConfig bundled, PriceTable prices, Simulation.Mode mode, double days, long seed,
+                       List<Integer> keyCounts) {
         FaninConfig config = new FaninConfig(bundled.version(), List.of(bundled.pipeline("alert-storm").orElseThrow()));
         for (int keys : keyCounts) {
             Workload workload = Workloads.history(keys, days, seed);
             Simulation.Intervals intervals = new Simulation.Intervals(INTERVAL);
-            Simulation.Result run = Simulation.run(config, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT, intervals);
+            Simulation.Result run = Simulation.run(config, workload, mode, Simulation.BatchShape.DEFAULT, intervals);
             table(out, workload, intervals.snapshots, prices);
             ProfileFigures competent = baseline(out, config, workload, run.span(), prices);
             out.printf("Outcomes: %d accepted, %d duplicates, %d late, %d too late, %d failed deliveries.%n", run.accepted(), run.duplicates(),

@@ -56,13 +56,33 @@ final class SimTimers implements WindowTimers {
         return first == null ? null : first.deliverAt();
     }
 
-    List<Pending> takeDue(Instant now) {
-        List<Pending> due = new ArrayList<>();
-        while (!pending.isEmpty() && !pending.peek().deliverAt().isAfter(now)) {
-            due.add(pending.poll());
+    /**
+     * When the timer queue's event source invokes the function next, or null: it starts a batch with the earliest
+     * visible message and hands it over once it holds {@code shape.size()} messages (when the last of them became
+     * visible) or when {@code shape.window()} has passed since the first, as for the input queue.
+     */
+    Instant nextBatchAt(Simulation.BatchShape shape) {
+        Pending first = pending.peek();
+        if (first == null) {
+            return null;
         }
-        delivered += due.size();
-        return due;
+        Instant windowEnd = first.deliverAt().plus(shape.window());
+        List<Pending> members = new ArrayList<>();
+        while (members.size() < shape.size() && !pending.isEmpty() && !pending.peek().deliverAt().isAfter(windowEnd)) {
+            members.add(pending.poll());
+        }
+        pending.addAll(members);
+        return members.size() == shape.size() ? members.get(members.size() - 1).deliverAt() : windowEnd;
+    }
+
+    /** The batch {@link #nextBatchAt} timed at {@code at}: up to {@code size} messages visible by then, earliest first. */
+    List<Pending> takeBatch(Instant at, int size) {
+        List<Pending> batch = new ArrayList<>();
+        while (batch.size() < size && !pending.isEmpty() && !pending.peek().deliverAt().isAfter(at)) {
+            batch.add(pending.poll());
+        }
+        delivered += batch.size();
+        return batch;
     }
 
     long armed() {

@@ -57,10 +57,24 @@ final class Simulation {
     private static final long CONTAINER_SEED = 7;
     private static final Duration GIVE_UP_AFTER = Duration.ofHours(3);
 
-    /** @param timers whether timer messages are delivered (false: the sweeper alone closes windows) */
-    record Mode(String name, boolean timers) {
-        static final Mode TIMERS = new Mode("timers+sweeper", true);
-        static final Mode SWEEPER = new Mode("sweeper only", false);
+    /**
+     * The timer queue's event source as the template configures it ({@code TimerBatchSize},
+     * {@code TimerMaxBatchingWindowSeconds}; {@code TemplateDefaultsTest} holds them equal).
+     */
+    static final BatchShape TIMER_QUEUE = new BatchShape(10, Duration.ofSeconds(1));
+
+    /**
+     * @param timers     whether timer messages are delivered (false: the sweeper alone closes windows)
+     * @param timerQueue how the timer queue's event source batches them
+     */
+    record Mode(String name, boolean timers, BatchShape timerQueue) {
+        static final Mode TIMERS = new Mode("timers+sweeper", true, TIMER_QUEUE);
+        static final Mode SWEEPER = new Mode("sweeper only", false, TIMER_QUEUE);
+
+        /** Timers delivered with the given batching window on the timer queue. */
+        static Mode timers(Duration timerBatchingWindow) {
+            return new Mode(TIMERS.name(), true, new BatchShape(TIMER_QUEUE.size(), timerBatchingWindow));
+        }
     }
 
     /** @param span simulated time from the first arrival to the end of the run (its last sweep) */
@@ -243,7 +257,7 @@ final class Simulation {
         FunctionLoad sweeperLoad = FunctionLoad.NONE;
         while (true) {
             Instant batchAt = next < batches.size() ? handleAt(batches.get(next)) : null;
-            Instant timerAt = timers.next();
+            Instant timerAt = timers.nextBatchAt(mode.timerQueue());
             if (intervals != null && intervals.byTime()) {
                 Instant at = batchAt != null ? batchAt : nextSweep;
                 at = timerAt != null && timerAt.isBefore(at) ? timerAt : at;
@@ -273,17 +287,13 @@ final class Simulation {
                 }
             } else if (timerAt != null && !timerAt.isAfter(nextSweep)) {
                 clock.advanceTo(timerAt);
-                List<SimTimers.Pending> due = timers.takeDue(timerAt);
-                // Timer messages delivered together arrive in batches of up to 10 (the template's TimerBatchSize).
-                for (int from = 0; from < due.size(); from += 10) {
-                    timerInvocations++;
-                    List<SimTimers.Pending> batch = due.subList(from, Math.min(due.size(), from + 10));
-                    stores.container(containers.ingest() + placement.nextInt(containers.timer()));
-                    bill.function(DynamoDbBill.TIMER);
-                    FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
-                    timerService.fireAll(batch.stream().map(SimTimers.Pending::wakeup).toList());
-                    timerLoad = timerLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, batch.size()));
-                }
+                List<SimTimers.Pending> batch = timers.takeBatch(timerAt, mode.timerQueue().size());
+                timerInvocations++;
+                stores.container(containers.ingest() + placement.nextInt(containers.timer()));
+                bill.function(DynamoDbBill.TIMER);
+                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
+                timerService.fireAll(batch.stream().map(SimTimers.Pending::wakeup).toList());
+                timerLoad = timerLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, batch.size()));
             } else {
                 clock.advanceTo(nextSweep);
                 stores.container(containers.ingest() + containers.timer());

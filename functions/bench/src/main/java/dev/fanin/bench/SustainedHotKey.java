@@ -25,12 +25,13 @@ final class SustainedHotKey {
 
     private SustainedHotKey() { }
 
-    static void report(PrintStream out, PriceTable prices, Simulation.BatchShape shape, Throughput.Limits limits, double minutes) {
+    static void report(PrintStream out, PriceTable prices, Simulation.BatchShape shape, Simulation.Mode mode, Throughput.Limits limits,
+                       double minutes) {
         FaninConfig config = BenchPipelines.grow(PIPELINE);
         int events = (int) Math.round(minutes * 60 * PER_SECOND);
         Workload workload = Workloads.oneSensor(Workloads.HOT_KEY_SUSTAINED, "hot.reading", events, PER_SECOND);
         Simulation.Intervals seconds = new Simulation.Intervals(Duration.ofSeconds(1));
-        Simulation.Result run = Simulation.run(config, workload, Simulation.Mode.TIMERS, shape, CONTAINERS, seconds);
+        Simulation.Result run = Simulation.run(config, workload, mode, shape, CONTAINERS, seconds);
         String partition = WindowKeys.windowPk(PIPELINE, "sensor-1");
         out.printf(Locale.ROOT, "## %s%n%n%s into 10-second tumbling windows (%s), batches of up to %d within %d ms; units a second "
                         + "on the key's partition `%s`, by the bench's capacity rules.%n%n", workload.name(), workload.summary(), PIPELINE,

@@ -26,6 +26,17 @@ class TemplateDefaultsTest {
     }
 
     @Test
+    void theBenchsTimerQueueBatchesAsTheTemplatesMapping() {
+        Map<String, Object> template = CloudFormationYaml.read(TemplateResources.locateTemplate());
+
+        assertThat(mapping(template, "TimerFunction", "Timers")).containsEntry("MaximumBatchingWindowInSeconds",
+                Map.of("Ref", "TimerMaxBatchingWindowSeconds"));
+        assertThat(defaultOf(template, "TimerBatchSize")).isEqualTo(Simulation.TIMER_QUEUE.size());
+        assertThat(defaultOf(template, "TimerMaxBatchingWindowSeconds") * 1_000L).isEqualTo(Simulation.TIMER_QUEUE.window().toMillis());
+        assertThat(BenchMain.DEFAULT_TIMER_BATCHING_WINDOW_MS).isEqualTo(Simulation.TIMER_QUEUE.window().toMillis());
+    }
+
+    @Test
     void theBenchsSweeperWorksAsManyShardsAtOnceAsTheTemplates() {
         Map<String, Object> template = CloudFormationYaml.read(TemplateResources.locateTemplate());
 

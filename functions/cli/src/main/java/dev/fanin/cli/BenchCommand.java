@@ -26,13 +26,16 @@ final class BenchCommand extends FaninCommand {
     @Option(names = "--max-concurrency", paramLabel = "N",
             description = "ingest invocations at once, for the throughput figure (default ${DEFAULT-VALUE}, the template's)")
     private int maxConcurrency = BenchMain.DEFAULT_MAX_CONCURRENCY;
+    @Option(names = "--timer-batching-window-ms", paramLabel = "MS",
+            description = "the timer queue's batching window (default ${DEFAULT-VALUE}, the template's TimerMaxBatchingWindowSeconds)")
+    private long timerBatchingWindowMs = BenchMain.DEFAULT_TIMER_BATCHING_WINDOW_MS;
 
     @Override
     protected int run(Console console) throws UsageException {
         BenchMain.Options options;
         try {
             options = new BenchMain.Options(profiles, scale, seed, reps, batchSize, java.time.Duration.ofMillis(batchingWindowMs),
-                    maxConcurrency);
+                    maxConcurrency, java.time.Duration.ofMillis(timerBatchingWindowMs));
         } catch (IllegalArgumentException wrong) {
             throw new UsageException(wrong.getMessage());
         }

@@ -168,11 +168,12 @@ final class Replay {
             fromTrace.put(d, true);
             pending.add(d);
         }
-        Optional<EventSourceBatches.Batch> batch = EventSourceBatches.next(pending, template.ingestBatchSize(),
+        Optional<EventSourceBatches.Batch<Delivery>> batch = EventSourceBatches.next(pending, template.ingestBatchSize(),
                 template.batchingWindowSeconds() * 1000L);
         long inputAt = batch.map(b -> Math.max(b.atMillis(), now)).orElse(Long.MAX_VALUE);
-        long timerAt = state.timers.stream().mapToLong(TimerDelivery::deliverAtMillis).min().orElse(Long.MAX_VALUE);
-        timerAt = timerAt == Long.MAX_VALUE ? timerAt : Math.max(timerAt, now);
+        Optional<EventSourceBatches.Batch<TimerDelivery>> timerBatch = EventSourceBatches.next(state.timers,
+                TimerDelivery::deliverAtMillis, template.timerBatchSize(), template.timerBatchingWindowSeconds() * 1000L);
+        long timerAt = timerBatch.map(b -> Math.max(b.atMillis(), now)).orElse(Long.MAX_VALUE);
         long other = Math.min(inputAt, timerAt);
         long tick = state.lastSweepMillis == Long.MIN_VALUE ? ceilMinute(now)
                 : Math.max(ceilMinute(now), state.lastSweepMillis + MINUTE);
@@ -189,11 +190,12 @@ final class Replay {
             return Optional.empty();
         }
         if (inputAt <= timerAt) {
-            EventSourceBatches.Batch b = batch.orElseThrow();
+            EventSourceBatches.Batch<Delivery> b = batch.orElseThrow();
             return Optional.of(() -> ingest(inputAt, b.deliveries(), fromTrace));
         }
         long at = timerAt;
-        return Optional.of(() -> timers(at));
+        List<TimerDelivery> members = timerBatch.orElseThrow().deliveries();
+        return Optional.of(() -> timers(at, members));
     }
 
     /**
@@ -303,18 +305,17 @@ final class Replay {
         save();
     }
 
-    private void timers(long at) {
+    /** One timer invocation of {@code members}, a batch as the timer queue's event source forms it. */
+    private void timers(long at, List<TimerDelivery> members) {
         advanceTo(at);
         List<TimerDelivery> due = new ArrayList<>();
-        for (TimerDelivery t : new ArrayList<>(state.timers)) {
-            if (t.deliverAtMillis() <= at && due.size() < template.timerBatchSize()) {
-                state.timers.remove(t);
-                TimerDelivery r = t.received();
-                if (r.receiveCount() > template.maxReceiveCount()) {
-                    state.count("timersDeadLettered", 1); // the timer queue's redrive; the sweeper backs every timer
-                } else {
-                    due.add(r);
-                }
+        for (TimerDelivery t : members) {
+            state.timers.remove(t);
+            TimerDelivery r = t.received();
+            if (r.receiveCount() > template.maxReceiveCount()) {
+                state.count("timersDeadLettered", 1); // the timer queue's redrive; the sweeper backs every timer
+            } else {
+                due.add(r);
             }
         }
         state.timers.addAll(due);

@@ -8,8 +8,8 @@ import java.util.Map;
  * The event-source and function settings of {@code template.yaml} that the replay imitates, read from the
  * template's parameter defaults so that the replay batches and times out as a default deployment does.
  */
-record TemplateSettings(int ingestBatchSize, int batchingWindowSeconds, int timerBatchSize, int sweeperTimeoutSeconds,
-                        int maxReceiveCount, int inputVisibilityTimeoutSeconds) {
+record TemplateSettings(int ingestBatchSize, int batchingWindowSeconds, int timerBatchSize, int timerBatchingWindowSeconds,
+                        int sweeperTimeoutSeconds, int maxReceiveCount, int inputVisibilityTimeoutSeconds) {
 
     static TemplateSettings read(Path template) {
         Map<String, Object> yaml = CloudFormationYaml.read(template);
@@ -21,6 +21,7 @@ record TemplateSettings(int ingestBatchSize, int batchingWindowSeconds, int time
                 defaultOf(map, "IngestBatchSize", template),
                 defaultOf(map, "IngestMaxBatchingWindowSeconds", template),
                 defaultOf(map, "TimerBatchSize", template),
+                defaultOf(map, "TimerMaxBatchingWindowSeconds", template),
                 defaultOf(map, "SweeperTimeout", template),
                 defaultOf(map, "MaxReceiveCount", template),
                 visibilityTimeout(yaml, defaultOf(map, "IngestTimeout", template), template));

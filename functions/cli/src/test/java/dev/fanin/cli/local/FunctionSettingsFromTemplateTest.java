@@ -15,7 +15,7 @@ class FunctionSettingsFromTemplateTest {
         FunctionSettingsFromTemplate s = FunctionSettingsFromTemplate.read(TemplateResources.locateTemplate());
 
         assertThat(s.ingest()).isEqualTo(new FunctionSettingsFromTemplate.EventSource("IngestFunction", 100, Duration.ofSeconds(1), Duration.ofSeconds(30)));
-        assertThat(s.timer()).isEqualTo(new FunctionSettingsFromTemplate.EventSource("TimerFunction", 10, Duration.ZERO, Duration.ofSeconds(30)));
+        assertThat(s.timer()).isEqualTo(new FunctionSettingsFromTemplate.EventSource("TimerFunction", 10, Duration.ofSeconds(1), Duration.ofSeconds(30)));
         assertThat(s.sweepTimeout()).isEqualTo(Duration.ofSeconds(60));
         assertThat(s.sweepSchedule()).isEqualTo("rate(1 minute)");
         assertThat(FunctionSettingsFromTemplate.describeSchedule(s.sweepSchedule())).isEqualTo("every 1 minute");

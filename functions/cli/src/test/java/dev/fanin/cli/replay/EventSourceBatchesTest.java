@@ -13,13 +13,13 @@ class EventSourceBatchesTest {
         return new Delivery(id, "{}", Map.of(), millis, millis, 0, 0, false);
     }
 
-    private static List<String> ids(EventSourceBatches.Batch b) {
+    private static List<String> ids(EventSourceBatches.Batch<Delivery> b) {
         return b.deliveries().stream().map(Delivery::messageId).toList();
     }
 
     @Test
     void withoutAWindowABatchIsTheMessagesVisibleAtTheSameInstant() {
-        EventSourceBatches.Batch b = EventSourceBatches.next(List.of(at("b", 1000), at("a", 1000), at("c", 1001)), 10, 0).orElseThrow();
+        EventSourceBatches.Batch<Delivery> b = EventSourceBatches.next(List.of(at("b", 1000), at("a", 1000), at("c", 1001)), 10, 0).orElseThrow();
         assertThat(b.atMillis()).isEqualTo(1000);
         assertThat(ids(b)).containsExactly("b", "a");
     }
@@ -27,7 +27,7 @@ class EventSourceBatchesTest {
     @Test
     void aWindowCollectsUpToItsEndInclusiveAndIsHandedOverWhenItEnds() {
         List<Delivery> pending = List.of(at("a", 1000), at("b", 1999), at("c", 2000), at("d", 2001));
-        EventSourceBatches.Batch b = EventSourceBatches.next(pending, 10, 1000).orElseThrow();
+        EventSourceBatches.Batch<Delivery> b = EventSourceBatches.next(pending, 10, 1000).orElseThrow();
         assertThat(ids(b)).containsExactly("a", "b", "c");
         assertThat(b.atMillis()).isEqualTo(2000);
     }
@@ -38,7 +38,7 @@ class EventSourceBatchesTest {
         for (int i = 0; i < 12; i++) {
             pending.add(at("m" + i, 1000 + i));
         }
-        EventSourceBatches.Batch b = EventSourceBatches.next(pending, 10, 60_000).orElseThrow();
+        EventSourceBatches.Batch<Delivery> b = EventSourceBatches.next(pending, 10, 60_000).orElseThrow();
         assertThat(b.deliveries()).hasSize(10);
         assertThat(b.atMillis()).isEqualTo(1009);
     }
