@@ -14,9 +14,13 @@ import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -48,6 +52,9 @@ public final class MeteredWindowStore implements WindowStore {
     static final String UPDATE = "UpdateItem";
     static final String QUERY = "Query";
     static final String GET = "GetItem";
+    static final String BATCH_GET = "BatchGetItem";
+    /** DynamoDB's limit on what one {@code BatchGetItem} returns; the keys past it come back unprocessed. */
+    static final long BATCH_GET_BYTES = 16L * 1024 * 1024;
     static final String BATCH_WRITE = "BatchWriteItem";
     /** DynamoDB ends a Query page at 1 MB of items read. */
     static final long QUERY_PAGE_BYTES = 1024 * 1024;
@@ -102,13 +109,71 @@ public final class MeteredWindowStore implements WindowStore {
     public LiveSessions loadLive(String pipeline, String key) {
         String pk = WindowKeys.windowPk(pipeline, key);
         billGet(pk, LiveItemCodec.LIVE_SK, Purpose.LIVE_LOAD);
-        LiveSessions live = delegate.loadLive(pipeline, key);
+        return laidOut(pk, delegate.loadLive(pipeline, key));
+    }
+
+    /** The live sessions with the layouts a DynamoDB load rebuilds: each sliced session's slices, as the container reads them. */
+    private LiveSessions laidOut(String pk, LiveSessions live) {
         List<StoredWindow> laidOut = new ArrayList<>();
         for (StoredWindow session : live.sessions()) {
             long n = newest.getOrDefault(session.ref(), 0L);
             laidOut.add(withLayout(session, n > 0 ? sealed(pk, session.ref(), live.version(), session.expiresAt(), n) : IdLayout.EMPTY));
         }
         return new LiveSessions(live.pipeline(), live.key(), live.version(), laidOut, live.lastClosed(), live.expiresAt());
+    }
+
+    /** As the adapter: the heads in {@code BatchGetItem} calls ({@link #billBatchGet}), then each window's slices as {@link #load}. */
+    @Override
+    public Map<WindowRef, Optional<StoredWindow>> loadAll(List<WindowRef> refs) {
+        billBatchGet(refs.stream().map(r -> List.of(partitionOf(r), WindowKeys.headSk(r.windowId()))).toList(), Purpose.HEAD_LOAD);
+        Map<WindowRef, Optional<StoredWindow>> loaded = new LinkedHashMap<>();
+        for (WindowRef ref : refs) {
+            String pk = partitionOf(ref);
+            loaded.put(ref, delegate.load(ref).map(w -> withLayout(w, sealed(pk, ref, w.version(), w.expiresAt(), newest.getOrDefault(ref, 0L)))));
+        }
+        return loaded;
+    }
+
+    /** As the adapter: the live items in {@code BatchGetItem} calls ({@link #billBatchGet}), then each one's slices as {@link #loadLive}. */
+    @Override
+    public Map<String, LiveSessions> loadLiveAll(String pipeline, List<String> keys) {
+        billBatchGet(keys.stream().map(k -> List.of(WindowKeys.windowPk(pipeline, k), LiveItemCodec.LIVE_SK)).toList(), Purpose.LIVE_LOAD);
+        Map<String, LiveSessions> loaded = new LinkedHashMap<>();
+        for (String key : keys) {
+            loaded.put(key, laidOut(WindowKeys.windowPk(pipeline, key), delegate.loadLive(pipeline, key)));
+        }
+        return loaded;
+    }
+
+    /**
+     * Consistent {@code BatchGetItem} calls of {@code items} (partition and sort key each), as {@code BatchGets} makes
+     * them: up to 100 keys a call, each item billed as its own {@code GetItem} (its size rounded up to 4 KB, at least one
+     * unit); a call returns items until 16 MB, and the keys past that are asked again first in the next call.
+     */
+    private void billBatchGet(List<List<String>> items, Purpose purpose) {
+        bill.purpose(purpose);
+        Deque<List<String>> pending = new ArrayDeque<>(new LinkedHashSet<>(items));
+        while (!pending.isEmpty()) {
+            bill.call(BATCH_GET);
+            List<List<String>> asked = new ArrayList<>();
+            while (asked.size() < DynamoDbWindowStore.MAX_BATCH_GET && !pending.isEmpty()) {
+                asked.add(pending.poll());
+            }
+            long returned = 0;
+            for (int i = 0; i < asked.size(); i++) {
+                List<String> item = asked.get(i);
+                long bytes = partition(item.get(0)).getOrDefault(item.get(1), 0L);
+                if (i > 0 && returned + bytes > BATCH_GET_BYTES) {
+                    for (int j = asked.size() - 1; j >= i; j--) {
+                        pending.addFirst(asked.get(j));
+                    }
+                    break;
+                }
+                returned += bytes;
+                read(item.get(0), bytes);
+                claimLoads.loaded(item.get(0), item.get(1), purpose, CapacityRules.strongReadUnits(bytes));
+            }
+        }
     }
 
     /**

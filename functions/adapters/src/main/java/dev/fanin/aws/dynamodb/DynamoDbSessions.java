@@ -77,6 +77,11 @@ final class DynamoDbSessions {
         } catch (SdkException e) {
             throw DynamoDbFailures.translate("loadLive", e);
         }
+        return live(pipeline, key, item);
+    }
+
+    /** The key's live sessions from its live item as read (null or empty: none), with the slices the container lacks. */
+    LiveSessions live(String pipeline, String key, Map<String, AttributeValue> item) {
         Map<String, IdLayout> layouts = new HashMap<>();
         if (item != null && !item.isEmpty()) {
             long version = Long.parseLong(item.get(VERSION).n());
@@ -295,7 +300,7 @@ final class DynamoDbSessions {
         }
     }
 
-    private static Map<String, AttributeValue> liveKey(String pipeline, String key) {
+    static Map<String, AttributeValue> liveKey(String pipeline, String key) {
         return Map.of(PK, s(WindowKeys.windowPk(pipeline, key)), SK, s(LiveItemCodec.LIVE_SK));
     }
 }

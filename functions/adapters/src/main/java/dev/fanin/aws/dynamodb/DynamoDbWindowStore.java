@@ -14,6 +14,7 @@ import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -62,6 +63,8 @@ public final class DynamoDbWindowStore implements WindowStore {
     public static final int NEXT_PAGE_ITEMS = 64;
     /** DynamoDB's limit on requests per BatchWriteItem. */
     public static final int MAX_BATCH_WRITE = 25;
+    /** DynamoDB's limit on keys per BatchGetItem. */
+    public static final int MAX_BATCH_GET = 100;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -70,6 +73,7 @@ public final class DynamoDbWindowStore implements WindowStore {
     private final DynamoDbSessions sessions;
     private final DueBuckets dueBuckets;
     private final OpenWindowSlots slots;
+    private final BatchGets batchGets;
 
     public DynamoDbWindowStore(DynamoDbClient dynamo, String table, Settings settings) {
         this(dynamo, table, settings, WriteCostListener.NONE);
@@ -79,7 +83,10 @@ public final class DynamoDbWindowStore implements WindowStore {
         this(dynamo, table, settings, costs, RetryPolicy.defaults());
     }
 
-    /** @param retry how often, and how far apart, the deletes a BatchWriteItem left unprocessed are sent again */
+    /**
+     * @param retry how often, and how far apart, the deletes a BatchWriteItem and the keys a BatchGetItem left unprocessed
+     *              are sent again
+     */
     public DynamoDbWindowStore(DynamoDbClient dynamo, String table, Settings settings, WriteCostListener costs, RetryPolicy retry) {
         this(dynamo, table, settings, costs, retry, SliceCache.ofDefaultSize());
     }
@@ -100,6 +107,7 @@ public final class DynamoDbWindowStore implements WindowStore {
         this.dueBuckets = new DueBuckets(dynamo, table, settings.dueShards(), costs,
                 new DueBucketDeletes(dynamo, table, costs, Objects.requireNonNull(retry, "retry")));
         this.slots = new OpenWindowSlots(dynamo, table, costs);
+        this.batchGets = new BatchGets(dynamo, table, retry);
     }
 
     // ---------------------------------------------------------------- reads
@@ -117,6 +125,41 @@ public final class DynamoDbWindowStore implements WindowStore {
         } catch (SdkException e) {
             throw DynamoDbFailures.translate("load", e);
         }
+        return window(ref, head);
+    }
+
+    /** The heads of {@code refs} in {@code BatchGetItem} calls ({@link BatchGets}), each then as {@link #load} goes on. */
+    @Override
+    public Map<WindowRef, Optional<StoredWindow>> loadAll(List<WindowRef> refs) {
+        Map<Map<String, AttributeValue>, Map<String, AttributeValue>> heads =
+                batchGets.read(refs.stream().map(WindowItemCodec::headKey).toList(), "loadAll");
+        Map<WindowRef, Optional<StoredWindow>> loaded = new LinkedHashMap<>();
+        for (WindowRef ref : refs) {
+            Map<String, AttributeValue> head = heads.get(WindowItemCodec.headKey(ref));
+            if (head != null) {
+                loaded.put(ref, window(ref, head));
+            }
+        }
+        return loaded;
+    }
+
+    /** The live items of {@code keys} in {@code BatchGetItem} calls ({@link BatchGets}), each then as {@link #loadLive} goes on. */
+    @Override
+    public Map<String, LiveSessions> loadLiveAll(String pipeline, List<String> keys) {
+        Map<Map<String, AttributeValue>, Map<String, AttributeValue>> items =
+                batchGets.read(keys.stream().map(k -> DynamoDbSessions.liveKey(pipeline, k)).toList(), "loadLiveAll");
+        Map<String, LiveSessions> loaded = new LinkedHashMap<>();
+        for (String key : keys) {
+            Map<String, AttributeValue> item = items.get(DynamoDbSessions.liveKey(pipeline, key));
+            if (item != null) {
+                loaded.put(key, sessions.live(pipeline, key, item));
+            }
+        }
+        return loaded;
+    }
+
+    /** The window of a head as read (null or empty: none), with the slices the container lacks. */
+    private Optional<StoredWindow> window(WindowRef ref, Map<String, AttributeValue> head) {
         if (head == null || head.isEmpty()) {
             return Optional.empty();
         }

@@ -2,13 +2,12 @@ package dev.fanin.aws.dynamodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fanin.aws.support.CountingDynamoDb;
 import dev.fanin.aws.support.FreshTable;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
-import java.lang.reflect.InvocationTargetException;
-import java.lang.reflect.Proxy;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -180,23 +179,13 @@ class BoundedLoadTest {
      * update while {@code crashes} says so (the spill then ends after its slice, as after a crash).
      */
     private DynamoDbWindowStore container(SliceCache cache, Predicate<UpdateItemRequest> crashes) {
-        DynamoDbClient client = (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(), new Class<?>[] {DynamoDbClient.class},
-                (proxy, method, args) -> {
-                    if (method.getDeclaringClass() != Object.class && !method.getName().equals("close")
-                            && !method.getName().startsWith("service")) {
-                        String name = method.getName();
-                        calls.merge(Character.toUpperCase(name.charAt(0)) + name.substring(1), 1L, Long::sum);
-                    }
-                    if (method.getName().equals("updateItem") && args[0] instanceof UpdateItemRequest update
-                            && update.updateExpression().startsWith("DELETE") && crashes.test(update)) {
-                        throw ProvisionedThroughputExceededException.builder().message("the crash between slice and head").statusCode(503).build();
-                    }
-                    try {
-                        return method.invoke(TABLE.client(), args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
+        DynamoDbClient client = CountingDynamoDb.over(TABLE.client(), calls, (method, args) -> {
+            if (method.getName().equals("updateItem") && args[0] instanceof UpdateItemRequest update
+                    && update.updateExpression().startsWith("DELETE") && crashes.test(update)) {
+                throw ProvisionedThroughputExceededException.builder().message("the crash between slice and head").statusCode(503).build();
+            }
+            return null;
+        });
         return new DynamoDbWindowStore(client, TABLE.name(), DynamoDbWindowStore.Settings.defaults(), WriteCostListener.NONE,
                 dev.fanin.aws.RetryPolicy.defaults(), cache);
     }

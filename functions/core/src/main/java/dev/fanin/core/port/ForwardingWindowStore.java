@@ -3,6 +3,7 @@ package dev.fanin.core.port;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -26,6 +27,18 @@ public class ForwardingWindowStore implements WindowStore {
     @Override
     public LiveSessions loadLive(String pipeline, String key) {
         return delegate.loadLive(pipeline, key);
+    }
+
+    /** The delegate's reads together: a decorator that watches reads up front overrides this too. */
+    @Override
+    public Map<WindowRef, Optional<StoredWindow>> loadAll(List<WindowRef> refs) {
+        return delegate.loadAll(refs);
+    }
+
+    /** The delegate's reads together: a decorator that watches reads up front overrides this too. */
+    @Override
+    public Map<String, LiveSessions> loadLiveAll(String pipeline, List<String> keys) {
+        return delegate.loadLiveAll(pipeline, keys);
     }
 
     @Override

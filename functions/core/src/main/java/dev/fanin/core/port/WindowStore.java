@@ -2,7 +2,9 @@ package dev.fanin.core.port;
 
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 
 /**
@@ -31,6 +33,28 @@ public interface WindowStore {
      * when nothing is stored for the key.
      */
     LiveSessions loadLive(String pipeline, String key);
+
+    /**
+     * Each of {@code refs} as {@link #load} reads it (empty when absent), in as few requests as the store can make: an
+     * ingest batch reads all its windows up front. A ref missing from the result was not read (the caller loads it on
+     * its own); the default reads them one by one.
+     */
+    default Map<WindowRef, Optional<StoredWindow>> loadAll(List<WindowRef> refs) {
+        Map<WindowRef, Optional<StoredWindow>> loaded = new LinkedHashMap<>();
+        refs.forEach(ref -> loaded.put(ref, load(ref)));
+        return loaded;
+    }
+
+    /**
+     * The live sessions of each of {@code keys} as {@link #loadLive} reads them, in as few requests as the store can
+     * make. A key missing from the result was not read (the caller loads it on its own); the default reads them one by
+     * one.
+     */
+    default Map<String, LiveSessions> loadLiveAll(String pipeline, List<String> keys) {
+        Map<String, LiveSessions> loaded = new LinkedHashMap<>();
+        keys.forEach(key -> loaded.put(key, loadLive(pipeline, key)));
+        return loaded;
+    }
 
     /**
      * Replaces the key's live sessions by {@code next} if they are still at {@code previous.version()} (or, at version

@@ -25,7 +25,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies one batch of deliveries (for the SQS handler, one SQS batch): intake, then per window one load, one decision and one conditional write for all of the
+ * Applies one batch of deliveries (for the SQS handler, one SQS batch): intake, then the batch's windows read together
+ * ({@link BatchReads}), then per window one decision and one conditional write for all of the
  * batch's events in that window (coalescing), then the immediate flush of any window a trigger closed. A message is
  * reported failed (so its input redelivers it) exactly when one of its events could not be applied; everything applied is
  * idempotent under redelivery (event-id dedupe), so a retried message never counts twice.
@@ -131,9 +132,11 @@ public final class IngestService {
         }
     }
 
-    private void ingestSessions(PipelineBatch share, List<Event> events) {
-        Map<String, List<Event>> byKey = events.stream().collect(Collectors.groupingBy(Event::key, LinkedHashMap::new, Collectors.toList()));
-        List<WindowRef> keys = byKey.keySet().stream().map(k -> WindowRef.wholeKey(share.pipeline(), k)).toList();
+    private void ingestSessions(PipelineBatch pipelineShare, List<Event> events) {
+        Map<String, List<Event>> byKey = busiestFirst(events.stream()
+                .collect(Collectors.groupingBy(Event::key, LinkedHashMap::new, Collectors.toList())));
+        List<WindowRef> keys = byKey.keySet().stream().map(k -> WindowRef.wholeKey(pipelineShare.pipeline(), k)).toList();
+        PipelineBatch share = pipelineShare.reading(BatchReads.live(engine.ports().store(), pipelineShare.pipeline(), List.copyOf(byKey.keySet())));
         int ahead = keys.size();
         for (Map.Entry<String, List<Event>> e : byKey.entrySet()) {
             // A key's events rarely open more than one session: this many new windows may still come.
@@ -152,12 +155,27 @@ public final class IngestService {
                 bounds.put(ref, w);
             }
         }
-        List<WindowRef> refs = List.copyOf(byWindow.keySet());
+        Map<WindowRef, List<Event>> ordered = busiestFirst(byWindow);
+        List<WindowRef> refs = List.copyOf(ordered.keySet());
+        PipelineBatch read = share.reading(BatchReads.heads(engine.ports().store(), refs));
         int ahead = refs.size();
-        for (Map.Entry<WindowRef, List<Event>> e : byWindow.entrySet()) {
-            expectAhead(share, refs.subList(refs.size() - ahead, refs.size()), ahead--);
-            isolated(share.batch(), e.getValue(), () -> timeWindows.ingest(share, e.getKey(), bounds.get(e.getKey()), e.getValue()));
+        for (Map.Entry<WindowRef, List<Event>> e : ordered.entrySet()) {
+            expectAhead(read, refs.subList(refs.size() - ahead, refs.size()), ahead--);
+            isolated(read.batch(), e.getValue(), () -> timeWindows.ingest(read, e.getKey(), bounds.get(e.getKey()), e.getValue()));
         }
+    }
+
+    /**
+     * The windows (or session keys) with the most of the batch's events first, ties in arrival order: they are read up
+     * front together, and the one with the most events is the one other invocations most likely write too, so it is
+     * written soonest after that read.
+     */
+    private static <K> Map<K, List<Event>> busiestFirst(Map<K, List<Event>> byWindow) {
+        Map<K, List<Event>> ordered = new LinkedHashMap<>();
+        byWindow.entrySet().stream()
+                .sorted((a, b) -> Integer.compare(b.getValue().size(), a.getValue().size()))
+                .forEach(e -> ordered.put(e.getKey(), e.getValue()));
+        return ordered;
     }
 
     /** The windows this batch may still create, from the one it writes next on: listed and counted ahead of it. */

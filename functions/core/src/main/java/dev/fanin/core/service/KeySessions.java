@@ -30,10 +30,13 @@ final class KeySessions {
         this.live = live;
     }
 
-    /** Reads the key's live sessions and the committed sessions around {@code eventTimes}. */
-    static KeySessions load(FaninEngine engine, String pipeline, String key, List<Long> eventTimes, Duration gap) {
+    /**
+     * Reads the key's live sessions (as {@code reads} read them up front, for a first attempt) and the committed
+     * sessions around {@code eventTimes}.
+     */
+    static KeySessions load(FaninEngine engine, BatchReads reads, String pipeline, String key, List<Long> eventTimes, Duration gap) {
         WindowStore store = engine.ports().store();
-        KeySessions view = new KeySessions(store.loadLive(pipeline, key));
+        KeySessions view = new KeySessions(reads.liveOr(key, () -> store.loadLive(pipeline, key)));
         view.live.sessions().forEach(s -> view.liveStates.put(s.ref().windowId(), engine.decode(s)));
         for (long[] range : rangesBefore(eventTimes, view.live.closedBefore(), gap.toMillis())) {
             for (StoredWindow w : store.closedSessions(pipeline, key, range[0], range[1])) {

@@ -69,7 +69,7 @@ final class SessionIngest {
         long watermark = share.watermark();
         Duration gap = ((WindowSpec.Session) machine.config().window()).gap();
         List<Long> times = events.stream().map(e -> e.eventTime().toEpochMilli()).toList();
-        KeySessions view = KeySessions.load(engine, machine.config().name(), key, times, gap);
+        KeySessions view = KeySessions.load(engine, share.reads(), machine.config().name(), key, times, gap);
         SessionPlan plan = SessionPlanner.plan(gap, view.views(gap), times);
         Planned planned = new Planned(batch, machine, view, watermark);
         for (SessionPlan.Target target : plan.sessions()) {

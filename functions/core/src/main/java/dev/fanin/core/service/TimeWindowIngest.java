@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The ingest of one tumbling or sliding window: its ids are fixed by the event times, so each window is read, decided
- * and written on its own, under its own version; two invocations racing on it serialise on that version.
+ * The ingest of one tumbling or sliding window: its ids are fixed by the event times, so each window is decided and
+ * written on its own, under its own version, from the batch's read up front ({@link BatchReads}) or, after a lost
+ * write, a read of its own; two invocations racing on it serialise on that version.
  */
 final class TimeWindowIngest {
 
@@ -44,7 +45,7 @@ final class TimeWindowIngest {
         IngestBatch batch = share.batch();
         WindowMachine machine = share.machine();
         long watermark = share.watermark();
-        Optional<StoredWindow> loaded = engine.ports().store().load(ref);
+        Optional<StoredWindow> loaded = share.reads().headOr(ref, () -> engine.ports().store().load(ref));
         WindowState state = loaded.map(engine::decode).orElseGet(() -> machine.open(ref, bounds, batch.now));
         Transition t = machine.ingest(state, events, watermark, batch.now);
         if (!t.write()) {

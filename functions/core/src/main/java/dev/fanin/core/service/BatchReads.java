@@ -1,0 +1,75 @@
+package dev.fanin.core.service;
+
+import dev.fanin.core.port.LiveSessions;
+import dev.fanin.core.port.StoreUnavailableException;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowStore;
+import dev.fanin.core.window.WindowRef;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
+
+/**
+ * What one pipeline's share of an ingest batch read up front: every window or session key it writes, in one request
+ * per 100 items instead of one each, so the invocation waits on one read instead of one per key. Each item serves the
+ * first attempt at its window or key only; an attempt after a lost write reads afresh, as one without this would. A
+ * read up front is older when it is used than a read just before the write, which the write's version condition
+ * covers like any other change made meanwhile.
+ */
+final class BatchReads {
+
+    private static final BatchReads NONE = new BatchReads(Map.of(), Map.of());
+
+    private final Map<String, LiveSessions> live;
+    private final Map<WindowRef, Optional<StoredWindow>> heads;
+
+    private BatchReads(Map<String, LiveSessions> live, Map<WindowRef, Optional<StoredWindow>> heads) {
+        this.live = new HashMap<>(live);
+        this.heads = new HashMap<>(heads);
+    }
+
+    static BatchReads none() {
+        return NONE;
+    }
+
+    /**
+     * The live sessions of {@code keys}; nothing for a single key (a read of one saves no round trip, and a single-item
+     * read waits less than a batch read) or when the store fails (each key is then read, and fails, on its own).
+     */
+    static BatchReads live(WindowStore store, String pipeline, List<String> keys) {
+        if (keys.size() < 2) {
+            return NONE;
+        }
+        try {
+            return new BatchReads(store.loadLiveAll(pipeline, keys), Map.of());
+        } catch (StoreUnavailableException e) {
+            return NONE;
+        }
+    }
+
+    /** The heads of {@code refs}; nothing for a single window or when the store fails, as for {@link #live}. */
+    static BatchReads heads(WindowStore store, List<WindowRef> refs) {
+        if (refs.size() < 2) {
+            return NONE;
+        }
+        try {
+            return new BatchReads(Map.of(), store.loadAll(refs));
+        } catch (StoreUnavailableException e) {
+            return NONE;
+        }
+    }
+
+    /** The key's live sessions as read up front, once; else {@code load}'s. */
+    LiveSessions liveOr(String key, Supplier<LiveSessions> load) {
+        LiveSessions read = this == NONE ? null : live.remove(key);
+        return read != null ? read : load.get();
+    }
+
+    /** The window as read up front, once; else {@code load}'s. */
+    Optional<StoredWindow> headOr(WindowRef ref, Supplier<Optional<StoredWindow>> load) {
+        Optional<StoredWindow> read = this == NONE ? null : heads.remove(ref);
+        return read != null ? read : load.get();
+    }
+}
