@@ -1,7 +1,6 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.port.LiveSessions;
-import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.window.WindowRef;
@@ -10,6 +9,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * What one pipeline's share of an ingest batch read up front: every window or session key it writes, in one request
@@ -20,6 +21,7 @@ import java.util.function.Supplier;
  */
 final class BatchReads {
 
+    private static final Logger LOG = LoggerFactory.getLogger(BatchReads.class);
     private static final BatchReads NONE = new BatchReads(Map.of(), Map.of());
 
     private final Map<String, LiveSessions> live;
@@ -36,7 +38,8 @@ final class BatchReads {
 
     /**
      * The live sessions of {@code keys}; nothing for a single key (a read of one saves no round trip, and a single-item
-     * read waits less than a batch read) or when the store fails (each key is then read, and fails, on its own).
+     * read waits less than a batch read) or when the read fails in any way: each key is then read on its own, where a
+     * failure fails only that key's messages, as the read of one key always did.
      */
     static BatchReads live(WindowStore store, String pipeline, List<String> keys) {
         if (keys.size() < 2) {
@@ -44,19 +47,21 @@ final class BatchReads {
         }
         try {
             return new BatchReads(store.loadLiveAll(pipeline, keys), Map.of());
-        } catch (StoreUnavailableException e) {
+        } catch (RuntimeException e) {
+            LOG.warn("the batch's {} keys of pipeline {} are read one by one: reading them together failed: {}", keys.size(), pipeline, e.toString());
             return NONE;
         }
     }
 
-    /** The heads of {@code refs}; nothing for a single window or when the store fails, as for {@link #live}. */
+    /** The heads of {@code refs}; nothing for a single window or when the read fails, as for {@link #live}. */
     static BatchReads heads(WindowStore store, List<WindowRef> refs) {
         if (refs.size() < 2) {
             return NONE;
         }
         try {
             return new BatchReads(Map.of(), store.loadAll(refs));
-        } catch (StoreUnavailableException e) {
+        } catch (RuntimeException e) {
+            LOG.warn("the batch's {} windows are read one by one: reading them together failed: {}", refs.size(), e.toString());
             return NONE;
         }
     }

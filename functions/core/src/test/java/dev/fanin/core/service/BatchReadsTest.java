@@ -154,12 +154,13 @@ class BatchReadsTest {
         assertThat(counting.alone).containsExactly("a");
     }
 
-    @Test
-    void whenTheBatchReadFailsEachKeyIsReadOnItsOwn() {
+    @ParameterizedTest(name = "transient: {0}")
+    @ValueSource(booleans = {true, false})
+    void whenTheBatchReadFailsEachKeyIsReadOnItsOwn(boolean transientFailure) {
         CountingStore failing = new CountingStore(store) {
             @Override
             public Map<String, LiveSessions> loadLiveAll(String pipeline, List<String> keys) {
-                throw new StoreUnavailableException("throttled", null);
+                throw transientFailure ? new StoreUnavailableException("throttled", null) : new IllegalStateException("a validation error");
             }
         };
 
