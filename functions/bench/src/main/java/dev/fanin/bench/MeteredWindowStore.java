@@ -1,5 +1,6 @@
 package dev.fanin.bench;
 
+import dev.fanin.aws.RetryPolicy;
 import dev.fanin.aws.dynamodb.DynamoDbItemSize;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.dynamodb.IdLayout;
@@ -14,9 +15,7 @@ import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
-import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Deque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -55,6 +54,8 @@ public final class MeteredWindowStore implements WindowStore {
     static final String BATCH_GET = "BatchGetItem";
     /** DynamoDB's limit on what one {@code BatchGetItem} returns; the keys past it come back unprocessed. */
     static final long BATCH_GET_BYTES = 16L * 1024 * 1024;
+    /** The adapter's calls per unprocessed key ({@code RetryPolicy.defaults()}). */
+    static final int BATCH_GET_ATTEMPTS = RetryPolicy.defaults().maxAttempts();
     static final String BATCH_WRITE = "BatchWriteItem";
     /** DynamoDB ends a Query page at 1 MB of items read. */
     static final long QUERY_PAGE_BYTES = 1024 * 1024;
@@ -125,11 +126,14 @@ public final class MeteredWindowStore implements WindowStore {
     /** As the adapter: the heads in {@code BatchGetItem} calls ({@link #billBatchGet}), then each window's slices as {@link #load}. */
     @Override
     public Map<WindowRef, Optional<StoredWindow>> loadAll(List<WindowRef> refs) {
-        billBatchGet(refs.stream().map(r -> List.of(partitionOf(r), WindowKeys.headSk(r.windowId()))).toList(), Purpose.HEAD_LOAD);
+        Set<List<String>> read = billBatchGet(refs.stream().map(r -> List.of(partitionOf(r), WindowKeys.headSk(r.windowId()))).toList(),
+                Purpose.HEAD_LOAD);
         Map<WindowRef, Optional<StoredWindow>> loaded = new LinkedHashMap<>();
         for (WindowRef ref : refs) {
             String pk = partitionOf(ref);
-            loaded.put(ref, delegate.load(ref).map(w -> withLayout(w, sealed(pk, ref, w.version(), w.expiresAt(), newest.getOrDefault(ref, 0L)))));
+            if (read.contains(List.of(pk, WindowKeys.headSk(ref.windowId())))) {
+                loaded.put(ref, delegate.load(ref).map(w -> withLayout(w, sealed(pk, ref, w.version(), w.expiresAt(), newest.getOrDefault(ref, 0L)))));
+            }
         }
         return loaded;
     }
@@ -137,43 +141,51 @@ public final class MeteredWindowStore implements WindowStore {
     /** As the adapter: the live items in {@code BatchGetItem} calls ({@link #billBatchGet}), then each one's slices as {@link #loadLive}. */
     @Override
     public Map<String, LiveSessions> loadLiveAll(String pipeline, List<String> keys) {
-        billBatchGet(keys.stream().map(k -> List.of(WindowKeys.windowPk(pipeline, k), LiveItemCodec.LIVE_SK)).toList(), Purpose.LIVE_LOAD);
+        Set<List<String>> read = billBatchGet(keys.stream().map(k -> List.of(WindowKeys.windowPk(pipeline, k), LiveItemCodec.LIVE_SK)).toList(),
+                Purpose.LIVE_LOAD);
         Map<String, LiveSessions> loaded = new LinkedHashMap<>();
         for (String key : keys) {
-            loaded.put(key, laidOut(WindowKeys.windowPk(pipeline, key), delegate.loadLive(pipeline, key)));
+            if (read.contains(List.of(WindowKeys.windowPk(pipeline, key), LiveItemCodec.LIVE_SK))) {
+                loaded.put(key, laidOut(WindowKeys.windowPk(pipeline, key), delegate.loadLive(pipeline, key)));
+            }
         }
         return loaded;
     }
 
     /**
      * Consistent {@code BatchGetItem} calls of {@code items} (partition and sort key each), as {@code BatchGets} makes
-     * them: up to 100 keys a call, each item billed as its own {@code GetItem} (its size rounded up to 4 KB, at least one
-     * unit); a call returns items until 16 MB, and the keys past that are asked again first in the next call.
+     * them with the adapter's retry policy: every key in calls of up to 100, each item billed as its own
+     * {@code GetItem} (its size rounded up to 4 KB, at least one unit); a call returns items until 16 MB, and the keys
+     * past that are asked again together in the next attempt, up to {@link #BATCH_GET_ATTEMPTS}; keys still left then
+     * are not read here (the core reads each alone).
+     *
+     * @return the keys read
      */
-    private void billBatchGet(List<List<String>> items, Purpose purpose) {
+    private Set<List<String>> billBatchGet(List<List<String>> items, Purpose purpose) {
         bill.purpose(purpose);
-        Deque<List<String>> pending = new ArrayDeque<>(new LinkedHashSet<>(items));
-        while (!pending.isEmpty()) {
-            bill.call(BATCH_GET);
-            List<List<String>> asked = new ArrayList<>();
-            while (asked.size() < DynamoDbWindowStore.MAX_BATCH_GET && !pending.isEmpty()) {
-                asked.add(pending.poll());
-            }
-            long returned = 0;
-            for (int i = 0; i < asked.size(); i++) {
-                List<String> item = asked.get(i);
-                long bytes = partition(item.get(0)).getOrDefault(item.get(1), 0L);
-                if (i > 0 && returned + bytes > BATCH_GET_BYTES) {
-                    for (int j = asked.size() - 1; j >= i; j--) {
-                        pending.addFirst(asked.get(j));
+        Set<List<String>> read = new HashSet<>();
+        List<List<String>> pending = List.copyOf(new LinkedHashSet<>(items));
+        for (int attempt = 1; attempt <= BATCH_GET_ATTEMPTS && !pending.isEmpty(); attempt++) {
+            List<List<String>> left = new ArrayList<>();
+            for (int from = 0; from < pending.size(); from += DynamoDbWindowStore.MAX_BATCH_GET) {
+                List<List<String>> asked = pending.subList(from, Math.min(pending.size(), from + DynamoDbWindowStore.MAX_BATCH_GET));
+                bill.call(BATCH_GET);
+                long returned = 0;
+                for (List<String> item : asked) {
+                    long bytes = partition(item.get(0)).getOrDefault(item.get(1), 0L);
+                    if (returned > 0 && returned + bytes > BATCH_GET_BYTES) {
+                        left.add(item);
+                        continue;
                     }
-                    break;
+                    returned += bytes;
+                    read(item.get(0), bytes);
+                    claimLoads.loaded(item.get(0), item.get(1), purpose, CapacityRules.strongReadUnits(bytes));
+                    read.add(item);
                 }
-                returned += bytes;
-                read(item.get(0), bytes);
-                claimLoads.loaded(item.get(0), item.get(1), purpose, CapacityRules.strongReadUnits(bytes));
             }
+            pending = left;
         }
+        return read;
     }
 
     /**
