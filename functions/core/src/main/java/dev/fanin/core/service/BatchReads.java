@@ -2,7 +2,6 @@ package dev.fanin.core.service;
 
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
-import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.window.WindowRef;
 import java.util.HashMap;
 import java.util.List;
@@ -22,7 +21,6 @@ import org.slf4j.LoggerFactory;
 final class BatchReads {
 
     private static final Logger LOG = LoggerFactory.getLogger(BatchReads.class);
-    private static final BatchReads NONE = new BatchReads(Map.of(), Map.of());
 
     private final Map<String, LiveSessions> live;
     private final Map<WindowRef, Optional<StoredWindow>> heads;
@@ -33,7 +31,7 @@ final class BatchReads {
     }
 
     static BatchReads none() {
-        return NONE;
+        return new BatchReads(Map.of(), Map.of());
     }
 
     /**
@@ -41,40 +39,46 @@ final class BatchReads {
      * read waits less than a batch read) or when the read fails in any way: each key is then read on its own, where a
      * failure fails only that key's messages, as the read of one key always did.
      */
-    static BatchReads live(WindowStore store, String pipeline, List<String> keys) {
+    static BatchReads live(FaninEngine engine, String pipeline, List<String> keys) {
         if (keys.size() < 2) {
-            return NONE;
+            return none();
         }
         try {
-            return new BatchReads(store.loadLiveAll(pipeline, keys), Map.of());
+            return new BatchReads(engine.ports().store().loadLiveAll(pipeline, keys), Map.of());
         } catch (RuntimeException e) {
-            LOG.warn("the batch's {} keys of pipeline {} are read one by one: reading them together failed: {}", keys.size(), pipeline, e.toString());
-            return NONE;
+            return fallBack(engine, pipeline, keys.size(), e);
         }
     }
 
-    /** The heads of {@code refs}; nothing for a single window or when the read fails, as for {@link #live}. */
-    static BatchReads heads(WindowStore store, List<WindowRef> refs) {
+    /** The heads of {@code refs}, all of one pipeline; nothing for a single window or when the read fails, as for {@link #live}. */
+    static BatchReads heads(FaninEngine engine, List<WindowRef> refs) {
         if (refs.size() < 2) {
-            return NONE;
+            return none();
         }
         try {
-            return new BatchReads(Map.of(), store.loadAll(refs));
+            return new BatchReads(Map.of(), engine.ports().store().loadAll(refs));
         } catch (RuntimeException e) {
-            LOG.warn("the batch's {} windows are read one by one: reading them together failed: {}", refs.size(), e.toString());
-            return NONE;
+            return fallBack(engine, refs.get(0).pipeline(), refs.size(), e);
         }
+    }
+
+    /** Counted, since a read that always fails (a role without the batch read) costs each batch a call and its time. */
+    private static BatchReads fallBack(FaninEngine engine, String pipeline, int items, RuntimeException failure) {
+        engine.ports().metrics().count(MetricNames.BATCH_READ_FALLBACKS, pipeline);
+        LOG.warn("the batch's {} windows or keys of pipeline {} are read one by one: reading them together failed: {}", items, pipeline,
+                failure.toString());
+        return none();
     }
 
     /** The key's live sessions as read up front, once; else {@code load}'s. */
     LiveSessions liveOr(String key, Supplier<LiveSessions> load) {
-        LiveSessions read = this == NONE ? null : live.remove(key);
+        LiveSessions read = live.remove(key);
         return read != null ? read : load.get();
     }
 
     /** The window as read up front, once; else {@code load}'s. */
     Optional<StoredWindow> headOr(WindowRef ref, Supplier<Optional<StoredWindow>> load) {
-        Optional<StoredWindow> read = this == NONE ? null : heads.remove(ref);
+        Optional<StoredWindow> read = heads.remove(ref);
         return read != null ? read : load.get();
     }
 }

@@ -136,7 +136,7 @@ public final class IngestService {
         Map<String, List<Event>> byKey = busiestFirst(events.stream()
                 .collect(Collectors.groupingBy(Event::key, LinkedHashMap::new, Collectors.toList())));
         List<WindowRef> keys = byKey.keySet().stream().map(k -> WindowRef.wholeKey(pipelineShare.pipeline(), k)).toList();
-        PipelineBatch share = pipelineShare.reading(BatchReads.live(engine.ports().store(), pipelineShare.pipeline(), List.copyOf(byKey.keySet())));
+        PipelineBatch share = pipelineShare.reading(BatchReads.live(engine, pipelineShare.pipeline(), List.copyOf(byKey.keySet())));
         int ahead = keys.size();
         for (Map.Entry<String, List<Event>> e : byKey.entrySet()) {
             // A key's events rarely open more than one session: this many new windows may still come.
@@ -157,7 +157,7 @@ public final class IngestService {
         }
         Map<WindowRef, List<Event>> ordered = busiestFirst(byWindow);
         List<WindowRef> refs = List.copyOf(ordered.keySet());
-        PipelineBatch read = share.reading(BatchReads.heads(engine.ports().store(), refs));
+        PipelineBatch read = share.reading(BatchReads.heads(engine, refs));
         int ahead = refs.size();
         for (Map.Entry<WindowRef, List<Event>> e : ordered.entrySet()) {
             expectAhead(read, refs.subList(refs.size() - ahead, refs.size()), ahead--);
@@ -170,9 +170,9 @@ public final class IngestService {
      * front together, and the one with the most events is the one other invocations most likely write too, so it is
      * written soonest after that read.
      */
-    private static <K> Map<K, List<Event>> busiestFirst(Map<K, List<Event>> byWindow) {
+    private static <K> Map<K, List<Event>> busiestFirst(Map<K, List<Event>> eventsByTarget) {
         Map<K, List<Event>> ordered = new LinkedHashMap<>();
-        byWindow.entrySet().stream()
+        eventsByTarget.entrySet().stream()
                 .sorted((a, b) -> Integer.compare(b.getValue().size(), a.getValue().size()))
                 .forEach(e -> ordered.put(e.getKey(), e.getValue()));
         return ordered;

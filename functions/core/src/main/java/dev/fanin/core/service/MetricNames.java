@@ -24,6 +24,7 @@ public final class MetricNames {
     public static final String IGNORED_MESSAGES = "IgnoredMessages";
     public static final String WINDOW_CONFLICTS = "WindowWriteConflicts";
     public static final String STORE_UNAVAILABLE = "StoreUnavailable";
+    public static final String BATCH_READ_FALLBACKS = "BatchReadFallbacks";
     public static final String TAKEOVERS = "ClaimTakeovers";
     public static final String WINDOWS_SWEPT = "WindowsSwept";
     public static final String TIMERS_REARMED_ON_REDELIVERY = "TimersRearmedOnRedelivery";

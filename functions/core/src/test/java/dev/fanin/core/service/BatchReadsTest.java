@@ -2,9 +2,12 @@ package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.ForwardingWindowStore;
 import dev.fanin.core.port.LiveSessions;
@@ -164,9 +167,16 @@ class BatchReadsTest {
             }
         };
 
-        BatchResult result = ingest("{type: session, gap: 30s}", failing).handle(List.of(event("a", "a1", 0), event("b", "b1", 1)));
+        List<String> metrics = new ArrayList<>();
+        FaninEngine engine = new FaninEngine(ConfigLoader.load(InMemoryEngines.rawPipeline("{type: session, gap: 30s}"), "test"),
+                new FaninPorts(failing, new InMemoryWatermarkStore(), new RecordingEmitter(), new RecordingTimers(), new RecordingSideOutput(),
+                        new RecordingSideOutput(), (name, value, unit, dimensions) -> metrics.add(name + " " + dimensions.get("pipeline"))),
+                FaninSettings.defaults(), clock);
+
+        BatchResult result = new IngestService(engine).handle(List.of(event("a", "a1", 0), event("b", "b1", 1)));
 
         assertThat(result.eventsAccepted()).isEqualTo(2);
         assertThat(failing.alone).containsExactly("a", "b");
+        assertThat(metrics).contains(MetricNames.BATCH_READ_FALLBACKS + " p");
     }
 }
