@@ -36,43 +36,55 @@ final class BatchGets {
         this.retry = retry;
     }
 
+    /** The primary key of an item of the table. */
+    record ItemKey(String pk, String sk) {
+
+        static ItemKey of(Map<String, AttributeValue> key) {
+            return new ItemKey(key.get(WindowItemCodec.PK).s(), key.get(WindowItemCodec.SK).s());
+        }
+
+        Map<String, AttributeValue> attributes() {
+            return Map.of(WindowItemCodec.PK, WindowItemCodec.s(pk), WindowItemCodec.SK, WindowItemCodec.s(sk));
+        }
+    }
+
     /**
      * @return every key read, with its item (empty when there is none); a key still unprocessed after the last call is
      *         left out, for the caller to read on its own
      */
-    Map<Map<String, AttributeValue>, Map<String, AttributeValue>> read(List<Map<String, AttributeValue>> keys, String operation) {
-        List<Map<String, AttributeValue>> distinct = List.copyOf(new LinkedHashSet<>(keys));
-        Map<Map<String, AttributeValue>, Map<String, AttributeValue>> read = new HashMap<>();
+    Map<ItemKey, Map<String, AttributeValue>> read(List<ItemKey> keys, String operation) {
+        List<ItemKey> distinct = List.copyOf(new LinkedHashSet<>(keys));
+        Map<ItemKey, Map<String, AttributeValue>> read = new HashMap<>();
         PartialBatchRetry.outcomes(distinct.size(), Map.of(), pending -> Batches.of(pending, DynamoDbWindowStore.MAX_BATCH_GET, Long.MAX_VALUE, i -> 0),
                 batch -> send(batch, distinct, read, operation), retry);
         return read;
     }
 
-    BatchGetItemRequest request(List<Map<String, AttributeValue>> keys) {
+    BatchGetItemRequest request(List<ItemKey> keys) {
         return BatchGetItemRequest.builder()
-                .requestItems(Map.of(table, KeysAndAttributes.builder().keys(keys).consistentRead(true).build()))
+                .requestItems(Map.of(table, KeysAndAttributes.builder().keys(keys.stream().map(ItemKey::attributes).toList())
+                        .consistentRead(true).build()))
                 .build();
     }
 
-    private List<EntryOutcome> send(List<Integer> batch, List<Map<String, AttributeValue>> keys,
-                                    Map<Map<String, AttributeValue>, Map<String, AttributeValue>> read, String operation) {
+    private List<EntryOutcome> send(List<Integer> batch, List<ItemKey> keys, Map<ItemKey, Map<String, AttributeValue>> read, String operation) {
         BatchGetItemResponse response;
         try {
             response = dynamo.batchGetItem(request(batch.stream().map(keys::get).toList()));
         } catch (SdkException e) {
             throw DynamoDbFailures.translate(operation, e);
         }
-        Map<Map<String, AttributeValue>, Map<String, AttributeValue>> found = new HashMap<>();
+        Map<ItemKey, Map<String, AttributeValue>> found = new HashMap<>();
         for (Map<String, AttributeValue> item : response.responses().getOrDefault(table, List.of())) {
-            found.put(Map.of(WindowItemCodec.PK, item.get(WindowItemCodec.PK), WindowItemCodec.SK, item.get(WindowItemCodec.SK)), item);
+            found.put(ItemKey.of(item), item);
         }
-        Set<Map<String, AttributeValue>> unprocessed = new HashSet<>();
+        Set<ItemKey> unprocessed = new HashSet<>();
         if (response.hasUnprocessedKeys() && response.unprocessedKeys().containsKey(table)) {
-            unprocessed.addAll(response.unprocessedKeys().get(table).keys());
+            response.unprocessedKeys().get(table).keys().forEach(k -> unprocessed.add(ItemKey.of(k)));
         }
         List<EntryOutcome> outcomes = new ArrayList<>();
         for (int i : batch) {
-            Map<String, AttributeValue> key = keys.get(i);
+            ItemKey key = keys.get(i);
             if (unprocessed.contains(key)) {
                 outcomes.add(EntryOutcome.failed("unprocessed", true));
             } else {

@@ -131,11 +131,11 @@ public final class DynamoDbWindowStore implements WindowStore {
     /** The heads of {@code refs} in {@code BatchGetItem} calls ({@link BatchGets}), each then as {@link #load} goes on. */
     @Override
     public Map<WindowRef, Optional<StoredWindow>> loadAll(List<WindowRef> refs) {
-        Map<Map<String, AttributeValue>, Map<String, AttributeValue>> heads =
-                batchGets.read(refs.stream().map(WindowItemCodec::headKey).toList(), "loadAll");
+        Map<BatchGets.ItemKey, Map<String, AttributeValue>> heads =
+                batchGets.read(refs.stream().map(r -> BatchGets.ItemKey.of(WindowItemCodec.headKey(r))).toList(), "loadAll");
         Map<WindowRef, Optional<StoredWindow>> loaded = new LinkedHashMap<>();
         for (WindowRef ref : refs) {
-            Map<String, AttributeValue> head = heads.get(WindowItemCodec.headKey(ref));
+            Map<String, AttributeValue> head = heads.get(BatchGets.ItemKey.of(WindowItemCodec.headKey(ref)));
             if (head != null) {
                 loaded.put(ref, window(ref, head));
             }
@@ -146,11 +146,11 @@ public final class DynamoDbWindowStore implements WindowStore {
     /** The live items of {@code keys} in {@code BatchGetItem} calls ({@link BatchGets}), each then as {@link #loadLive} goes on. */
     @Override
     public Map<String, LiveSessions> loadLiveAll(String pipeline, List<String> keys) {
-        Map<Map<String, AttributeValue>, Map<String, AttributeValue>> items =
-                batchGets.read(keys.stream().map(k -> DynamoDbSessions.liveKey(pipeline, k)).toList(), "loadLiveAll");
+        Map<BatchGets.ItemKey, Map<String, AttributeValue>> items =
+                batchGets.read(keys.stream().map(k -> BatchGets.ItemKey.of(DynamoDbSessions.liveKey(pipeline, k))).toList(), "loadLiveAll");
         Map<String, LiveSessions> loaded = new LinkedHashMap<>();
         for (String key : keys) {
-            Map<String, AttributeValue> item = items.get(DynamoDbSessions.liveKey(pipeline, key));
+            Map<String, AttributeValue> item = items.get(BatchGets.ItemKey.of(DynamoDbSessions.liveKey(pipeline, key)));
             if (item != null) {
                 loaded.put(key, sessions.live(pipeline, key, item));
             }
