@@ -147,6 +147,62 @@ class BatchReadsTest {
         assertThat(racing.alone).as("only the lost write's key is read again").isNotEmpty().containsOnly(lost);
     }
 
+    /**
+     * Another invocation writes window {@code b} after this batch read it and while it writes {@code a} (its busiest,
+     * written first): {@code b}'s write, decided from the older read, is refused and {@code b} is read again.
+     */
+    @ParameterizedTest(name = "session windows: {0}")
+    @ValueSource(booleans = {true, false})
+    void aLaterWindowChangedSinceTheReadUpFrontIsReadAgainAndCountsEachEventOnce(boolean sessions) {
+        String window = sessions ? "{type: session, gap: 30s}" : "{type: tumbling, size: 60s}";
+        IngestService other = ingest(window, store);
+        boolean[] interfered = {false};
+        CountingStore racing = new CountingStore(store) {
+            @Override
+            public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+                interfere();
+                return super.replaceLive(previous, next);
+            }
+
+            @Override
+            public WriteOutcome create(StoredWindow window) {
+                interfere();
+                return super.create(window);
+            }
+
+            private void interfere() {
+                if (!interfered[0]) {
+                    interfered[0] = true;
+                    assertThat(other.handle(List.of(event("b", "b1", 1))).failedMessageIds()).isEmpty();
+                }
+            }
+        };
+
+        BatchResult result = ingest(window, racing).handle(List.of(event("a", "a1", 0), event("a", "a2", 2), event("b", "b1", 1)));
+
+        assertThat(result.failedMessageIds()).isEmpty();
+        assertThat(result.eventsAccepted()).isEqualTo(2);
+        assertThat(result.duplicates()).as("b1, counted by the other invocation").isEqualTo(1);
+        assertThat(racing.alone).containsOnly(sessions ? "b" : "b/" + WindowRef.timeWindowId(T0.toEpochMilli())).isNotEmpty();
+    }
+
+    @Test
+    void aKeyTheBatchReadLeftOutIsReadAlone() {
+        CountingStore partial = new CountingStore(store) {
+            @Override
+            public Map<String, LiveSessions> loadLiveAll(String pipeline, List<String> keys) {
+                together.add(List.copyOf(keys));
+                return Map.of(keys.get(0), store.loadLive(pipeline, keys.get(0)));
+            }
+        };
+
+        BatchResult result = ingest("{type: session, gap: 30s}", partial).handle(List.of(event("a", "a1", 0), event("a", "a2", 1),
+                event("b", "b1", 2), event("c", "c1", 3)));
+
+        assertThat(result.eventsAccepted()).isEqualTo(4);
+        assertThat(partial.alone).containsExactly("b", "c");
+    }
+
     @Test
     void aBatchOfOneKeyReadsItAloneAsItsTurnComes() {
         CountingStore counting = new CountingStore(store);
