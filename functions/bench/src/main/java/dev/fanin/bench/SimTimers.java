@@ -4,9 +4,11 @@ import dev.fanin.aws.sqs.SqsWindowTimers;
 import dev.fanin.core.port.WindowTimers;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
-import java.util.PriorityQueue;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Timer messages as {@link SqsWindowTimers} sends them: delivered {@code delaySeconds(dueAt, now)} whole seconds
@@ -18,7 +20,8 @@ final class SimTimers implements WindowTimers {
     record Pending(Wakeup wakeup, Instant deliverAt) { }
 
     private final boolean deliver;
-    private final PriorityQueue<Pending> pending = new PriorityQueue<>(Comparator.comparing(Pending::deliverAt));
+    /** In the order they were armed; {@link EventSourceBatches} orders them by delivery time. */
+    private final List<Pending> pending = new ArrayList<>();
     private long armed;
     private long sendRequests;
     private long delivered;
@@ -50,39 +53,23 @@ final class SimTimers implements WindowTimers {
         return sendRequests;
     }
 
-    /** Delivery time of the next timer, or null. */
-    Instant next() {
-        Pending first = pending.peek();
-        return first == null ? null : first.deliverAt();
+    /** Whether any timer is still to be delivered. */
+    boolean anyPending() {
+        return !pending.isEmpty();
     }
 
-    /**
-     * When the timer queue's event source invokes the function next, or null: it starts a batch with the earliest
-     * visible message and hands it over once it holds {@code shape.size()} messages (when the last of them became
-     * visible) or when {@code shape.window()} has passed since the first, as for the input queue.
-     */
-    Instant nextBatchAt(Simulation.BatchShape shape) {
-        Pending first = pending.peek();
-        if (first == null) {
-            return null;
-        }
-        Instant windowEnd = first.deliverAt().plus(shape.window());
-        List<Pending> members = new ArrayList<>();
-        while (members.size() < shape.size() && !pending.isEmpty() && !pending.peek().deliverAt().isAfter(windowEnd)) {
-            members.add(pending.poll());
-        }
-        pending.addAll(members);
-        return members.size() == shape.size() ? members.get(members.size() - 1).deliverAt() : windowEnd;
+    /** The timer queue's next invocation, as its event source forms it from the timers visible by then, or empty. */
+    Optional<EventSourceBatches.Batch<Pending>> nextBatch(Simulation.BatchShape shape) {
+        return EventSourceBatches.next(pending, p -> p.deliverAt().toEpochMilli(), shape.size(), shape.window().toMillis());
     }
 
-    /** The batch {@link #nextBatchAt} timed at {@code at}: up to {@code size} messages visible by then, earliest first. */
-    List<Pending> takeBatch(Instant at, int size) {
-        List<Pending> batch = new ArrayList<>();
-        while (batch.size() < size && !pending.isEmpty() && !pending.peek().deliverAt().isAfter(at)) {
-            batch.add(pending.poll());
-        }
-        delivered += batch.size();
-        return batch;
+    /** Delivers {@code batch}: its timers leave the queue. */
+    List<Pending> take(EventSourceBatches.Batch<Pending> batch) {
+        Set<Pending> taken = Collections.newSetFromMap(new IdentityHashMap<>());
+        taken.addAll(batch.deliveries());
+        pending.removeIf(taken::contains);
+        delivered += batch.deliveries().size();
+        return batch.deliveries();
     }
 
     long armed() {

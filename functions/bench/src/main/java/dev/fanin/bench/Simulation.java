@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.DoubleSupplier;
 import java.util.function.Function;
@@ -257,7 +258,8 @@ final class Simulation {
         FunctionLoad sweeperLoad = FunctionLoad.NONE;
         while (true) {
             Instant batchAt = next < batches.size() ? handleAt(batches.get(next)) : null;
-            Instant timerAt = timers.nextBatchAt(mode.timerQueue());
+            Optional<EventSourceBatches.Batch<SimTimers.Pending>> timerBatch = timers.nextBatch(mode.timerQueue());
+            Instant timerAt = timerBatch.map(b -> Instant.ofEpochMilli(b.atMillis())).orElse(null);
             if (intervals != null && intervals.byTime()) {
                 Instant at = batchAt != null ? batchAt : nextSweep;
                 at = timerAt != null && timerAt.isBefore(at) ? timerAt : at;
@@ -287,7 +289,7 @@ final class Simulation {
                 }
             } else if (timerAt != null && !timerAt.isAfter(nextSweep)) {
                 clock.advanceTo(timerAt);
-                List<SimTimers.Pending> batch = timers.takeBatch(timerAt, mode.timerQueue().size());
+                List<SimTimers.Pending> batch = timers.take(timerBatch.orElseThrow());
                 timerInvocations++;
                 stores.container(containers.ingest() + placement.nextInt(containers.timer()));
                 bill.function(DynamoDbBill.TIMER);
@@ -311,7 +313,7 @@ final class Simulation {
                     sweeps++;
                 }
                 nextSweep = nextSweep.plus(SWEEP_EVERY);
-                boolean drained = next >= batches.size() && timers.next() == null && !stores.anyDue();
+                boolean drained = next >= batches.size() && !timers.anyPending() && !stores.anyDue();
                 if (drained || clock.instant().isAfter(lastArrival.plus(GIVE_UP_AFTER))) {
                     if (intervals != null && !intervals.byTime()) {
                         snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, true);

@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.ScheduledEvent;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.dynamodb.WindowTableReader;
 import dev.fanin.aws.sqs.SqsDeadLetters;
+import dev.fanin.bench.EventSourceBatches;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.window.WindowStatus;
@@ -168,8 +169,8 @@ final class Replay {
             fromTrace.put(d, true);
             pending.add(d);
         }
-        Optional<EventSourceBatches.Batch<Delivery>> batch = EventSourceBatches.next(pending, template.ingestBatchSize(),
-                template.batchingWindowSeconds() * 1000L);
+        Optional<EventSourceBatches.Batch<Delivery>> batch = EventSourceBatches.next(pending, Delivery::visibleAtMillis,
+                template.ingestBatchSize(), template.batchingWindowSeconds() * 1000L);
         long inputAt = batch.map(b -> Math.max(b.atMillis(), now)).orElse(Long.MAX_VALUE);
         Optional<EventSourceBatches.Batch<TimerDelivery>> timerBatch = EventSourceBatches.next(state.timers,
                 TimerDelivery::deliverAtMillis, template.timerBatchSize(), template.timerBatchingWindowSeconds() * 1000L);

@@ -1,4 +1,4 @@
-package dev.fanin.cli.replay;
+package dev.fanin.bench;
 
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -11,13 +11,14 @@ import java.util.function.ToLongFunction;
  * with the earliest visible message, takes the messages visible within the batching window after it (in visibility
  * order) up to the batch size, and is handed over when it is full (at the time its last member became visible) or
  * when the window ends. With a window of 0 a batch is the messages visible at the same instant, up to the size. The
- * input queue's mapping and the timer queue's work alike, each with the template's size and window.
+ * input queue's mapping and the timer queue's work alike, each with the template's size and window: the bench's timer
+ * queue ({@link SimTimers}) and {@code fanin replay}'s two queues take their batches from here.
  */
-final class EventSourceBatches {
+public final class EventSourceBatches {
 
     /** One invocation's messages and when it happens. */
-    record Batch<T>(long atMillis, List<T> deliveries) {
-        Batch {
+    public record Batch<T>(long atMillis, List<T> deliveries) {
+        public Batch {
             deliveries = List.copyOf(deliveries);
         }
     }
@@ -25,16 +26,11 @@ final class EventSourceBatches {
     private EventSourceBatches() {
     }
 
-    /** The input queue's next batch. @param pending the queue's messages, in any order */
-    static Optional<Batch<Delivery>> next(List<Delivery> pending, int batchSize, long windowMillis) {
-        return next(pending, Delivery::visibleAtMillis, batchSize, windowMillis);
-    }
-
     /**
      * @param pending   the queue's messages, in any order
      * @param visibleAt when a message becomes visible
      */
-    static <T> Optional<Batch<T>> next(List<T> pending, ToLongFunction<T> visibleAt, int batchSize, long windowMillis) {
+    public static <T> Optional<Batch<T>> next(List<T> pending, ToLongFunction<T> visibleAt, int batchSize, long windowMillis) {
         if (pending.isEmpty()) {
             return Optional.empty();
         }
