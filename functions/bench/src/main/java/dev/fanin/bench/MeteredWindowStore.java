@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
@@ -126,29 +127,23 @@ public final class MeteredWindowStore implements WindowStore {
     /** As the adapter: the heads in {@code BatchGetItem} calls ({@link #billBatchGet}), then each window's slices as {@link #load}. */
     @Override
     public Map<WindowRef, Optional<StoredWindow>> loadAll(List<WindowRef> refs) {
-        Set<List<String>> read = billBatchGet(refs.stream().map(r -> List.of(partitionOf(r), WindowKeys.headSk(r.windowId()))).toList(),
-                Purpose.HEAD_LOAD);
-        Map<WindowRef, Optional<StoredWindow>> loaded = new LinkedHashMap<>();
-        for (WindowRef ref : refs) {
-            String pk = partitionOf(ref);
-            if (read.contains(List.of(pk, WindowKeys.headSk(ref.windowId())))) {
-                loaded.put(ref, delegate.load(ref).map(w -> withLayout(w, sealed(pk, ref, w.version(), w.expiresAt(), newest.getOrDefault(ref, 0L)))));
-            }
-        }
-        return loaded;
+        return readTogether(refs, ref -> List.of(partitionOf(ref), WindowKeys.headSk(ref.windowId())), Purpose.HEAD_LOAD,
+                ref -> delegate.load(ref).map(w -> withLayout(w, sealed(partitionOf(ref), ref, w.version(), w.expiresAt(),
+                        newest.getOrDefault(ref, 0L)))));
     }
 
     /** As the adapter: the live items in {@code BatchGetItem} calls ({@link #billBatchGet}), then each one's slices as {@link #loadLive}. */
     @Override
     public Map<String, LiveSessions> loadLiveAll(String pipeline, List<String> keys) {
-        Set<List<String>> read = billBatchGet(keys.stream().map(k -> List.of(WindowKeys.windowPk(pipeline, k), LiveItemCodec.LIVE_SK)).toList(),
-                Purpose.LIVE_LOAD);
-        Map<String, LiveSessions> loaded = new LinkedHashMap<>();
-        for (String key : keys) {
-            if (read.contains(List.of(WindowKeys.windowPk(pipeline, key), LiveItemCodec.LIVE_SK))) {
-                loaded.put(key, laidOut(WindowKeys.windowPk(pipeline, key), delegate.loadLive(pipeline, key)));
-            }
-        }
+        return readTogether(keys, key -> List.of(WindowKeys.windowPk(pipeline, key), LiveItemCodec.LIVE_SK), Purpose.LIVE_LOAD,
+                key -> laidOut(WindowKeys.windowPk(pipeline, key), delegate.loadLive(pipeline, key)));
+    }
+
+    /** Each target whose item (partition and sort key) the batch read billed, as {@code load} reads it after. */
+    private <T, R> Map<T, R> readTogether(List<T> targets, Function<T, List<String>> item, Purpose purpose, Function<T, R> load) {
+        Set<List<String>> read = billBatchGet(targets.stream().map(item).toList(), purpose);
+        Map<T, R> loaded = new LinkedHashMap<>();
+        targets.stream().filter(t -> read.contains(item.apply(t))).forEach(t -> loaded.put(t, load.apply(t)));
         return loaded;
     }
 

@@ -19,6 +19,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.function.BiFunction;
+import java.util.function.Function;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
@@ -131,30 +133,28 @@ public final class DynamoDbWindowStore implements WindowStore {
     /** The heads of {@code refs} in {@code BatchGetItem} calls ({@link BatchGets}), each then as {@link #load} goes on. */
     @Override
     public Map<WindowRef, Optional<StoredWindow>> loadAll(List<WindowRef> refs) {
-        Map<BatchGets.ItemKey, Map<String, AttributeValue>> heads =
-                batchGets.read(refs.stream().map(r -> BatchGets.ItemKey.of(WindowItemCodec.headKey(r))).toList(), "loadAll");
-        Map<WindowRef, Optional<StoredWindow>> loaded = new LinkedHashMap<>();
-        for (WindowRef ref : refs) {
-            Map<String, AttributeValue> head = heads.get(BatchGets.ItemKey.of(WindowItemCodec.headKey(ref)));
-            if (head != null) {
-                loaded.put(ref, window(ref, head));
-            }
-        }
-        return loaded;
+        return readTogether(refs, WindowItemCodec::headKey, this::window, "loadAll");
     }
 
     /** The live items of {@code keys} in {@code BatchGetItem} calls ({@link BatchGets}), each then as {@link #loadLive} goes on. */
     @Override
     public Map<String, LiveSessions> loadLiveAll(String pipeline, List<String> keys) {
-        Map<BatchGets.ItemKey, Map<String, AttributeValue>> items =
-                batchGets.read(keys.stream().map(k -> BatchGets.ItemKey.of(DynamoDbSessions.liveKey(pipeline, k))).toList(), "loadLiveAll");
-        Map<String, LiveSessions> loaded = new LinkedHashMap<>();
-        for (String key : keys) {
-            Map<String, AttributeValue> item = items.get(BatchGets.ItemKey.of(DynamoDbSessions.liveKey(pipeline, key)));
+        return readTogether(keys, key -> DynamoDbSessions.liveKey(pipeline, key), (key, item) -> sessions.live(pipeline, key, item), "loadLiveAll");
+    }
+
+    /** Each target's item, read together and decoded; a target whose key was left unprocessed is left out. */
+    private <T, R> Map<T, R> readTogether(List<T> targets, Function<T, Map<String, AttributeValue>> key,
+                                          BiFunction<T, Map<String, AttributeValue>, R> decode, String operation) {
+        Map<T, BatchGets.ItemKey> keys = new LinkedHashMap<>();
+        targets.forEach(t -> keys.put(t, BatchGets.ItemKey.of(key.apply(t))));
+        Map<BatchGets.ItemKey, Map<String, AttributeValue>> items = batchGets.read(List.copyOf(keys.values()), operation);
+        Map<T, R> loaded = new LinkedHashMap<>();
+        keys.forEach((target, itemKey) -> {
+            Map<String, AttributeValue> item = items.get(itemKey);
             if (item != null) {
-                loaded.put(key, sessions.live(pipeline, key, item));
+                loaded.put(target, decode.apply(target, item));
             }
-        }
+        });
         return loaded;
     }
 

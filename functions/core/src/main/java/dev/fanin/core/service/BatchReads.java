@@ -40,25 +40,23 @@ final class BatchReads {
      * failure fails only that key's messages, as the read of one key always did.
      */
     static BatchReads live(FaninEngine engine, String pipeline, List<String> keys) {
-        if (keys.size() < 2) {
-            return none();
-        }
-        try {
-            return new BatchReads(engine.ports().store().loadLiveAll(pipeline, keys), Map.of());
-        } catch (RuntimeException e) {
-            return fallBack(engine, pipeline, keys.size(), e);
-        }
+        return together(engine, pipeline, keys.size(), () -> new BatchReads(engine.ports().store().loadLiveAll(pipeline, keys), Map.of()));
     }
 
     /** The heads of {@code refs}, all of one pipeline; nothing for a single window or when the read fails, as for {@link #live}. */
     static BatchReads heads(FaninEngine engine, List<WindowRef> refs) {
-        if (refs.size() < 2) {
+        return refs.isEmpty() ? none()
+                : together(engine, refs.get(0).pipeline(), refs.size(), () -> new BatchReads(Map.of(), engine.ports().store().loadAll(refs)));
+    }
+
+    private static BatchReads together(FaninEngine engine, String pipeline, int items, Supplier<BatchReads> read) {
+        if (items < 2) {
             return none();
         }
         try {
-            return new BatchReads(Map.of(), engine.ports().store().loadAll(refs));
+            return read.get();
         } catch (RuntimeException e) {
-            return fallBack(engine, refs.get(0).pipeline(), refs.size(), e);
+            return fallBack(engine, pipeline, items, e);
         }
     }
 
