@@ -33,7 +33,6 @@ class TemplateDefaultsTest {
                 Map.of("Ref", "TimerMaxBatchingWindowSeconds"));
         assertThat(defaultOf(template, "TimerBatchSize")).isEqualTo(Simulation.TIMER_QUEUE.size());
         assertThat(defaultOf(template, "TimerMaxBatchingWindowSeconds") * 1_000L).isEqualTo(Simulation.TIMER_QUEUE.window().toMillis());
-        assertThat(BenchMain.DEFAULT_TIMER_BATCHING_WINDOW_MS).isEqualTo(Simulation.TIMER_QUEUE.window().toMillis());
     }
 
     @Test

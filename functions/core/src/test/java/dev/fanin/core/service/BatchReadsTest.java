@@ -84,6 +84,35 @@ class BatchReadsTest {
         return InMemoryEngines.message("m-" + id, InMemoryEngines.rawEvent(key, id, T0.plusSeconds(secondsAfterT0)), T0.plusSeconds(6), 1);
     }
 
+    /**
+     * A store on which another invocation ingests {@code interfering} just before this batch's first write: after the
+     * batch read its windows up front and before it writes any.
+     */
+    private CountingStore racing(String window, InboundMessage interfering) {
+        IngestService other = ingest(window, store);
+        boolean[] interfered = {false};
+        return new CountingStore(store) {
+            @Override
+            public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+                interfere();
+                return super.replaceLive(previous, next);
+            }
+
+            @Override
+            public WriteOutcome create(StoredWindow window) {
+                interfere();
+                return super.create(window);
+            }
+
+            private void interfere() {
+                if (!interfered[0]) {
+                    interfered[0] = true;
+                    assertThat(other.handle(List.of(interfering)).failedMessageIds()).isEmpty();
+                }
+            }
+        };
+    }
+
     @Test
     void aSessionBatchReadsItsKeysInOneRequestBusiestFirstAndNoneAgain() {
         CountingStore counting = new CountingStore(store);
@@ -114,28 +143,7 @@ class BatchReadsTest {
     @ValueSource(booleans = {true, false})
     void aWriteThatLostToAnotherWriterSinceTheReadUpFrontReadsItsKeyAgainAndCountsEachEventOnce(boolean sessions) {
         String window = sessions ? "{type: session, gap: 30s}" : "{type: tumbling, size: 60s}";
-        IngestService other = ingest(window, store);
-        boolean[] interfered = {false};
-        CountingStore racing = new CountingStore(store) {
-            @Override
-            public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
-                interfere();
-                return super.replaceLive(previous, next);
-            }
-
-            @Override
-            public WriteOutcome create(StoredWindow window) {
-                interfere();
-                return super.create(window);
-            }
-
-            private void interfere() {
-                if (!interfered[0]) {
-                    interfered[0] = true;
-                    assertThat(other.handle(List.of(event("a", "a2", 2))).failedMessageIds()).isEmpty();
-                }
-            }
-        };
+        CountingStore racing = racing(window, event("a", "a2", 2));
 
         BatchResult result = ingest(window, racing).handle(List.of(event("a", "a1", 0), event("a", "a2", 2), event("b", "b1", 1)));
 
@@ -155,28 +163,7 @@ class BatchReadsTest {
     @ValueSource(booleans = {true, false})
     void aLaterWindowChangedSinceTheReadUpFrontIsReadAgainAndCountsEachEventOnce(boolean sessions) {
         String window = sessions ? "{type: session, gap: 30s}" : "{type: tumbling, size: 60s}";
-        IngestService other = ingest(window, store);
-        boolean[] interfered = {false};
-        CountingStore racing = new CountingStore(store) {
-            @Override
-            public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
-                interfere();
-                return super.replaceLive(previous, next);
-            }
-
-            @Override
-            public WriteOutcome create(StoredWindow window) {
-                interfere();
-                return super.create(window);
-            }
-
-            private void interfere() {
-                if (!interfered[0]) {
-                    interfered[0] = true;
-                    assertThat(other.handle(List.of(event("b", "b1", 1))).failedMessageIds()).isEmpty();
-                }
-            }
-        };
+        CountingStore racing = racing(window, event("b", "b1", 1));
 
         BatchResult result = ingest(window, racing).handle(List.of(event("a", "a1", 0), event("a", "a2", 2), event("b", "b1", 1)));
 
