@@ -65,6 +65,18 @@ public final class TemplateResources {
     }
 
     /**
+     * Property {@code property} of resource {@code logicalId} as these parameters make it (conditions and mappings
+     * evaluated), for a value that refers to no other resource, such as a queue's visibility timeout.
+     */
+    public String property(String logicalId, String property) {
+        Object value = path(template, "Resources", logicalId, "Properties", property);
+        if (value == null) {
+            throw new IllegalArgumentException("template has no property " + property + " on resource " + logicalId);
+        }
+        return new TemplateEvaluator(template, parameters, Map.of(), null).evaluateString(value, logicalId + "." + property);
+    }
+
+    /**
      * Creates the resources on {@code endpoint} named {@code prefix + logicalId}. Use a prefix unique to the test
      * (or reset the endpoint) when the names may already exist there.
      */

@@ -55,13 +55,13 @@ class TemplateResourcesTest {
     }
 
     @Test
-    void inputQueueHasSixTimesTheIngestTimeoutAndRedrivesToItsDeadLetterQueue() throws Exception {
+    void inputQueueHasSixTimesTheIngestTimeoutPlusItsWindowAndRedrivesToItsDeadLetterQueue() throws Exception {
         assertThat(local.queueUrls()).containsOnlyKeys("InputQueue", "InputDeadLetterQueue", "TimerQueue",
                 "TimerDeadLetterQueue", "LateEventsQueue");
         Map<String, String> input = attributes(local.queueUrl("InputQueue"));
         Map<String, String> deadLetters = attributes(local.queueUrl("InputDeadLetterQueue"));
 
-        assertThat(input.get("VisibilityTimeout")).isEqualTo("180"); // IngestTimeout default 30 s x 6
+        assertThat(input.get("VisibilityTimeout")).isEqualTo("200"); // IngestTimeout default 30 s x 6 + 20 s
         JsonNode redrive = JSON.readTree(input.get("RedrivePolicy"));
         assertThat(redrive.get("deadLetterTargetArn").asText()).isEqualTo(deadLetters.get("QueueArn"));
         assertThat(redrive.get("maxReceiveCount").asInt()).isEqualTo(5);
@@ -77,10 +77,11 @@ class TemplateResourcesTest {
         LocalResources tuned = TemplateResources.load(TemplateResources.locateTemplate())
                 .withParameter("IngestTimeout", "60")
                 .withParameter("MaxReceiveCount", "3")
+                .withParameter("IngestMaxBatchingWindowSeconds", "60")
                 .createOn(endpoint, uniquePrefix());
         Map<String, String> input = attributes(tuned.queueUrl("InputQueue"));
 
-        assertThat(input.get("VisibilityTimeout")).isEqualTo("360");
+        assertThat(input.get("VisibilityTimeout")).isEqualTo("660"); // 60 s x 6 + 300 s for a window above 20 s
         assertThat(JSON.readTree(input.get("RedrivePolicy")).get("maxReceiveCount").asInt()).isEqualTo(3);
         assertThat(tuned.functionEnvironment()).containsEntry("FANIN_MAX_RECEIVE_COUNT", "3");
     }

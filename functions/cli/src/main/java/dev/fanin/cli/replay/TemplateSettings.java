@@ -1,6 +1,7 @@
 package dev.fanin.cli.replay;
 
 import dev.fanin.testkit.CloudFormationYaml;
+import dev.fanin.testkit.TemplateResources;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -24,18 +25,12 @@ record TemplateSettings(int ingestBatchSize, int batchingWindowSeconds, int time
                 defaultOf(map, "TimerMaxBatchingWindowSeconds", template),
                 defaultOf(map, "SweeperTimeout", template),
                 defaultOf(map, "MaxReceiveCount", template),
-                visibilityTimeout(yaml, defaultOf(map, "IngestTimeout", template), template));
+                visibilityTimeout(template));
     }
 
-    /** The input queue's visibility timeout for the ingest timeout, from the template's mapping (6 x the timeout). */
-    private static int visibilityTimeout(Map<String, Object> yaml, int ingestTimeout, Path template) {
-        if (yaml.get("Mappings") instanceof Map<?, ?> mappings
-                && mappings.get("VisibilityTimeoutForFunctionTimeout") instanceof Map<?, ?> table
-                && table.get(String.valueOf(ingestTimeout)) instanceof Map<?, ?> row && row.get("Seconds") != null) {
-            return Integer.parseInt(String.valueOf(row.get("Seconds")).trim());
-        }
-        throw new IllegalStateException(template + ": Mappings.VisibilityTimeoutForFunctionTimeout has no row for IngestTimeout "
-                + ingestTimeout);
+    /** The input queue's visibility timeout as a default deployment gets it (6 x the ingest timeout, plus an allowance). */
+    private static int visibilityTimeout(Path template) {
+        return Integer.parseInt(TemplateResources.load(template).property("InputQueue", "VisibilityTimeout").trim());
     }
 
     private static int defaultOf(Map<?, ?> parameters, String name, Path template) {

@@ -56,7 +56,7 @@ class LocalCommandTest {
         assertThat(run.err()).isEmpty();
         assertThat(run.out())
                 .contains("resources from template.yaml: table fanin-local-")
-                .contains("TimerFunction: polls its queue like Lambda: batch size 10, batching window 1s, visibility timeout 180s")
+                .contains("TimerFunction: polls its queue like Lambda: batch size 10, batching window 1s, visibility timeout 200s")
                 .contains("in AWS every 1 minute (SweepSchedule in template.yaml)")
                 .containsPattern("FIRED +alert-storm +111122223333\\|eu-west-1\\|payments-api +rev 0 +SESSION_GAP +complete \\(5 events\\)")
                 .containsPattern("FIRED +alert-storm +111122223333\\|eu-west-1\\|checkout-api +rev 0")
