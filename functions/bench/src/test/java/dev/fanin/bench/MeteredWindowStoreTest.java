@@ -181,6 +181,31 @@ class MeteredWindowStoreTest {
     }
 
     @Test
+    void aBatchReadStopsAtSixteenMegabytesAndAsksForTheRestAgain() {
+        // 100 heads of about 200 KB: 20 MB, past what one BatchGetItem returns.
+        List<StoredWindow> windows = IntStream.range(0, 100)
+                .mapToObj(i -> new StoredWindow(new WindowRef("p", "k" + i, "T000000000000000"), 0, WindowStatus.OPEN, DUE, EXPIRES,
+                        0, null, ids(1), noise(240_000 + i), null))
+                .toList();
+        windows.forEach(store::create);
+        List<WindowRef> refs = windows.stream().map(StoredWindow::ref).toList();
+        DynamoDbBill aloneBill = new DynamoDbBill();
+        MeteredWindowStore alone = new MeteredWindowStore(DynamoDbWindowStore.Settings.defaults(), aloneBill);
+        windows.forEach(alone::create);
+        double aloneBefore = aloneBill.readUnits();
+        refs.forEach(alone::load);
+        double before = bill.readUnits();
+
+        var loaded = store.loadAll(refs);
+
+        assertThat(loaded).containsOnlyKeys(refs).allSatisfy((ref, window) -> assertThat(window).isPresent());
+        assertThat(bill.calls("BatchGetItem")).as("the keys past 16 MB, asked again").isEqualTo(2);
+        assertThat(bill.calls("GetItem")).isZero();
+        assertThat(bill.readUnits() - before).as("each item billed as its own GetItem")
+                .isEqualTo(aloneBill.readUnits() - aloneBefore);
+    }
+
+    @Test
     void closingAWindowIsAPlainPut() {
         store.create(window(0, WindowStatus.OPEN, DUE, ids(1), "{}", null));
         StoredWindow loaded = store.load(REF).orElseThrow();
