@@ -211,6 +211,36 @@ class TemplateContractTest {
         assertThat(widgets).isGreaterThanOrEqualTo(10);
     }
 
+    /**
+     * The closure alarms read metrics only the sweeper emits, so a sweeper that never runs leaves them quiet. One alarm
+     * watches the runs themselves: the sweeper function's invocations less its errors (a failed run rethrows), with
+     * no data at all counting as breaching.
+     */
+    @Test
+    void anAlarmFiresWhenTheSweeperFinishesNoRun() {
+        Map<String, Object> alarm = map(map(resourcesOfType("AWS::CloudWatch::Alarm").get("SweeperNotSweepingAlarm")).get("Properties"));
+        Map<String, Map<String, Object>> metrics = new LinkedHashMap<>();
+        ((List<?>) alarm.get("Metrics")).stream().map(TemplateContractTest::map).forEach(m -> metrics.put((String) m.get("Id"), m));
+
+        for (String id : List.of("invocations", "errors")) {
+            Map<String, Object> metric = map(map(metrics.get(id).get("MetricStat")).get("Metric"));
+            assertThat(metric.get("Namespace")).isEqualTo("AWS/Lambda");
+            assertThat(metric.get("MetricName")).isEqualTo(id.equals("errors") ? "Errors" : "Invocations");
+            assertThat(metric.get("Dimensions")).isEqualTo(List.of(Map.of("Name", "FunctionName", "Value", Map.of("Ref", "SweeperFunction"))));
+            assertThat(map(metrics.get(id).get("MetricStat")).get("Stat")).isEqualTo("Sum");
+        }
+        assertThat(metrics.get("finished").get("Expression")).isEqualTo("FILL(invocations, 0) - FILL(errors, 0)");
+        assertThat(metrics.values().stream().filter(m -> Boolean.TRUE.equals(m.get("ReturnData"))).map(m -> m.get("Id")))
+                .containsExactly("finished");
+        assertThat(alarm.get("ComparisonOperator")).isEqualTo("LessThanThreshold");
+        assertThat(alarm.get("Threshold")).isEqualTo(1);
+        assertThat(alarm.get("TreatMissingData")).isEqualTo("breaching");
+        assertThat(alarm.get("EvaluationPeriods")).isEqualTo(Map.of("Ref", "SweeperSilenceAlarmMinutes"))
+                .isEqualTo(alarm.get("DatapointsToAlarm"));
+        assertThat(map(map(resourcesOfType("AWS::Serverless::Function").get("SweeperFunction")).get("Properties")).get("Handler"))
+                .isEqualTo(SweeperFunction.class.getName() + "::handleRequest");
+    }
+
     @Test
     void operationsDocDescribesEveryMetricAndEveryAlarm() throws IOException, IllegalAccessException {
         String doc = Files.readString(ROOT.resolve("docs/OPERATIONS.md"));

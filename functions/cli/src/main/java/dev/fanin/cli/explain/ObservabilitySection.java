@@ -62,6 +62,9 @@ final class ObservabilitySection {
         md.append("- `WindowsNotClosing`: `SecondsPastHardDeadline` above `WindowsNotClosingMarginSeconds`: a window still not "
                 + "closed that long after its own hard deadline (here creation + ").append(lifetime).append(", ")
                 .append(lifetimeSeconds).append(" s). Each window is measured against its own deadline: nothing to set per pipeline.\n");
+        md.append("- `SweeperNotSweeping`: no sweeper run finished for `SweeperSilenceAlarmMinutes`: the backstop that closes a "
+                + "window whose timer is lost is not running, which `WindowsNotClosing` and `OverdueWindows` cannot see (the sweeper "
+                + "emits their metrics).\n");
         md.append("- `OverdueWindows`: windows past their due time still open for several sweeps in a row.\n");
         md.append("- `DeadLettersPresent`: any message in the input dead-letter queue.\n");
         md.append("- `EmitFailures`: any aggregate that failed to reach its target.\n");
