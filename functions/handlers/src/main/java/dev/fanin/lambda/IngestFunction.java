@@ -9,6 +9,7 @@ import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.service.BatchResult;
 import dev.fanin.core.service.MetricNames;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +22,9 @@ import org.slf4j.MDC;
  * The SQS-triggered ingest function (event source with {@code ReportBatchItemFailures}): decodes the batch, hands
  * it to the core's {@link dev.fanin.core.service.IngestService}, and reports exactly the messages that must be
  * redelivered. A bad message never fails the batch (the core dead-letters it with its reason); an unexpected
- * failure of the whole batch reports every message as failed, so nothing is lost.
+ * failure of the whole batch reports every message as failed, so nothing is lost. The batch stops at the
+ * invocation's {@link InvocationDeadline} and reports what it did not reach, rather than timing out with nothing
+ * reported (a timeout's messages come back with no reason, and the redrive dead-letters them without one).
  */
 public final class IngestFunction implements RequestHandler<SQSEvent, SQSBatchResponse> {
 
@@ -40,17 +43,21 @@ public final class IngestFunction implements RequestHandler<SQSEvent, SQSBatchRe
 
     @Override
     public SQSBatchResponse handleRequest(SQSEvent event, Context context) {
-        return Invocations.run(runtime, context, () -> handle(event));
+        return Invocations.run(runtime, context, () -> handle(event, context));
     }
 
-    private SQSBatchResponse handle(SQSEvent event) {
+    private SQSBatchResponse handle(SQSEvent event, Context context) {
         List<SQSEvent.SQSMessage> records = event == null || event.getRecords() == null ? List.of() : event.getRecords();
         Instant receivedAt = runtime.engine().clock().instant();
+        // The time left once the configuration is up to date. Without a context (a caller outside Lambda and the
+        // runners) the batch has all the time it needs.
+        Instant deadline = context == null ? Instant.MAX
+                : InvocationDeadline.of(receivedAt, Duration.ofMillis(context.getRemainingTimeInMillis()));
         runtime.writeCosts().reset();
         BatchResult result;
         try {
             runtime.requirePipelinesRecorded();
-            result = runtime.ingest().handle(records.stream().map(m -> inbound(m, receivedAt)).toList());
+            result = runtime.ingest().handle(records.stream().map(m -> inbound(m, receivedAt)).toList(), deadline);
         } catch (RuntimeException e) {
             LOG.error("the batch of {} messages failed as a whole; every message is handed back to SQS", records.size(), e);
             runtime.metrics().record(FunctionMetricNames.INVOCATION_ERRORS, 1, Metrics.Unit.COUNT, Map.of("function", "ingest"));

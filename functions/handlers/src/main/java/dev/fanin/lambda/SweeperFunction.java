@@ -14,7 +14,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The scheduled backstop: sweeps due windows until {@link SweepDeadline} (the function's remaining time less a
+ * The scheduled backstop: sweeps due windows until {@link InvocationDeadline} (the function's remaining time less a
  * margin) and returns what it did. A scheduled event whose detail says {@code "shards": "every"} (the template's
  * hourly schedule) sweeps every shard a deployment could have written, not only the configured ones. A failure is
  * logged, counted and rethrown, so that Lambda's own error metric shows it; the next scheduled run resumes where this
@@ -59,7 +59,7 @@ public final class SweeperFunction implements RequestHandler<ScheduledEvent, Map
 
     private Map<String, Object> sweep(ScheduledEvent event, Duration remaining) {
         Instant now = runtime.engine().clock().instant();
-        Instant deadline = SweepDeadline.of(now, remaining);
+        Instant deadline = InvocationDeadline.of(now, remaining);
         boolean everyShard = false;
         SweepReport report;
         try {

@@ -54,6 +54,22 @@ class IngestFunctionTest {
     }
 
     @Test
+    void anInvocationOutOfTimeHandsItsBatchBackAndTheRedeliveryAppliesIt() {
+        SQSEvent event = SampleEvents.sqs("sqs-raw-shards.json");
+        LocalFanin fanin = LocalFanin.start("late", SampleEvents.lastSent(event).plusSeconds(1));
+
+        SQSBatchResponse outOfTime = new IngestFunction(fanin.runtime).handleRequest(event, TestContexts.invocation("no-time", 0));
+
+        assertThat(outOfTime.getBatchItemFailures()).extracting(SQSBatchResponse.BatchItemFailure::getItemIdentifier)
+                .containsExactlyInAnyOrderElementsOf(event.getRecords().stream().map(SQSEvent.SQSMessage::getMessageId).toList());
+        assertThat(fanin.windows("shard-completions", "nightly-etl|2026-11-29")).isEmpty();
+
+        assertThat(ingest(fanin, event).getBatchItemFailures()).isEmpty();
+        assertThat(fanin.windows("shard-completions", "nightly-etl|2026-11-29")).singleElement()
+                .satisfies(w -> assertThat(w.status()).isEqualTo(WindowStatus.CLOSED));
+    }
+
+    @Test
     void eventBridgeAlertsOpenOneSessionCountingTheRetriedAlertOnceAndArmItsTimer() {
         SQSEvent event = SampleEvents.sqs("sqs-eventbridge-alerts.json");
         LocalFanin fanin = LocalFanin.start("eb", SampleEvents.lastSent(event).plusSeconds(1));

@@ -37,6 +37,9 @@ final class IngestBatch {
 
     final FaninEngine engine;
     final Instant now;
+    /** When the batch stops applying events: what is left then is handed back for redelivery ({@link #outOfTime}). */
+    private final Instant deadline;
+    private boolean overran;
     final Followups followups = new Followups();
     final Set<String> failed = new HashSet<>();
     final Map<String, String> failureReasons = new HashMap<>();
@@ -48,9 +51,29 @@ final class IngestBatch {
     int deadLettered;
     int ignored;
 
-    IngestBatch(FaninEngine engine, Instant now) {
+    IngestBatch(FaninEngine engine, Instant now, Instant deadline) {
         this.engine = engine;
         this.now = now;
+        this.deadline = deadline;
+    }
+
+    /**
+     * Whether the invocation's time for applying events is up. Then {@code events} fail, to be redelivered with the
+     * reason (dead-lettered with it on their last delivery) instead of being lost with the invocation to a timeout,
+     * which SQS's redrive would dead-letter without one.
+     */
+    boolean outOfTime(List<Event> events) {
+        if (engine.clock().instant().isBefore(deadline)) {
+            return false;
+        }
+        if (!overran) {
+            overran = true;
+            LOG.warn("ingest ran out of time before the end of its batch: the rest is handed back for redelivery; a batch "
+                    + "that keeps doing this needs a longer IngestTimeout or a smaller IngestBatchSize");
+        }
+        fail(events, "INGEST_DEADLINE: not applied before the ingest invocation's time ran out (IngestTimeout too short for "
+                + "the batch: raise it, or lower IngestBatchSize)");
+        return true;
     }
 
     /** Counts and reports what the machine did with each event offered to {@code ref}. */

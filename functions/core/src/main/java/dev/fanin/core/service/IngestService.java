@@ -50,8 +50,17 @@ public final class IngestService {
         this.sessions = new SessionIngest(engine, writes);
     }
 
+    /** A batch with all the time it needs (replays, tests, benchmarks). */
     public BatchResult handle(List<InboundMessage> messages) {
-        IngestBatch batch = new IngestBatch(engine, engine.clock().instant());
+        return handle(messages, Instant.MAX);
+    }
+
+    /**
+     * A batch that stops applying events at {@code deadline} (the invocation's time less a margin for the flush): the
+     * events of the windows or keys not reached by then fail, so their messages are redelivered.
+     */
+    public BatchResult handle(List<InboundMessage> messages, Instant deadline) {
+        IngestBatch batch = new IngestBatch(engine, engine.clock().instant(), deadline);
         Metrics metrics = engine.ports().metrics();
         Map<String, InboundMessage> byId = new HashMap<>();
         Map<String, List<Event>> byPipeline = new LinkedHashMap<>();
@@ -203,9 +212,13 @@ public final class IngestService {
     /**
      * Runs one window's (or one session key's) step so that an unexpected failure there (a fanin bug, a window whose
      * stored state cannot be read) fails only the messages of {@code events}: their input redelivers them and, past
-     * maxReceiveCount, they are dead-lettered with this reason; the rest of the batch is counted as usual.
+     * maxReceiveCount, they are dead-lettered with this reason; the rest of the batch is counted as usual. A step the
+     * invocation has no time left for is not run, and its messages fail the same way.
      */
     private static void isolated(IngestBatch batch, List<Event> events, Runnable step) {
+        if (batch.outOfTime(events)) {
+            return;
+        }
         try {
             step.run();
         } catch (RuntimeException e) {

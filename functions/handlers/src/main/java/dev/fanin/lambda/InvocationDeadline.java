@@ -4,15 +4,16 @@ import java.time.Duration;
 import java.time.Instant;
 
 /**
- * When a sweep must stop taking new windows: the function's remaining time minus a safety margin for the flushes
- * in flight and the final metrics write. The margin is a fifth of the remaining time, at most {@link #MAX_MARGIN},
- * so a short timeout still sweeps most of its time and a long one keeps a fixed reserve.
+ * When an invocation must stop taking new work (a sweep new windows, an ingest batch new windows or keys): the
+ * function's remaining time minus a safety margin for the flushes in flight and the final metrics write. The margin
+ * is a fifth of the remaining time, at most {@link #MAX_MARGIN}, so a short timeout still works most of its time and a
+ * long one keeps a fixed reserve.
  */
-final class SweepDeadline {
+final class InvocationDeadline {
 
     static final Duration MAX_MARGIN = Duration.ofSeconds(10);
 
-    private SweepDeadline() {
+    private InvocationDeadline() {
     }
 
     /**

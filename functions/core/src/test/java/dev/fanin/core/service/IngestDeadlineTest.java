@@ -1,0 +1,88 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.memory.RecordingSideOutput;
+import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.port.ForwardingWindowStore;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.testkit.AggregateSchema;
+import dev.fanin.testkit.TestClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An ingest batch that runs out of its invocation's time stops taking windows and hands the rest back for redelivery,
+ * with a reason, instead of being cut off by a timeout that reports nothing (SQS would then redeliver the whole batch,
+ * and its redrive would dead-letter it without a reason). What it applied before stays applied, once.
+ */
+class IngestDeadlineTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
+    private static final Instant EVENT_TIME = NOW.minusSeconds(30);
+    private static final Instant DEADLINE = NOW.plusMillis(1_500);
+
+    private final TestClock clock = new TestClock(NOW);
+    /** Each window write takes a second of the invocation's time. */
+    private final ForwardingWindowStore slowStore = new ForwardingWindowStore(new InMemoryWindowStore(4)) {
+        @Override
+        public WriteOutcome create(StoredWindow window) {
+            clock.advance(Duration.ofSeconds(1));
+            return super.create(window);
+        }
+    };
+    private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}"), slowStore,
+            new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), clock);
+    private final IngestService ingest = new IngestService(engine);
+
+    @Test
+    void theWindowsNotReachedByTheDeadlineAreHandedBackAndCountedOnceOnRedelivery() {
+        BatchResult first = ingest.handle(batch(1), DEADLINE);
+
+        // a at +0 s and b at +1 s start before the deadline (+1.5 s); c would start at +2 s.
+        assertThat(first.eventsAccepted()).isEqualTo(2);
+        assertThat(first.failedMessageIds()).containsExactly("m-c");
+
+        BatchResult redelivered = ingest.handle(batch(2), Instant.MAX);
+
+        assertThat(redelivered.failedMessageIds()).isEmpty();
+        assertThat(redelivered.eventsAccepted()).isEqualTo(1);
+        assertThat(redelivered.duplicates()).isEqualTo(2);
+    }
+
+    @Test
+    void onItsLastDeliveryAMessageNotReachedIsDeadLetteredWithTheReason() {
+        int last = engine.settings().maxReceiveCount();
+
+        BatchResult r = ingest.handle(batch(last), DEADLINE);
+
+        assertThat(r.failedMessageIds()).isEmpty();
+        assertThat(r.deadLettered()).isEqualTo(1);
+        assertThat(((RecordingSideOutput) engine.ports().deadLetters()).deadLetters()).singleElement().satisfies(d -> {
+            assertThat(d.messageId()).isEqualTo("m-c");
+            assertThat(d.code()).isEqualTo("RETRIES_EXHAUSTED");
+            assertThat(d.reason()).startsWith("RETRIES_EXHAUSTED: INGEST_DEADLINE: ").contains("IngestTimeout", "IngestBatchSize");
+        });
+    }
+
+    @Test
+    void aDeadlineAlreadyPastHandsTheWholeBatchBack() {
+        BatchResult r = ingest.handle(batch(1), NOW);
+
+        assertThat(r.eventsAccepted()).isZero();
+        assertThat(r.failedMessageIds()).containsExactlyInAnyOrder("m-a", "m-b", "m-c");
+    }
+
+    /** One event for each of keys a, b and c (a window each), delivered for the {@code attempt}th time. */
+    private static List<InboundMessage> batch(int attempt) {
+        return List.of("a", "b", "c").stream()
+                .map(k -> InMemoryEngines.message("m-" + k, InMemoryEngines.rawEvent(k, "e-" + k, EVENT_TIME), NOW, attempt))
+                .toList();
+    }
+}
