@@ -40,8 +40,7 @@ public final class SweeperFunction implements RequestHandler<ScheduledEvent, Map
 
     @Override
     public Map<String, Object> handleRequest(ScheduledEvent event, Context context) {
-        long remaining = context == null ? 0 : context.getRemainingTimeInMillis();
-        return Invocations.run(runtime, context, () -> sweep(event, Duration.ofMillis(remaining)));
+        return Invocations.run(runtime, context, () -> sweep(event, context));
     }
 
     /** Whether the schedule asked for every shard; a value it cannot mean is the schedule's mistake, said so. */
@@ -57,9 +56,10 @@ public final class SweeperFunction implements RequestHandler<ScheduledEvent, Map
         return true;
     }
 
-    private Map<String, Object> sweep(ScheduledEvent event, Duration remaining) {
+    private Map<String, Object> sweep(ScheduledEvent event, Context context) {
         Instant now = runtime.engine().clock().instant();
-        Instant deadline = InvocationDeadline.of(now, remaining);
+        // The time left once the configuration is up to date (the refresh may have taken some).
+        Instant deadline = InvocationDeadline.of(now, Duration.ofMillis(context == null ? 0 : context.getRemainingTimeInMillis()));
         boolean everyShard = false;
         SweepReport report;
         try {
