@@ -17,6 +17,7 @@ import static dev.fanin.lambda.EnvironmentVariables.TABLE_NAME;
 import static dev.fanin.lambda.EnvironmentVariables.TIMER_QUEUE_URL;
 
 import dev.fanin.core.port.WindowStore;
+import java.math.BigDecimal;
 import java.net.URI;
 import java.net.URISyntaxException;
 import java.util.ArrayList;
@@ -126,11 +127,12 @@ public record FunctionSettings(
             return 0;
         }
         try {
-            int n = Integer.parseInt(v);
+            // CloudFormation's Number parameters let a deploy pass 16.0; a whole number written so is still one.
+            int n = new BigDecimal(v).intValueExact();
             if (n >= 1) {
                 return n;
             }
-        } catch (NumberFormatException e) {
+        } catch (NumberFormatException | ArithmeticException e) {
             // reported below
         }
         problems.add("environment variable " + name + " must be a whole number of at least 1, was \"" + v + "\"");

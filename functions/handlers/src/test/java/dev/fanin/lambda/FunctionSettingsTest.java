@@ -81,6 +81,23 @@ class FunctionSettingsTest {
     }
 
     @Test
+    void takesAWholeNumberWrittenWithDecimalsAndRefusesAFraction() {
+        // CloudFormation's Number parameters (DueShards, SweepParallelism, MaxReceiveCount) accept both.
+        Map<String, String> env = complete();
+        env.put("FANIN_DUE_SHARDS", "16.0");
+        env.put("FANIN_SWEEP_PARALLELISM", "8.00");
+
+        FunctionSettings s = FunctionSettings.from(env);
+
+        assertThat(s.dueShards()).isEqualTo(16);
+        assertThat(s.sweepParallelism()).isEqualTo(8);
+        env.put("FANIN_DUE_SHARDS", "16.5");
+        assertThatThrownBy(() -> FunctionSettings.from(env))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessageContaining("FANIN_DUE_SHARDS must be a whole number of at least 1, was \"16.5\"");
+    }
+
+    @Test
     void namesEveryMissingOrMalformedVariableAtOnce() {
         Map<String, String> env = complete();
         env.remove("FANIN_TABLE_NAME");
