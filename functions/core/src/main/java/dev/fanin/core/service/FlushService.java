@@ -53,14 +53,19 @@ public final class FlushService {
      * @return the timers that could not be armed
      */
     List<WindowTimers.Wakeup> flush(Followups followups) {
+        emitClaimed(followups);
+        writes.settleSlots(followups);
+        return writes.armTimers(followups);
+    }
+
+    /** The first part of {@link #flush}: emits and commits the claims, and the corrections their commits claim. */
+    void emitClaimed(Followups followups) {
         for (int round = 0; round <= engine.settings().flushChainLimit() && !followups.claimed.isEmpty(); round++) {
             List<WindowState> claimed = WindowWrites.drain(followups.claimed);
             emitAndCommit(claimed, followups);
         }
         // Claims left beyond the chain limit stay claimed; their lease makes the sweeper finish them.
         followups.claimed.clear();
-        writes.settleSlots(followups);
-        return writes.armTimers(followups);
     }
 
     private void emitAndCommit(List<WindowState> claimed, Followups followups) {

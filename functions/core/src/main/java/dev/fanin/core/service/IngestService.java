@@ -5,6 +5,7 @@ import dev.fanin.core.event.Event;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.intake.IntakeResult;
 import dev.fanin.core.intake.Rejected;
+import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WatermarkStore;
@@ -215,7 +216,7 @@ public final class IngestService {
      * maxReceiveCount, they are dead-lettered with this reason; the rest of the batch is counted as usual. A step the
      * invocation has no time left for is not run, and its messages fail the same way.
      */
-    private static void isolated(IngestBatch batch, List<Event> events, Runnable step) {
+    private void isolated(IngestBatch batch, List<Event> events, Runnable step) {
         if (batch.outOfTime(events)) {
             return;
         }
@@ -224,6 +225,23 @@ public final class IngestService {
         } catch (RuntimeException e) {
             LOG.error("events of {} messages could not be applied; they are retried", events.size(), e);
             batch.fail(events, "INTERNAL_ERROR: " + e.getClass().getSimpleName() + ": " + e.getMessage());
+        }
+        emitClaimsHalfwayThroughTheirLease(batch);
+    }
+
+    /**
+     * A batch emits its claims at its end, unless the oldest has used half its lease by then: a batch that runs past a
+     * lease would see a sweep or a timer take the claim over and emit the window a second time (the same aggregate,
+     * fenced off at commit, but twice at the target).
+     */
+    private void emitClaimsHalfwayThroughTheirLease(IngestBatch batch) {
+        List<WindowState> claimed = batch.followups.claimed;
+        if (claimed.isEmpty()) {
+            return;
+        }
+        Instant firstLeaseEnd = claimed.stream().map(WindowState::leaseUntil).min(Instant::compareTo).orElseThrow();
+        if (!engine.clock().instant().isBefore(firstLeaseEnd.minus(engine.settings().lease().dividedBy(2)))) {
+            flush.emitClaimed(batch.followups);
         }
     }
 

@@ -1,0 +1,84 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.memory.InMemoryWatermarkStore;
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.memory.RecordingSideOutput;
+import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.core.port.AggregateEmitter;
+import dev.fanin.core.port.ForwardingWindowStore;
+import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.testkit.AggregateSchema;
+import dev.fanin.testkit.TestClock;
+import java.io.UncheckedIOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A window an ingest batch claims (here: closed by its count) is emitted before half its lease is gone, not only at
+ * the end of the batch: a batch slower than the lease would otherwise have its claims taken over by a sweep or a timer
+ * and emitted twice.
+ */
+class IngestClaimLeaseTest {
+
+    private static final Instant NOW = Instant.parse("2026-11-29T10:00:00Z");
+    private static final Instant EVENT_TIME = NOW.minusSeconds(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    private final TestClock clock = new TestClock(NOW);
+    private final Map<String, Instant> claimedAt = new LinkedHashMap<>();
+    private final Map<String, Instant> emittedAt = new LinkedHashMap<>();
+
+    @Test
+    void aSlowBatchEmitsEachClaimWithinItsLease() {
+        // Each window write takes 20 s: the batch runs 60 s, twice the 30 s lease.
+        ForwardingWindowStore slowStore = new ForwardingWindowStore(new InMemoryWindowStore(4)) {
+            @Override
+            public WriteOutcome create(StoredWindow window) {
+                claimedAt.put(window.ref().key(), clock.instant());
+                clock.advance(Duration.ofSeconds(20));
+                return super.create(window);
+            }
+        };
+        RecordingEmitter recording = new RecordingEmitter(AggregateSchema::assertValid);
+        AggregateEmitter timed = requests -> {
+            requests.forEach(r -> emittedAt.put(key(r.detailJson()), clock.instant()));
+            return recording.emit(requests);
+        };
+        RecordingSideOutput side = new RecordingSideOutput();
+        String yaml = InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}")
+                .replace("triggers: {maxLifetime: 10m}", "triggers: {maxLifetime: 10m, count: 1}");
+        FaninEngine engine = new FaninEngine(ConfigLoader.load(yaml, "test"),
+                new FaninPorts(slowStore, new InMemoryWatermarkStore(), timed, new RecordingTimers(), side, side, Metrics.NONE),
+                FaninSettings.defaults(), clock);
+
+        BatchResult r = new IngestService(engine).handle(List.of("a", "b", "c").stream()
+                .map(k -> InMemoryEngines.message("m-" + k, InMemoryEngines.rawEvent(k, "e-" + k, EVENT_TIME), NOW, 1))
+                .toList());
+
+        assertThat(r.eventsAccepted()).isEqualTo(3);
+        assertThat(emittedAt).containsOnlyKeys("a", "b", "c");
+        Duration lease = engine.settings().lease();
+        emittedAt.forEach((key, at) -> assertThat(at).as("emission of " + key).isBefore(claimedAt.get(key).plus(lease)));
+        assertThat(recording.emitted()).hasSize(3);
+    }
+
+    private static String key(String detailJson) {
+        try {
+            return JSON.readTree(detailJson).path("key").asText();
+        } catch (java.io.IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
