@@ -36,7 +36,12 @@ final class IngestBatch {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     final FaninEngine engine;
-    final Instant now;
+    /**
+     * The time the batch's windows are decided at: its start, then the start of each window's (or session key's) step
+     * ({@link #startStep}), so that what a step derives from it (a claim's lease, a new window's deadline) counts from
+     * when it is written, however long the batch has been running.
+     */
+    Instant now;
     /** When the batch stops applying events: what is left then is handed back for redelivery ({@link #outOfTime}). */
     private final Instant deadline;
     private boolean overran;
@@ -55,6 +60,11 @@ final class IngestBatch {
         this.engine = engine;
         this.now = now;
         this.deadline = deadline;
+    }
+
+    /** A window's or session key's step starts: it decides at the current time. */
+    void startStep() {
+        now = engine.clock().instant();
     }
 
     /**

@@ -220,6 +220,7 @@ public final class IngestService {
         if (batch.outOfTime(events)) {
             return;
         }
+        batch.startStep();
         try {
             step.run();
         } catch (RuntimeException e) {
@@ -240,8 +241,14 @@ public final class IngestService {
             return;
         }
         Instant firstLeaseEnd = claimed.stream().map(WindowState::leaseUntil).min(Instant::compareTo).orElseThrow();
-        if (!engine.clock().instant().isBefore(firstLeaseEnd.minus(engine.settings().lease().dividedBy(2)))) {
+        if (engine.clock().instant().isBefore(firstLeaseEnd.minus(engine.settings().lease().dividedBy(2)))) {
+            return;
+        }
+        try {
             flush.emitClaimed(batch.followups);
+        } catch (RuntimeException e) {
+            // The batch goes on: a claim not emitted stays claimed, and its lease makes a sweep or a timer finish it.
+            LOG.error("emitting the batch's claims before their lease ends failed; they are taken over when it does", e);
         }
     }
 

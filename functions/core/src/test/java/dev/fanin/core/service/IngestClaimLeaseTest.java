@@ -26,9 +26,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * A window an ingest batch claims (here: closed by its count) is emitted before half its lease is gone, not only at
- * the end of the batch: a batch slower than the lease would otherwise have its claims taken over by a sweep or a timer
- * and emitted twice.
+ * A window an ingest batch claims (here: closed by its count) holds a lease counted from its write, and is emitted
+ * before half of it is gone, not only at the end of the batch: a batch slower than the lease would otherwise have its
+ * claims taken over (by a sweep, a timer or another batch) and emitted twice.
  */
 class IngestClaimLeaseTest {
 
@@ -38,6 +38,7 @@ class IngestClaimLeaseTest {
 
     private final TestClock clock = new TestClock(NOW);
     private final Map<String, Instant> claimedAt = new LinkedHashMap<>();
+    private final Map<String, StoredWindow> written = new LinkedHashMap<>();
     private final Map<String, Instant> emittedAt = new LinkedHashMap<>();
 
     @Test
@@ -47,6 +48,7 @@ class IngestClaimLeaseTest {
             @Override
             public WriteOutcome create(StoredWindow window) {
                 claimedAt.put(window.ref().key(), clock.instant());
+                written.put(window.ref().key(), window);
                 clock.advance(Duration.ofSeconds(20));
                 return super.create(window);
             }
@@ -70,7 +72,11 @@ class IngestClaimLeaseTest {
         assertThat(r.eventsAccepted()).isEqualTo(3);
         assertThat(emittedAt).containsOnlyKeys("a", "b", "c");
         Duration lease = engine.settings().lease();
-        emittedAt.forEach((key, at) -> assertThat(at).as("emission of " + key).isBefore(claimedAt.get(key).plus(lease)));
+        emittedAt.forEach((key, at) -> {
+            Instant leaseEnd = engine.decode(written.get(key)).leaseUntil();
+            assertThat(leaseEnd).as("the lease of " + key + " counts from its write").isEqualTo(claimedAt.get(key).plus(lease));
+            assertThat(at).as("emission of " + key).isBefore(leaseEnd);
+        });
         assertThat(recording.emitted()).hasSize(3);
     }
 
