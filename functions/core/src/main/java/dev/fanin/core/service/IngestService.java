@@ -125,7 +125,13 @@ public final class IngestService {
             ingestTimeWindows(share, events);
         }
         batch.followups.dueAhead.remove(pipeline);
-        storeWatermark(pipeline, held.get().stored(), maxEventTime, events.size());
+        // Only what was applied moves the stored watermark: an event handed back (out of time, a store failure) must
+        // not find, on its redelivery, that its own time already closed its window.
+        List<Event> applied = events.stream().filter(e -> !batch.failed.contains(e.sourceMessageId())).toList();
+        if (!applied.isEmpty()) {
+            long newest = applied.stream().mapToLong(e -> e.eventTime().toEpochMilli()).max().orElseThrow();
+            storeWatermark(pipeline, held.get().stored(), newest, applied.size());
+        }
     }
 
     /** The watermark the batch decides at; empty (and the events failed, to be redelivered) when it cannot be read. */

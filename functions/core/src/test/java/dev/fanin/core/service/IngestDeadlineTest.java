@@ -57,6 +57,20 @@ class IngestDeadlineTest {
     }
 
     @Test
+    void theStoredWatermarkMovesOnlyByTheEventsApplied() {
+        List<InboundMessage> batch = List.of(
+                InMemoryEngines.message("m-a", InMemoryEngines.rawEvent("a", "e-a", EVENT_TIME), NOW, 1),
+                InMemoryEngines.message("m-b", InMemoryEngines.rawEvent("b", "e-b", EVENT_TIME.plusSeconds(1)), NOW, 1),
+                InMemoryEngines.message("m-c", InMemoryEngines.rawEvent("c", "e-c", EVENT_TIME.plusSeconds(20)), NOW, 1));
+
+        BatchResult r = ingest.handle(batch, DEADLINE);
+
+        assertThat(r.failedMessageIds()).containsExactly("m-c");
+        assertThat(engine.ports().watermarks().read("p").maxEventTime()).as("not c's, handed back")
+                .isEqualTo(EVENT_TIME.plusSeconds(1));
+    }
+
+    @Test
     void onItsLastDeliveryAMessageNotReachedIsDeadLetteredWithTheReason() {
         int last = engine.settings().maxReceiveCount();
 
