@@ -37,6 +37,11 @@ final class IngestBatch {
 
     final FaninEngine engine;
     /**
+     * When the batch started: the time its messages were received at, which its watermark and its queue evidence (how
+     * far behind their sending the messages arrived) are taken at, for every pipeline of the batch alike.
+     */
+    final Instant start;
+    /**
      * The time the batch's windows are decided at: its start, then the start of each window's (or session key's) step
      * ({@link #startStep}), so that what a step derives from it (a claim's lease, a new window's deadline) counts from
      * when it is written, however long the batch has been running.
@@ -56,9 +61,10 @@ final class IngestBatch {
     int deadLettered;
     int ignored;
 
-    IngestBatch(FaninEngine engine, Instant now, Instant deadline) {
+    IngestBatch(FaninEngine engine, Instant start, Instant deadline) {
         this.engine = engine;
-        this.now = now;
+        this.start = start;
+        this.now = start;
         this.deadline = deadline;
     }
 

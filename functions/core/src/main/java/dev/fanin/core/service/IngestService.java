@@ -82,7 +82,7 @@ public final class IngestService {
             for (Event e : r.accepted()) {
                 byPipeline.computeIfAbsent(e.pipeline(), p -> new ArrayList<>()).add(e);
                 m.sentAt().ifPresent(sent -> queue.compute(e.pipeline(), (p, q) -> (q == null ? QueueEvidence.NONE : q).with(
-                        sent.toEpochMilli(), m.attempt(), batch.now.toEpochMilli(), engine.machine(p).config().watermark().outOfOrderness())));
+                        sent.toEpochMilli(), m.attempt(), batch.start.toEpochMilli(), engine.machine(p).config().watermark().outOfOrderness())));
             }
         }
         for (Map.Entry<String, List<Event>> entry : byPipeline.entrySet()) {
@@ -138,7 +138,7 @@ public final class IngestService {
     private Optional<FaninEngine.BatchWatermark> holdWatermark(IngestBatch batch, String pipeline, List<Event> events, long maxEventTime,
                                                               QueueEvidence queue) {
         try {
-            FaninEngine.BatchWatermark held = engine.watermark(pipeline, maxEventTime, queue, batch.now);
+            FaninEngine.BatchWatermark held = engine.watermark(pipeline, maxEventTime, queue, batch.start);
             // Stored before the windows are written, so that a concurrent sweep holds back as this batch does.
             held.episodeToStore().ifPresent(b -> engine.ports().watermarks().recordBacklog(pipeline, b));
             return Optional.of(held);
