@@ -25,7 +25,7 @@ import picocli.CommandLine.TypeConversionException;
                 "Exits 0 when every invariant held, 1 when one did not (the report says which; the seed reproduces it)."})
 final class SimulateCommand extends FaninCommand {
 
-    private static final FaultRates BASE = new FaultRates(0, 0.002, 0.005, 0.0005, 0.005, 0.02, 0.005, 0.02);
+    private static final FaultRates BASE = new FaultRates(0, 0.002, 0.005, 0.0005, 0.005, 0.02, 0.005, 0.02, 0);
 
     @Option(names = "--events", paramLabel = "N", description = "distinct events (default ${DEFAULT-VALUE}; 1000000 for the long run)")
     private int events = 1_000_000;
@@ -102,7 +102,7 @@ final class SimulateCommand extends FaninCommand {
             throw new UsageException("--late, --very-late and --reorder add up to more than 1");
         }
         FaultRates faults = new FaultRates(crashes, throttle, failedEmit, slowEmit, interleave, BASE.lostTimer(), BASE.lostDelete(),
-                BASE.doubleSweep());
+                BASE.doubleSweep(), BASE.slowCall());
         return new SimulationConfig(seed, shapes, events, keys, rate, duplicates, reorder, late, veryLateShare, flood, Duration.ofMinutes(10),
                 maxOpenWindows, Duration.ofMinutes(30), Duration.ofMinutes(5), workers, Duration.ofSeconds(2), Duration.ofSeconds(60), 5,
                 Duration.ofMinutes(1), faults);

@@ -13,16 +13,18 @@ package dev.fanin.sim;
  * @param lostTimer        a timer message is lost when armed
  * @param lostDelete       a successfully processed message is not deleted (SQS redelivers it: at-least-once)
  * @param doubleSweep      the schedule fires twice (overlapping sweeps)
+ * @param slowCall         a port call takes {@link Faults#SLOW_CALL} (throttled and retried): time passes inside the
+ *                         invocation, so a batch can outlive half a claim's lease and its deadline
  */
 public record FaultRates(int crashes, double throttle, double failedEmit, double slowEmit, double interleave, double lostTimer,
-                         double lostDelete, double doubleSweep) {
+                         double lostDelete, double doubleSweep, double slowCall) {
 
     /** Every fault kind on, at rates that make each happen many times in a few thousand events. */
     public static FaultRates all(int crashes) {
-        return new FaultRates(crashes, 0.01, 0.02, 0.01, 0.02, 0.05, 0.02, 0.05);
+        return new FaultRates(crashes, 0.01, 0.02, 0.01, 0.02, 0.05, 0.02, 0.05, 0.002);
     }
 
     public static FaultRates none() {
-        return new FaultRates(0, 0, 0, 0, 0, 0, 0, 0);
+        return new FaultRates(0, 0, 0, 0, 0, 0, 0, 0, 0);
     }
 }

@@ -20,6 +20,9 @@ import java.util.Random;
  */
 public final class Faults {
 
+    /** How long a slow port call takes (a throttled call and its retries): two in a batch outlive half a lease. */
+    public static final long SLOW_CALL = 8_000;
+
     /** Runs one other worker's invocation nested inside the current one (simulated concurrency). */
     public interface Interleaver {
         void runAnother();
@@ -38,6 +41,7 @@ public final class Faults {
     private int throttles;
     private int failedEmits;
     private int slowEmits;
+    private int slowCalls;
     private int interleavings;
     private int lostTimers;
     private int lostDeletes;
@@ -84,6 +88,11 @@ public final class Faults {
         if (depth == 1 && interleaver != null && random.nextDouble() < rates.interleave()) {
             interleavings++;
             interleaver.runAnother();
+        }
+        if (rates.slowCall() > 0 && random.nextDouble() < rates.slowCall()) {
+            slowCalls++;
+            attribute(refs);
+            clock.advanceTo(clock.millis() + SLOW_CALL);
         }
         maybeCrash("before " + op, refs);
         if (throttleable && random.nextDouble() < rates.throttle()) {
@@ -208,6 +217,10 @@ public final class Faults {
 
     public int slowEmits() {
         return slowEmits;
+    }
+
+    public int slowCalls() {
+        return slowCalls;
     }
 
     public int interleavings() {

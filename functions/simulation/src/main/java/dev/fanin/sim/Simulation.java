@@ -233,8 +233,11 @@ public final class Simulation {
             messages.add(SqsDeliveries.inbound(d.messageId(), d.payload().body(),
                     SqsDeliveries.systemAttributes(Instant.ofEpochMilli(d.sentAt()), d.receiveCount()), receivedAt));
         }
+        // The invocation's deadline, as the function takes it from its timeout: slow calls or a stalled emission can
+        // leave the rest of a batch out of time, handed back and redelivered.
+        Instant deadline = receivedAt.plus(settings.ingestTimeout());
         invoke(w, () -> {
-            BatchResult r = w.ingest.handle(messages);
+            BatchResult r = w.ingest.handle(messages, deadline);
             Set<String> failed = new HashSet<>(r.failedMessageIds());
             for (SimQueue.Delivery<SimMessage> d : batch) {
                 if (!failed.contains(d.messageId()) && !faults.loseDelete()) {
@@ -405,7 +408,7 @@ public final class Simulation {
                 workload.reordered(), workload.late(), workload.veryLate(), ledger.windows().size(),
                 ledger.windows().values().stream().filter(l -> l.merged).count(), ledger.revisionsCommitted(), emissions.emissions(),
                 ledger.partialFires(), faults.calls(), faults.crashes(), faults.throttles(), faults.failedEmits(), faults.slowEmits(),
-                faults.interleavings(), sameKeyInterleavings, faults.lostTimers(), faults.lostDeletes(), input.redeliveries(),
+                faults.slowCalls(), faults.interleavings(), sameKeyInterleavings, faults.lostTimers(), faults.lostDeletes(), input.redeliveries(),
                 metrics.total(MetricNames.TAKEOVERS), metrics.total(MetricNames.DUPLICATE_FLUSHES), metrics.total(MetricNames.ADMISSION_REFUSED),
                 invocationErrors, r.counted(), outputs.late().size(), outputs.dead().size(), r.lost(), r.doubleCounted(),
                 r.overlappingSessions(), r.duplicateCommits(), r.leftOpen(), r.closedLate(), Map.copyOf(peakOpen), r.itemsAfterTtl(),

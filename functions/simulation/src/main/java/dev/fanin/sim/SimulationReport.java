@@ -27,6 +27,7 @@ public record SimulationReport(
         long throttles,
         long failedEmits,
         long slowEmits,
+        long slowCalls,
         long interleavings,
         long sameKeyInterleavings,
         long lostTimers,
@@ -71,6 +72,7 @@ public record SimulationReport(
         line(b, "port calls (fault injection points)", portCalls);
         line(b, "crashes injected", crashes);
         line(b, "throttles / failed emits / stalled emits", throttles + " / " + failedEmits + " / " + slowEmits);
+        line(b, "slow port calls (8 s each)", slowCalls);
         line(b, "interleaved invocations (on the same keys)", interleavings + " (" + sameKeyInterleavings + ")");
         line(b, "lost timers / lost deletes", lostTimers + " / " + lostDeletes);
         line(b, "redeliveries", redeliveries);
