@@ -74,12 +74,12 @@ final class IngestBatch {
     }
 
     /**
-     * Whether the invocation's time for applying events is up. Then {@code events} fail, to be redelivered with the
-     * reason (dead-lettered with it on their last delivery) instead of being lost with the invocation to a timeout,
-     * which SQS's redrive would dead-letter without one.
+     * Whether the invocation's time for applying events is up at the step's start ({@link #startStep}). Then
+     * {@code events} fail, to be redelivered with the reason (dead-lettered with it on their last delivery) instead of
+     * being lost with the invocation to a timeout, which SQS's redrive would dead-letter without one.
      */
     boolean outOfTime(List<Event> events) {
-        if (engine.clock().instant().isBefore(deadline)) {
+        if (now.isBefore(deadline)) {
             return false;
         }
         if (!overran) {

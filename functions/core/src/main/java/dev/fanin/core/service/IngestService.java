@@ -223,10 +223,10 @@ public final class IngestService {
      * invocation has no time left for is not run, and its messages fail the same way.
      */
     private void isolated(IngestBatch batch, List<Event> events, Runnable step) {
+        batch.startStep();
         if (batch.outOfTime(events)) {
             return;
         }
-        batch.startStep();
         try {
             step.run();
         } catch (RuntimeException e) {
