@@ -64,6 +64,11 @@ public final class TemplateResources {
         return new TemplateResources(template, Map.copyOf(changed));
     }
 
+    /** Parameter {@code name} as these parameters set it: its override, else its default. */
+    public String parameter(String name) {
+        return new TemplateEvaluator(template, parameters, Map.of(), null).evaluateString(Map.of("Ref", name), "Parameters." + name);
+    }
+
     /**
      * Property {@code property} of resource {@code logicalId} as these parameters make it (conditions and mappings
      * evaluated), for a value that refers to no other resource, such as a queue's visibility timeout.
