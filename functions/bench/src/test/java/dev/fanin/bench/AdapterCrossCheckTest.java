@@ -11,6 +11,7 @@ import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.port.WindowStore;
+import dev.fanin.testkit.CountingDynamoDb;
 import dev.fanin.testkit.LocalAws;
 import dev.fanin.testkit.LocalAwsEndpoint;
 import dev.fanin.testkit.TemplateResources;
@@ -93,7 +94,7 @@ class AdapterCrossCheckTest {
         events.forEach(model::accept);
         BaselineWindows windowing = new BaselineWindows(pipelines);
         Map<String, Long> calls = new TreeMap<>();
-        DynamoDbClient counted = counting(dynamo, calls);
+        DynamoDbClient counted = CountingDynamoDb.over(dynamo, calls);
         String run = "run" + System.nanoTime() + "-";
         for (Event e : events) {
             try {
@@ -131,7 +132,7 @@ class AdapterCrossCheckTest {
         CompetentBaseline model = new CompetentBaseline(BenchMain.pipelines(CONFIG));
         redelivered.forEach(model::acceptBatch);
         Map<String, Long> calls = new TreeMap<>();
-        DynamoDbClient counted = counting(dynamo, calls);
+        DynamoDbClient counted = CountingDynamoDb.over(dynamo, calls);
         String run = "run" + System.nanoTime() + "-";
         CompetentBaseline real = new CompetentBaseline(BenchMain.pipelines(CONFIG));
         redelivered.forEach(batch -> real.acceptBatch(batch, (pk, windowId, digests) -> conditionalAdd(counted, run + pk, windowId, digests)));
@@ -185,7 +186,7 @@ class AdapterCrossCheckTest {
 
         Map<String, Long> calls = new TreeMap<>();
         double[] sizeBased = new double[1];
-        DynamoDbClient counted = counting(dynamo, calls);
+        DynamoDbClient counted = CountingDynamoDb.over(dynamo, calls);
         Map<Integer, DynamoDbWindowStore> byContainer = new HashMap<>();
         int[] current = {0};
         WindowStore windows = (WindowStore) Proxy.newProxyInstance(WindowStore.class.getClassLoader(), new Class<?>[] {WindowStore.class},
@@ -235,22 +236,5 @@ class AdapterCrossCheckTest {
         // Not compared: the services' WriteUnits metric on moto, which takes moto's fixed ConsumedCapacity where the
         // adapter has a reported figure; the size-based figure above is the one the functions report.
         return new CrossChecked(real, calls);
-    }
-
-    /** The client with every call counted by operation (PutItem, Query, ...). */
-    private static DynamoDbClient counting(DynamoDbClient client, Map<String, Long> calls) {
-        return (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(), new Class<?>[] {DynamoDbClient.class},
-                (proxy, method, args) -> {
-                    if (!method.getName().equals("close") && !method.getName().equals("serviceName")
-                            && !method.getName().equals("serviceClientConfiguration") && method.getDeclaringClass() != Object.class) {
-                        String name = method.getName();
-                        calls.merge(Character.toUpperCase(name.charAt(0)) + name.substring(1), 1L, Long::sum);
-                    }
-                    try {
-                        return method.invoke(client, args);
-                    } catch (InvocationTargetException e) {
-                        throw e.getCause();
-                    }
-                });
     }
 }

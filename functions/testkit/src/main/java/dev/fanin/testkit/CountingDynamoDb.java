@@ -1,4 +1,4 @@
-package dev.fanin.aws.support;
+package dev.fanin.testkit;
 
 import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
@@ -19,6 +19,11 @@ public final class CountingDynamoDb {
     }
 
     private CountingDynamoDb() { }
+
+    /** Every call counted and passed on. */
+    public static DynamoDbClient over(DynamoDbClient client, Map<String, Long> calls) {
+        return over(client, calls, (method, args) -> null);
+    }
 
     public static DynamoDbClient over(DynamoDbClient client, Map<String, Long> calls, Intercept intercept) {
         return (DynamoDbClient) Proxy.newProxyInstance(DynamoDbClient.class.getClassLoader(), new Class<?>[] {DynamoDbClient.class},

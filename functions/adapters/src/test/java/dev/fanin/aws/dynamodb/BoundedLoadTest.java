@@ -2,7 +2,7 @@ package dev.fanin.aws.dynamodb;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.aws.support.CountingDynamoDb;
+import dev.fanin.testkit.CountingDynamoDb;
 import dev.fanin.aws.support.FreshTable;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;

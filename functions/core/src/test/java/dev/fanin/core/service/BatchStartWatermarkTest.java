@@ -2,17 +2,11 @@ package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
-import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
-import dev.fanin.core.port.ForwardingWindowStore;
-import dev.fanin.core.port.Metrics;
-import dev.fanin.core.port.StoredWindow;
-import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.port.WindowStore;
 import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -36,19 +30,10 @@ class BatchStartWatermarkTest {
     void aBacklogOfTheSecondPipelineIsHeldBackWhateverTheFirstCost(boolean slowFirst) {
         TestClock clock = new TestClock(START);
         // Each window of p1 takes 6 s to write: its three windows take longer than idleAfter (10 s).
-        ForwardingWindowStore store = new ForwardingWindowStore(new InMemoryWindowStore(4)) {
-            @Override
-            public WriteOutcome create(StoredWindow window) {
-                if (window.ref().pipeline().equals("p1")) {
-                    clock.advance(Duration.ofSeconds(6));
-                }
-                return super.create(window);
-            }
-        };
-        RecordingSideOutput side = new RecordingSideOutput();
-        FaninEngine engine = new FaninEngine(ConfigLoader.load("version: 1\npipelines:\n" + pipeline("p1") + pipeline("p2"), "test"),
-                new FaninPorts(store, new InMemoryWatermarkStore(), new RecordingEmitter(), new RecordingTimers(), side, side, Metrics.NONE),
-                FaninSettings.defaults(), clock);
+        WindowStore store = InMemoryEngines.slowCreates(clock,
+                window -> window.ref().pipeline().equals("p1") ? Duration.ofSeconds(6) : Duration.ZERO);
+        FaninEngine engine = InMemoryEngines.of("version: 1\npipelines:\n" + pipeline("p1") + pipeline("p2"), store, new RecordingEmitter(),
+                new RecordingTimers(), clock);
         List<InboundMessage> batch = new ArrayList<>();
         if (slowFirst) {
             for (String key : List.of("a", "b", "c")) {
@@ -65,7 +50,7 @@ class BatchStartWatermarkTest {
 
         assertThat(r.tooLate()).as("the older backlog event is not too late").isZero();
         assertThat(r.eventsAccepted()).isEqualTo(batch.size());
-        assertThat(side.sideRecords()).isEmpty();
+        assertThat(((RecordingSideOutput) engine.ports().sideOutput()).sideRecords()).isEmpty();
     }
 
     private static String pipeline(String name) {

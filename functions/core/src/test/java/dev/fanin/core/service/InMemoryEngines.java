@@ -3,14 +3,21 @@ package dev.fanin.core.service;
 import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.memory.InMemoryWatermarkStore;
-import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingSideOutput;
+import dev.fanin.core.port.AggregateEmitter;
+import dev.fanin.core.port.ForwardingWindowStore;
 import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WindowTimers;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.testkit.TestClock;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.function.Function;
 
 /** Engines on in-memory ports for the service tests, and the raw JSON events and SQS messages they are fed. */
 final class InMemoryEngines {
@@ -20,13 +27,28 @@ final class InMemoryEngines {
 
     /**
      * An engine for the configuration {@code yaml}: the given store (an in-memory one, or a wrapper over it that counts
-     * or interferes), emitter and timers, a recording side output.
+     * or interferes), emitter (a recording one, or a wrapper over it) and timers, a recording side output (for dead
+     * letters too: {@code (RecordingSideOutput) engine.ports().sideOutput()}).
      */
-    static FaninEngine of(String yaml, WindowStore store, RecordingEmitter emitter, WindowTimers timers, Clock clock) {
+    static FaninEngine of(String yaml, WindowStore store, AggregateEmitter emitter, WindowTimers timers, Clock clock) {
         RecordingSideOutput side = new RecordingSideOutput();
         return new FaninEngine(ConfigLoader.load(yaml, "test"),
                 new FaninPorts(store, new InMemoryWatermarkStore(), emitter, timers, side, side, Metrics.NONE),
                 FaninSettings.defaults(), clock);
+    }
+
+    /**
+     * An in-memory store whose window creations take invocation time: before each, {@code clock} advances by what
+     * {@code takes} says for the window about to be written (a slow or throttled table, inside one batch).
+     */
+    static WindowStore slowCreates(TestClock clock, Function<StoredWindow, Duration> takes) {
+        return new ForwardingWindowStore(new InMemoryWindowStore(4)) {
+            @Override
+            public WriteOutcome create(StoredWindow window) {
+                clock.advance(takes.apply(window));
+                return super.create(window);
+            }
+        };
     }
 
     /**

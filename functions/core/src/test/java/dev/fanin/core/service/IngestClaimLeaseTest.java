@@ -3,18 +3,11 @@ package dev.fanin.core.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fanin.core.config.ConfigLoader;
-import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
-import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
-import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.AggregateEmitter;
-import dev.fanin.core.port.ForwardingWindowStore;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoredWindow;
-import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.port.WindowStore;
 import dev.fanin.testkit.AggregateSchema;
 import dev.fanin.testkit.TestClock;
 import java.io.UncheckedIOException;
@@ -44,26 +37,19 @@ class IngestClaimLeaseTest {
     @Test
     void aSlowBatchEmitsEachClaimWithinItsLease() {
         // Each window write takes 20 s: the batch runs 60 s, twice the 30 s lease.
-        ForwardingWindowStore slowStore = new ForwardingWindowStore(new InMemoryWindowStore(4)) {
-            @Override
-            public WriteOutcome create(StoredWindow window) {
-                claimedAt.put(window.ref().key(), clock.instant());
-                written.put(window.ref().key(), window);
-                clock.advance(Duration.ofSeconds(20));
-                return super.create(window);
-            }
-        };
+        WindowStore slowStore = InMemoryEngines.slowCreates(clock, window -> {
+            claimedAt.put(window.ref().key(), clock.instant());
+            written.put(window.ref().key(), window);
+            return Duration.ofSeconds(20);
+        });
         RecordingEmitter recording = new RecordingEmitter(AggregateSchema::assertValid);
         AggregateEmitter timed = requests -> {
             requests.forEach(r -> emittedAt.put(key(r.detailJson()), clock.instant()));
             return recording.emit(requests);
         };
-        RecordingSideOutput side = new RecordingSideOutput();
         String yaml = InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}")
                 .replace("triggers: {maxLifetime: 10m}", "triggers: {maxLifetime: 10m, count: 1}");
-        FaninEngine engine = new FaninEngine(ConfigLoader.load(yaml, "test"),
-                new FaninPorts(slowStore, new InMemoryWatermarkStore(), timed, new RecordingTimers(), side, side, Metrics.NONE),
-                FaninSettings.defaults(), clock);
+        FaninEngine engine = InMemoryEngines.of(yaml, slowStore, timed, new RecordingTimers(), clock);
 
         BatchResult r = new IngestService(engine).handle(List.of("a", "b", "c").stream()
                 .map(k -> InMemoryEngines.message("m-" + k, InMemoryEngines.rawEvent(k, "e-" + k, EVENT_TIME), NOW, 1))

@@ -2,14 +2,10 @@ package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.port.ForwardingWindowStore;
-import dev.fanin.core.port.StoredWindow;
-import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.testkit.AggregateSchema;
 import dev.fanin.testkit.TestClock;
 import java.time.Duration;
@@ -30,14 +26,8 @@ class IngestDeadlineTest {
 
     private final TestClock clock = new TestClock(NOW);
     /** Each window write takes a second of the invocation's time. */
-    private final ForwardingWindowStore slowStore = new ForwardingWindowStore(new InMemoryWindowStore(4)) {
-        @Override
-        public WriteOutcome create(StoredWindow window) {
-            clock.advance(Duration.ofSeconds(1));
-            return super.create(window);
-        }
-    };
-    private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}"), slowStore,
+    private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}"),
+            InMemoryEngines.slowCreates(clock, window -> Duration.ofSeconds(1)),
             new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), clock);
     private final IngestService ingest = new IngestService(engine);
 
