@@ -144,6 +144,19 @@ class TemplateContractTest {
                 .containsAll(EnvironmentVariables.FROM_TEMPLATE);
     }
 
+    /**
+     * The JDK keeps at most {@code http.maxConnections} idle connections per host (5 by default): fewer than the
+     * sweeper's shard threads, and each call past them opens a new TLS connection.
+     */
+    @Test
+    void everySweeperThreadKeepsItsConnectionToTheTable() {
+        Map<String, Object> variables = map(map(map(map(T.get("Globals")).get("Function")).get("Environment")).get("Variables"));
+        Matcher kept = Pattern.compile("-Dhttp\\.maxConnections=(\\d+)").matcher((String) variables.get("JAVA_TOOL_OPTIONS"));
+        assertThat(kept.find()).as("JAVA_TOOL_OPTIONS sets http.maxConnections").isTrue();
+        Object mostThreads = map(map(T.get("Parameters")).get("SweepParallelism")).get("MaxValue");
+        assertThat(Integer.parseInt(kept.group(1))).isGreaterThanOrEqualTo(((Number) mostThreads).intValue());
+    }
+
     @Test
     void everyRoleThatEmitsMaySendToTheEmitQueuesAndBusesWhenTheyAreGiven() {
         Map<String, Object> variables = map(map(map(map(T.get("Globals")).get("Function")).get("Environment")).get("Variables"));
