@@ -279,7 +279,7 @@ final class Invariants {
             // every epoch retires and any slot a crash or a throttled release left behind comes back.
             java.time.Duration epoch = dev.fanin.core.service.AdmissionEpochs.length(p);
             Instant allRetirable = clock.instant().plus(epoch).plus(epoch).plus(dev.fanin.core.service.AdmissionEpochs.RETIRE_MARGIN);
-            store.retireEpochs(p.name(), dev.fanin.core.service.AdmissionEpochs.retirableBefore(allRetirable, p));
+            store.retireEpochs(p.name(), dev.fanin.core.service.AdmissionEpochs.retirableBefore(allRetirable));
             if (store.openWindows(p.name()) != 0) {
                 violations.add(seed + "pipeline " + p.name() + " counts " + store.openWindows(p.name()) + " open windows after the last TTL");
             }

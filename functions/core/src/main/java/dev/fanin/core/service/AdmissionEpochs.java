@@ -6,10 +6,18 @@ import java.time.Instant;
 
 /**
  * Admission epochs: the open-window slots a pipeline holds are counted per epoch of window creation (processing
- * time), so that slots a crash leaves behind can be returned without a recount. An epoch is one {@code maxLifetime}
- * long (at least a minute). Every window created in epoch {@code e} is closed by its hard deadline, before the end of
- * epoch {@code e + 1}, plus one sweep period and one lease; so once {@link #RETIRE_MARGIN} more has passed, any slot
- * epoch {@code e} still holds belongs to no open window and is returned.
+ * time), so that slots a crash leaves behind can be returned without a recount. A window's epoch is one of its own
+ * lifetime (its hard deadline less its creation, at least a minute): every window created in epoch {@code e} of
+ * length {@code L} is closed by its hard deadline, before {@code (e + 2) L}, plus one sweep period and one lease; so
+ * once {@link #RETIRE_MARGIN} more has passed, any slot the epoch still holds belongs to no open window and is
+ * returned.
+ *
+ * <p>An epoch is named by that retirement time, in minutes since 1970, not by its number: a number means a time only
+ * with the lifetime it was counted in, and a {@code maxLifetime} changed while windows are open would otherwise send
+ * their releases to another epoch and leave their own counted for good. Both the reservation and the release name
+ * the epoch from the window's own creation and hard deadline, which never change, and the sweeper retires an epoch
+ * by its name alone, whatever the configuration says now. Epochs of different lifetimes that retire in the same
+ * minute share a name, as their slots share a retirement.
  */
 public final class AdmissionEpochs {
 
@@ -17,23 +25,37 @@ public final class AdmissionEpochs {
     public static final Duration RETIRE_MARGIN = Duration.ofHours(1);
 
     private static final Duration SHORTEST = Duration.ofMinutes(1);
+    private static final long MINUTE = SHORTEST.toMillis();
 
     private AdmissionEpochs() {
     }
 
-    /** The epoch length of a pipeline: its maxLifetime, at least one minute. */
+    /** The epoch length of a pipeline's new windows: its maxLifetime, at least one minute. */
     public static Duration length(PipelineConfig pipeline) {
-        Duration lifetime = pipeline.triggers().maxLifetime();
-        return lifetime.compareTo(SHORTEST) < 0 ? SHORTEST : lifetime;
+        return atLeastAMinute(pipeline.triggers().maxLifetime());
     }
 
-    /** The epoch a window created (opened) at {@code openedAt} belongs to. */
+    /**
+     * The epoch of a window created at {@code openedAt} with hard deadline {@code hardDeadline}: the minute from which
+     * it may be retired.
+     */
+    public static long of(Instant openedAt, Instant hardDeadline) {
+        long length = atLeastAMinute(Duration.between(openedAt, hardDeadline)).toMillis();
+        long lastDeadline = (Math.floorDiv(openedAt.toEpochMilli(), length) + 2) * length;
+        return Math.floorDiv(lastDeadline + RETIRE_MARGIN.toMillis() + MINUTE - 1, MINUTE);
+    }
+
+    /** The epoch of a window of {@code pipeline} created now, at {@code openedAt}. */
     public static long of(Instant openedAt, PipelineConfig pipeline) {
-        return Math.floorDiv(openedAt.toEpochMilli(), length(pipeline).toMillis());
+        return of(openedAt, openedAt.plus(pipeline.triggers().maxLifetime()));
     }
 
     /** Epochs before this one may be retired at processing time {@code now}. */
-    public static long retirableBefore(Instant now, PipelineConfig pipeline) {
-        return of(now.minus(length(pipeline)).minus(RETIRE_MARGIN), pipeline);
+    public static long retirableBefore(Instant now) {
+        return Math.floorDiv(now.toEpochMilli(), MINUTE) + 1;
+    }
+
+    private static Duration atLeastAMinute(Duration lifetime) {
+        return lifetime.compareTo(SHORTEST) < 0 ? SHORTEST : lifetime;
     }
 }

@@ -86,8 +86,7 @@ final class OpenWindowSlots {
     }
 
     private Bucket bucket(WindowState window) {
-        String pipeline = window.ref().pipeline();
-        return new Bucket(pipeline, AdmissionEpochs.of(window.openedAt(), engine.machine(pipeline).config()));
+        return new Bucket(window.ref().pipeline(), AdmissionEpochs.of(window.openedAt(), window.hardDeadline()));
     }
 
     /** Slots of one pipeline created in one admission epoch. */

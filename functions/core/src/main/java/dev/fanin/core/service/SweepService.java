@@ -109,7 +109,7 @@ public final class SweepService {
         metrics.record(MetricNames.OLDEST_OPEN_WINDOW_AGE, sweep.oldest(), Metrics.Unit.SECONDS, dims);
         metrics.record(MetricNames.SECONDS_PAST_HARD_DEADLINE, sweep.pastDeadline(), Metrics.Unit.SECONDS, dims);
         try {
-            long returned = store.retireEpochs(name, AdmissionEpochs.retirableBefore(start, pipeline));
+            long returned = store.retireEpochs(name, AdmissionEpochs.retirableBefore(start));
             if (returned != 0) {
                 LOG.info("pipeline {}: {} open-window slots left behind by interrupted invocations returned", name, returned);
             }

@@ -125,11 +125,54 @@ class OpenWindowSlotsTest {
     void anEpochRetiresOnlyAfterEveryWindowCreatedInItIsPastItsHardDeadlineAndTheMargin() {
         Instant created = Instant.parse("2026-11-29T10:07:00Z");
         long epoch = AdmissionEpochs.of(created, alerts);
-        Instant epochEnd = Instant.ofEpochMilli((epoch + 1) * AdmissionEpochs.length(alerts).toMillis());
+        long length = alerts.triggers().maxLifetime().toMillis();
+        Instant epochEnd = Instant.ofEpochMilli((Math.floorDiv(created.toEpochMilli(), length) + 1) * length);
         Instant lastDeadline = epochEnd.plus(alerts.triggers().maxLifetime());
 
-        assertThat(AdmissionEpochs.retirableBefore(lastDeadline.plus(AdmissionEpochs.RETIRE_MARGIN).minusMillis(1), alerts)).isLessThanOrEqualTo(epoch);
-        assertThat(AdmissionEpochs.retirableBefore(lastDeadline.plus(AdmissionEpochs.RETIRE_MARGIN), alerts)).isGreaterThan(epoch);
+        assertThat(AdmissionEpochs.of(epochEnd.minusMillis(1), alerts)).as("the epoch's last window").isEqualTo(epoch);
+        assertThat(AdmissionEpochs.retirableBefore(lastDeadline.plus(AdmissionEpochs.RETIRE_MARGIN).minusMillis(1))).isLessThanOrEqualTo(epoch);
+        assertThat(AdmissionEpochs.retirableBefore(lastDeadline.plus(AdmissionEpochs.RETIRE_MARGIN))).isGreaterThan(epoch);
+    }
+
+    /**
+     * A window's slot is counted in the epoch of its own lifetime, fixed when it opens: windows open across a change
+     * of {@code maxLifetime} give their slots back where they took them, and their epoch retires by their deadlines,
+     * not by the new lifetime.
+     */
+    @Test
+    void windowsOpenAcrossALongerMaxLifetimeReturnTheirSlots() {
+        ingest.handle(List.of(alert("a"), alert("b"), alert("c"), alert("d")));
+        assertThat(memory.openWindows("alerts")).isEqualTo(4);
+
+        FaninEngine longer = withMaxLifetime("1h");
+        clock.advance(Duration.ofMinutes(2));
+        new SweepService(longer).sweep(clock.instant().plusSeconds(60));
+
+        assertThat(emitter.emitted()).hasSize(4);
+        assertThat(memory.openWindows("alerts")).as("every slot back in the epoch it was taken in").isZero();
+        assertThat(memory.slotsByEpoch("alerts").values()).containsOnly(0L);
+        assertThat(new IngestService(longer).handle(List.of(alert("e"))).failedMessageIds()).isEmpty();
+    }
+
+    @Test
+    void slotsLeftBehindUnderALongerLifetimeOutlastAShorterOneConfiguredSince() {
+        FaninEngine longer = withMaxLifetime("1h");
+        long epoch = AdmissionEpochs.of(clock.instant(), longer.machine("alerts").config());
+        memory.reserveSlots("alerts", epoch, 2, 4);
+
+        // Windows created under the 1h lifetime may be open for up to two hours: the 10m configured now must not retire them.
+        clock.advance(Duration.ofMinutes(20).plus(AdmissionEpochs.RETIRE_MARGIN));
+        sweep.sweep(clock.instant().plusSeconds(60));
+        assertThat(memory.openWindows("alerts")).isEqualTo(2);
+
+        clock.advance(Duration.ofHours(2));
+        sweep.sweep(clock.instant().plusSeconds(60));
+        assertThat(memory.openWindows("alerts")).isZero();
+    }
+
+    private FaninEngine withMaxLifetime(String lifetime) {
+        FaninConfig changed = ConfigLoader.load(YAML.replace("maxLifetime: 10m", "maxLifetime: " + lifetime), "test");
+        return new FaninEngine(changed, engine.ports(), FaninSettings.defaults(), clock);
     }
 
     @Test
