@@ -21,6 +21,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -125,12 +126,15 @@ public final class IngestService {
             ingestTimeWindows(share, events);
         }
         batch.followups.dueAhead.remove(pipeline);
-        // Only what was applied moves the stored watermark: an event handed back (out of time, a store failure) must
-        // not find, on its redelivery, that its own time already closed its window.
-        List<Event> applied = events.stream().filter(e -> !batch.failed.contains(e.sourceMessageId())).toList();
-        if (!applied.isEmpty()) {
-            long newest = applied.stream().mapToLong(e -> e.eventTime().toEpochMilli()).max().orElseThrow();
-            storeWatermark(pipeline, held.get().stored(), newest, applied.size());
+        // Only what was applied moves the stored newest event time: an event handed back (out of time, a store failure)
+        // must not find, on its redelivery, that its own time already closed its window. Every message that reached
+        // ingest is an arrival all the same, applied or not: the idle advance must not close the windows of events
+        // that are being retried.
+        WatermarkStore.Reading stored = held.get().stored();
+        OptionalLong newest = events.stream().filter(e -> !batch.failed.contains(e.sourceMessageId()))
+                .mapToLong(e -> e.eventTime().toEpochMilli()).max();
+        if (newest.isPresent() || stored.lastArrival().toEpochMilli() > 0) {
+            storeWatermark(pipeline, stored, newest.orElse(stored.maxEventTime().toEpochMilli()), events.size());
         }
     }
 

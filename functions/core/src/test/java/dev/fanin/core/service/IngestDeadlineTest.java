@@ -60,6 +60,24 @@ class IngestDeadlineTest {
                 .isEqualTo(EVENT_TIME.plusSeconds(1));
     }
 
+    /**
+     * A batch that applied none of its events still arrived: the idle advance, which starts {@code idleAfter} after
+     * the last arrival, must not close the windows of events that are being retried.
+     */
+    @Test
+    void aBatchHandedBackWhollyIsStillAnArrival() {
+        ingest.handle(batch(1).subList(0, 1), Instant.MAX);
+        clock.advance(Duration.ofMinutes(4));
+        Instant retried = clock.instant();
+
+        BatchResult r = ingest.handle(List.of(InMemoryEngines.message("m-late", InMemoryEngines.rawEvent("b", "e-b", EVENT_TIME.plusSeconds(20)),
+                retried, 2)), retried);
+
+        assertThat(r.failedMessageIds()).containsExactly("m-late");
+        assertThat(engine.ports().watermarks().read("p").lastArrival()).isAfterOrEqualTo(retried);
+        assertThat(engine.ports().watermarks().read("p").maxEventTime()).as("not the handed-back event's").isEqualTo(EVENT_TIME);
+    }
+
     @Test
     void onItsLastDeliveryAMessageNotReachedIsDeadLetteredWithTheReason() {
         int last = engine.settings().maxReceiveCount();
