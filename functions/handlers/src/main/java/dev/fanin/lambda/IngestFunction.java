@@ -11,6 +11,7 @@ import dev.fanin.core.service.BatchResult;
 import dev.fanin.core.service.MetricNames;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -75,7 +76,17 @@ public final class IngestFunction implements RequestHandler<SQSEvent, SQSBatchRe
     /** One SQS record as the core sees it: a delivery (its attempt, its sent time), received now. */
     static InboundMessage inbound(SQSEvent.SQSMessage message, Instant receivedAt) {
         String body = message.getBody() == null ? "" : message.getBody();
-        return SqsDeliveries.inbound(message.getMessageId(), body, message.getAttributes(), receivedAt);
+        return SqsDeliveries.inbound(message.getMessageId(), body, message.getAttributes(), producerAttributes(message), receivedAt);
+    }
+
+    /** The producer's message attributes by their string values; a binary one (no string value) as the empty string. */
+    private static Map<String, String> producerAttributes(SQSEvent.SQSMessage message) {
+        Map<String, String> attributes = new LinkedHashMap<>();
+        if (message.getMessageAttributes() != null) {
+            message.getMessageAttributes().forEach((name, value) ->
+                    attributes.put(name, value == null || value.getStringValue() == null ? "" : value.getStringValue()));
+        }
+        return attributes;
     }
 
     /** Size-based write units of this batch's window writes per event accepted; nothing when none was accepted. */

@@ -70,6 +70,14 @@ class BadMessagesTest {
             assertThat(dead.messageAttributes().get(SqsDeadLetters.REASON_CODE_ATTRIBUTE).stringValue())
                     .as("record %d reason code", i).isEqualTo(reason.replaceFirst("^record \\d+: ", ""));
         }
+        for (Message dead : deadLetters) {
+            assertThat(dead.messageAttributes()).as("SQS's own facts of the delivery are not the producer's attributes")
+                    .doesNotContainKeys("SentTimestamp", "SenderId", "ApproximateReceiveCount", "ApproximateFirstReceiveTimestamp");
+        }
+        Message first = byOriginalId.get(event.getRecords().get(0).getMessageId());
+        assertThat(first.messageAttributes().get("tenant").stringValue()).as("the producer's attribute").isEqualTo("acme");
+        assertThat(first.messageAttributes().get("retries").stringValue()).isEqualTo("3");
+        assertThat(first.messageAttributes().get(SqsDeadLetters.DROPPED_ATTRIBUTE).stringValue()).as("a binary one, listed").isEqualTo("trace");
         assertThat(fanin.windows("file-uploads", "acme-ingest|uploads/batch-8"))
                 .as("the good record of the partly bad S3 notification is still ingested").hasSize(1);
     }

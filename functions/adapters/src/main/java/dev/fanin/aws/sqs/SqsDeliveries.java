@@ -6,8 +6,9 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * SQS messages as the core's deliveries: the one place that reads SQS's system attributes for the core. The attributes
- * themselves ride along unchanged, for the dead letter.
+ * SQS messages as the core's deliveries: the one place that reads SQS's system attributes for the core. The producer's
+ * message attributes ride along unchanged, for the dead letter; the system attributes (SQS's own facts about the
+ * delivery) do not: a dead letter, and a message redriven from it, carries what the producer sent.
  */
 public final class SqsDeliveries {
 
@@ -20,12 +21,20 @@ public final class SqsDeliveries {
     }
 
     /**
-     * @param systemAttributes the message's system attributes as Lambda's SQS event (or ReceiveMessage) gives them;
-     *                         null for none
+     * @param systemAttributes   the message's system attributes as Lambda's SQS event (or ReceiveMessage) gives them;
+     *                           null for none
+     * @param producerAttributes the message attributes its producer set, by name, each as its string value (a
+     *                           binary one as the empty string, which the dead letter lists as dropped); null for none
      */
+    public static InboundMessage inbound(String messageId, String body, Map<String, String> systemAttributes,
+                                         Map<String, String> producerAttributes, Instant receivedAt) {
+        Map<String, String> system = systemAttributes == null ? Map.of() : systemAttributes;
+        return new InboundMessage(messageId, body, attempt(system), sentAt(system).orElse(null), receivedAt, producerAttributes);
+    }
+
+    /** A delivery whose producer set no message attributes. */
     public static InboundMessage inbound(String messageId, String body, Map<String, String> systemAttributes, Instant receivedAt) {
-        Map<String, String> attributes = systemAttributes == null ? Map.of() : systemAttributes;
-        return new InboundMessage(messageId, body, attempt(attributes), sentAt(attributes).orElse(null), receivedAt, attributes);
+        return inbound(messageId, body, systemAttributes, Map.of(), receivedAt);
     }
 
     /** The system attributes SQS gives a message sent at {@code sentAt} on its {@code receiveCount}th delivery. */

@@ -37,7 +37,21 @@ class SqsDeliveriesTest {
         assertThat(m.attempt()).isEqualTo(attempt);
         assertThat(m.sentAt()).isEqualTo(sentAt == null ? java.util.Optional.empty() : java.util.Optional.of(Instant.parse(sentAt)));
         assertThat(m.sentAtOrReceivedAt()).isEqualTo(sentAt == null ? RECEIVED : Instant.parse(sentAt));
-        assertThat(m.attributes()).as("kept for the dead letter").isEqualTo(attributes);
+        assertThat(m.attributes()).as("SQS's own facts do not go with the dead letter").isEmpty();
+    }
+
+    @ParameterizedTest(name = "producer attributes {0}")
+    @CsvSource(delimiter = '|', value = {"tenant=acme", "tenant=acme;retries=3", "trace="})
+    void theProducersAttributesGoWithTheMessage(String given) {
+        Map<String, String> producer = new HashMap<>();
+        for (String pair : given.split(";")) {
+            producer.put(pair.substring(0, pair.indexOf('=')), pair.substring(pair.indexOf('=') + 1));
+        }
+
+        InboundMessage m = SqsDeliveries.inbound("m-1", "{}", SqsDeliveries.systemAttributes(RECEIVED, 2), producer, RECEIVED);
+
+        assertThat(m.attributes()).isEqualTo(producer);
+        assertThat(m.attempt()).isEqualTo(2);
     }
 
     @ParameterizedTest(name = "sent at {0}, receive {1}")
