@@ -4,10 +4,10 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.fanin.core.text.SinkText;
 
 /**
- * The text of a JSON scalar, as match conditions and key parts see it: a string is its value, a number its decimal
- * text ({@code 1200}, {@code 1.50}; exponents are written out), a boolean {@code true}/{@code false}.
+ * The text of a JSON scalar, as match conditions, key parts and trigger conditions see it: a string is its value, a
+ * number its decimal text ({@code 1200}, {@code 1.50}; exponents are written out), a boolean {@code true}/{@code false}.
  */
-final class Scalars {
+public final class Scalars {
 
     private Scalars() {
     }
@@ -22,7 +22,7 @@ final class Scalars {
     }
 
     /** The text of a scalar; call only when {@link #isScalar} holds. */
-    static String text(JsonNode node) {
+    public static String text(JsonNode node) {
         if (node.isTextual()) {
             return node.textValue();
         }

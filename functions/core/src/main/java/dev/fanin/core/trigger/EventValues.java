@@ -6,6 +6,7 @@ import dev.fanin.core.config.Condition;
 import dev.fanin.core.config.FieldPath;
 import dev.fanin.core.config.ValueRef;
 import dev.fanin.core.event.Event;
+import dev.fanin.core.intake.Scalars;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.regex.Matcher;
@@ -78,6 +79,7 @@ public final class EventValues {
         if (node == null || node.isMissingNode() || node.isNull() || node.isContainerNode()) {
             return Optional.empty();
         }
-        return Optional.of(node.isTextual() ? node.textValue() : node.asText());
+        // As match rules and keys read it: a number written with an exponent (1e2) is its decimal text (100).
+        return Optional.of(Scalars.text(node));
     }
 }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.fanin.core.config.Condition;
 import dev.fanin.core.config.ValueRef;
 import dev.fanin.core.event.Event;
+import dev.fanin.core.text.ExactJson;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
@@ -23,6 +24,27 @@ class EventValuesTest {
     private static Event event(String payload) {
         return new Event("test-pipe", "key-1", "e1", Instant.EPOCH, false, Instant.EPOCH, json(payload),
                 json("{\"source\":\"aws.s3\",\"n\":7}"), "msg-e1");
+    }
+
+    /**
+     * Numbers read as intake reads them (exactly, {@code ExactJson}) and compared by their decimal text, as match
+     * rules and keys compare them: a sentinel {@code equals: '100'} holds for {@code 1e2} as it does for {@code 100}.
+     */
+    @ParameterizedTest(name = "{0} equals ''{1}'' -> {2}")
+    @CsvSource(delimiter = '|', value = {
+            "100       | 100       | true",
+            "1e2       | 100       | true",
+            "1E+2      | 100       | true",
+            "1.50      | 1.50      | true",
+            "1e-7      | 0.0000001 | true",
+            "1e2       | 1E+2      | false",
+            "true      | true      | true",
+    })
+    void numbersCompareByTheirDecimalText(String written, String expected, boolean holds) throws Exception {
+        Event e = new Event("test-pipe", "key-1", "e1", Instant.EPOCH, false, Instant.EPOCH,
+                ExactJson.read("{\"m\":" + written + "}"), json("{}"), "msg-e1");
+
+        assertThat(EventValues.matches(equalTo("$.m", expected), e)).isEqualTo(holds);
     }
 
     private static Condition equalTo(String p, String value) {
