@@ -40,6 +40,10 @@ final class EmitParser {
         return emit.spot().problems().count() == before ? target : null;
     }
 
+    /** EventBridge's limits for an entry's {@code Source} and {@code DetailType} (PutEventsRequestEntry). */
+    static final int MAX_SOURCE_CHARS = 256;
+    static final int MAX_DETAIL_TYPE_CHARS = 128;
+
     private static EmitTarget eventBridge(Section emit) {
         if (!emit.has("eventbridge")) {
             return ConfigDefaults.EMIT;
@@ -51,9 +55,26 @@ final class EmitParser {
         section.allowOnly(EVENTBRIDGE_FIELDS);
         EmitTarget.EventBridge defaults = (EmitTarget.EventBridge) ConfigDefaults.EMIT;
         String bus = name(section, "bus", defaults.busName());
-        String source = name(section, "source", defaults.source());
-        String detailType = name(section, "detailType", defaults.detailType());
+        String source = withinLength(section, "source", name(section, "source", defaults.source()), MAX_SOURCE_CHARS);
+        if (source != null && !isReference(source) && source.startsWith("aws.")) {
+            section.at("source").problem("\"" + source + "\" starts with \"aws.\", which EventBridge reserves for AWS's own events and "
+                    + "refuses in PutEvents; use your own prefix, e.g. \"myteam.fanin\"");
+            source = null;
+        }
+        String detailType = withinLength(section, "detailType", name(section, "detailType", defaults.detailType()), MAX_DETAIL_TYPE_CHARS);
         return new EmitTarget.EventBridge(bus, source, detailType);
+    }
+
+    /**
+     * {@code value} if it is within EventBridge's limit for the field: an entry over it is refused for good, and the
+     * window would be emitted again at every lease end and never commit.
+     */
+    private static String withinLength(Section section, String field, String value, int max) {
+        if (value != null && value.length() > max) {
+            section.at(field).problem("is " + value.length() + " characters long; EventBridge takes at most " + max);
+            return null;
+        }
+        return value;
     }
 
     private static EmitTarget sqs(Section emit) {

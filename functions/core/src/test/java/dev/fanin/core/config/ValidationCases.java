@@ -258,6 +258,13 @@ final class ValidationCases {
                 c("malformed environment reference", valid("emit: {eventbridge: {bus: '${FANIN_BUS'}}"),
                         "pipeline \"p\": emit.eventbridge.bus \"${FANIN_BUS\" has a malformed environment reference; write it as \"${NAME}\" with letters, digits and '_'"),
                 c("empty target name", valid("emit: {eventbridge: {source: ''}}"),
-                        "pipeline \"p\": emit.eventbridge.source is empty; leave it out for the default or give a value"));
+                        "pipeline \"p\": emit.eventbridge.source is empty; leave it out for the default or give a value"),
+                c("source reserved for AWS", valid("emit: {eventbridge: {source: aws.myteam}}"),
+                        "pipeline \"p\": emit.eventbridge.source \"aws.myteam\" starts with \"aws.\", which EventBridge reserves for AWS's own "
+                                + "events and refuses in PutEvents; use your own prefix, e.g. \"myteam.fanin\""),
+                c("source too long", valid("emit: {eventbridge: {source: " + "s".repeat(257) + "}}"),
+                        "pipeline \"p\": emit.eventbridge.source is 257 characters long; EventBridge takes at most 256"),
+                c("detail type too long", valid("emit: {eventbridge: {detailType: " + "d".repeat(129) + "}}"),
+                        "pipeline \"p\": emit.eventbridge.detailType is 129 characters long; EventBridge takes at most 128"));
     }
 }
