@@ -1,6 +1,5 @@
 package dev.fanin.core.service;
 
-import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.emit.AggregateEvent;
 import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowState;
@@ -66,8 +65,7 @@ public final class OperatorService {
      * @return empty when the write lost to another writer
      */
     private Optional<Result> attempt(WindowRef ref, String note, long watermark, Instant now, Followups followups) {
-        LiveSessions live = engine.knows(ref.pipeline()) && engine.machine(ref.pipeline()).config().window() instanceof WindowSpec.Session
-                ? engine.ports().store().loadLive(ref.pipeline(), ref.key()) : null;
+        LiveSessions live = ref.isSession() ? engine.ports().store().loadLive(ref.pipeline(), ref.key()) : null;
         Optional<StoredWindow> liveCopy = live == null ? Optional.empty() : live.session(ref.windowId());
         Optional<StoredWindow> loaded = liveCopy.isPresent() ? liveCopy : engine.ports().store().load(ref);
         if (loaded.isEmpty()) {

@@ -113,7 +113,8 @@ final class SessionCommit {
         return Optional.empty();
     }
 
+    /** The configured gap; none once the pipeline's windows are no longer sessions (its live items take no new session). */
     private Duration gap(String pipeline) {
-        return ((WindowSpec.Session) engine.machine(pipeline).config().window()).gap();
+        return engine.machine(pipeline).config().window() instanceof WindowSpec.Session session ? session.gap() : Duration.ZERO;
     }
 }

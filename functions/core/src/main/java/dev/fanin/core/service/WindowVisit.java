@@ -1,6 +1,5 @@
 package dev.fanin.core.service;
 
-import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.LiveSessions;
@@ -77,7 +76,7 @@ final class WindowVisit {
      * @return the outcome, or empty when the visit kept conflicting
      */
     Optional<Visited> visit(WindowRef ref, Visit visit) {
-        if (engine.machine(ref.pipeline()).config().window() instanceof WindowSpec.Session) {
+        if (ref.isSession()) {
             Optional<Map<WindowRef, Visited>> live = sessions.visit(ref.pipeline(), ref.key(), List.of(ref.windowId()), null, visit);
             if (live.isEmpty() || live.get().containsKey(ref)) {
                 return live.map(visited -> visited.get(ref));

@@ -12,6 +12,8 @@ import java.util.Objects;
  */
 public record WindowRef(String pipeline, String key, String windowId) {
 
+    private static final String SESSION_PREFIX = "S";
+
     public WindowRef {
         Objects.requireNonNull(pipeline, "pipeline");
         Objects.requireNonNull(key, "key");
@@ -38,12 +40,20 @@ public record WindowRef(String pipeline, String key, String windowId) {
         return new WindowRef(pipeline, key, otherWindowId);
     }
 
+    /**
+     * Whether this is a session (its id says so, {@link #sessionId}): a window's kind is fixed when it opens, so a
+     * reader goes by the id, never by the kind its pipeline configures now.
+     */
+    public boolean isSession() {
+        return windowId.startsWith(SESSION_PREFIX);
+    }
+
     public static String timeWindowId(long startMillis) {
         return "T" + pad(startMillis);
     }
 
     public static String sessionId(long openedByEventTimeMillis) {
-        return "S" + pad(openedByEventTimeMillis);
+        return SESSION_PREFIX + pad(openedByEventTimeMillis);
     }
 
     private static String pad(long millis) {
