@@ -41,12 +41,14 @@ final class TimeWindowIngest {
         }
     }
 
-    private Optional<Boolean> attempt(PipelineBatch share, WindowRef ref, Interval bounds, List<Event> events) {
+    private Optional<Boolean> attempt(PipelineBatch share, WindowRef startRef, Interval bounds, List<Event> events) {
         IngestBatch batch = share.batch();
         WindowMachine machine = share.machine();
         long watermark = share.watermark();
-        Optional<StoredWindow> loaded = share.reads().headOr(ref, () -> engine.ports().store().load(ref));
-        WindowState state = loaded.map(engine::decode).orElseGet(() -> machine.open(ref, bounds, batch.now));
+        Located window = locate(share, startRef, bounds);
+        WindowRef ref = window.ref();
+        Optional<StoredWindow> loaded = window.loaded();
+        WindowState state = window.state().orElseGet(() -> machine.open(ref, bounds, batch.now));
         Transition t = machine.ingest(state, events, watermark, batch.now);
         if (!t.write()) {
             batch.record(t.outcomes(), ref, watermark);
@@ -63,5 +65,24 @@ final class TimeWindowIngest {
             return Optional.of(true);
         }
         return Optional.empty();
+    }
+
+    /** The window of {@code bounds}: its id, its item as read (empty when new) and that item decoded. */
+    private record Located(WindowRef ref, Optional<StoredWindow> loaded, Optional<WindowState> state) { }
+
+    /**
+     * Reads the window of {@code bounds}, at its start's id, or, when a window of another shape holds that id (opened
+     * before the pipeline's size, slide or offset changed: it keeps its bounds and closes as it would have), at the id
+     * naming both ends.
+     */
+    private Located locate(PipelineBatch share, WindowRef startRef, Interval bounds) {
+        Optional<StoredWindow> loaded = share.reads().headOr(startRef, () -> engine.ports().store().load(startRef));
+        Optional<WindowState> state = loaded.map(engine::decode);
+        if (state.isEmpty() || state.get().bounds().equals(bounds)) {
+            return new Located(startRef, loaded, state);
+        }
+        WindowRef own = startRef.withWindowId(WindowRef.timeWindowId(bounds.startMillis(), bounds.endMillis()));
+        Optional<StoredWindow> ownLoaded = engine.ports().store().load(own);
+        return new Located(own, ownLoaded, ownLoaded.map(engine::decode));
     }
 }

@@ -7,7 +7,8 @@ import java.util.Objects;
  * the id they were created with even when they extend or absorb others.
  *
  * <p>Window ids: {@code T<start>} for tumbling and sliding windows ({@code start} in epoch milliseconds, the size is
- * the pipeline's), {@code S<start>} for sessions (the event time of the event that opened the session). Ids are
+ * the pipeline's; {@code T<start><end>} where a window of another size or offset, opened before a change of the
+ * configuration, holds {@code T<start>}), {@code S<start>} for sessions (the event time of the event that opened the session). Ids are
  * zero-padded to 15 digits so that they sort by start time.
  */
 public record WindowRef(String pipeline, String key, String windowId) {
@@ -50,6 +51,14 @@ public record WindowRef(String pipeline, String key, String windowId) {
 
     public static String timeWindowId(long startMillis) {
         return "T" + pad(startMillis);
+    }
+
+    /**
+     * The id of a time window whose start's id ({@link #timeWindowId(long)}) a window of another shape holds: one opened
+     * before the pipeline's size, slide or offset changed.
+     */
+    public static String timeWindowId(long startMillis, long endMillis) {
+        return "T" + pad(startMillis) + pad(endMillis);
     }
 
     public static String sessionId(long openedByEventTimeMillis) {
