@@ -18,7 +18,18 @@ final class Conflicts {
      * @return the first attempt's result that did not lose, or empty when every attempt lost
      */
     static <T> Optional<T> retry(int conflictRetries, Supplier<Optional<T>> attempt) {
+        return retry(conflictRetries, () -> { }, attempt);
+    }
+
+    /**
+     * As {@link #retry(int, Supplier)}, running {@code again} before each attempt after the first: an ingest step's
+     * retry decides at its own time, so a claim it writes holds a lease counted from that write.
+     */
+    static <T> Optional<T> retry(int conflictRetries, Runnable again, Supplier<Optional<T>> attempt) {
         for (int i = 0; i <= conflictRetries; i++) {
+            if (i > 0) {
+                again.run();
+            }
             Optional<T> result = attempt.get();
             if (result.isPresent()) {
                 return result;

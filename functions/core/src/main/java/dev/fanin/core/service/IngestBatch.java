@@ -43,7 +43,7 @@ final class IngestBatch {
     final Instant start;
     /**
      * The time the batch's windows are decided at: its start, then the start of each window's (or session key's) step
-     * ({@link #startStep}), so that what a step derives from it (a claim's lease, a new window's deadline) counts from
+     * and of each retry of a step after a lost write ({@link #startStep}), so that what a step derives from it (a claim's lease, a new window's deadline) counts from
      * when it is written, however long the batch has been running.
      */
     Instant now;
@@ -68,7 +68,7 @@ final class IngestBatch {
         this.deadline = deadline;
     }
 
-    /** A window's or session key's step starts: it decides at the current time. */
+    /** A window's or session key's step, or its retry, starts: it decides at the current time. */
     void startStep() {
         now = engine.clock().instant();
     }

@@ -49,7 +49,7 @@ final class SessionIngest {
         IngestBatch batch = share.batch();
         List<Event>[] pending = new List[] {List.copyOf(events)};
         try {
-            Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), () -> {
+            Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), batch::startStep, () -> {
                 pending[0] = attempt(share, key, pending[0]);
                 return pending[0].isEmpty() ? Optional.of(true) : Optional.empty();
             });

@@ -31,7 +31,8 @@ final class TimeWindowIngest {
     void ingest(PipelineBatch share, WindowRef ref, Interval bounds, List<Event> events) {
         IngestBatch batch = share.batch();
         try {
-            Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), () -> attempt(share, ref, bounds, events));
+            Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), batch::startStep,
+                    () -> attempt(share, ref, bounds, events));
             if (done.isEmpty()) {
                 batch.fail(events, "window " + ref.windowId() + " kept conflicting");
             }

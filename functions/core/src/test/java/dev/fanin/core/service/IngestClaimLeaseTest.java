@@ -3,9 +3,12 @@ package dev.fanin.core.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.AggregateEmitter;
+import dev.fanin.core.port.ForwardingWindowStore;
+import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.testkit.AggregateSchema;
@@ -64,6 +67,35 @@ class IngestClaimLeaseTest {
             assertThat(at).as("emission of " + key).isBefore(leaseEnd);
         });
         assertThat(recording.emitted()).hasSize(3);
+    }
+
+    /** A step that lost its first write to another writer decides again at its retry's time, its claim's lease too. */
+    @Test
+    void aClaimWrittenOnARetryHoldsALeaseFromTheRetry() {
+        boolean[] lost = {false};
+        WindowStore losingOnce = new ForwardingWindowStore(new InMemoryWindowStore(4)) {
+            @Override
+            public WriteOutcome create(StoredWindow window) {
+                if (!lost[0]) {
+                    lost[0] = true;
+                    clock.advance(Duration.ofSeconds(20));
+                    return WriteOutcome.rejected(WriteOutcome.Rejection.CONFLICT, 1);
+                }
+                claimedAt.put(window.ref().key(), clock.instant());
+                written.put(window.ref().key(), window);
+                return super.create(window);
+            }
+        };
+        String yaml = InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}")
+                .replace("triggers: {maxLifetime: 10m}", "triggers: {maxLifetime: 10m, count: 1}");
+        FaninEngine engine = InMemoryEngines.of(yaml, losingOnce, new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), clock);
+
+        BatchResult r = new IngestService(engine).handle(List.of(InMemoryEngines.message("m-a", InMemoryEngines.rawEvent("a", "e-a", EVENT_TIME), NOW, 1)));
+
+        assertThat(r.eventsAccepted()).isEqualTo(1);
+        assertThat(engine.decode(written.get("a")).leaseUntil()).as("counted from the retry, 20 s after the step began")
+                .isEqualTo(claimedAt.get("a").plus(engine.settings().lease()))
+                .isEqualTo(NOW.plusSeconds(20).plus(engine.settings().lease()));
     }
 
     private static String key(String detailJson) {
