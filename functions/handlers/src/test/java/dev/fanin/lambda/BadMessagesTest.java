@@ -81,4 +81,27 @@ class BadMessagesTest {
         assertThat(fanin.windows("file-uploads", "acme-ingest|uploads/batch-8"))
                 .as("the good record of the partly bad S3 notification is still ingested").hasSize(1);
     }
+
+    /**
+     * A body too close to the dead-letter queue's 1 MiB to carry fanin's attributes: the send fails, the message is
+     * handed back (SQS's redrive moves it after its last delivery, without them), and the log line says why it was
+     * to be dead-lettered.
+     */
+    @Test
+    void aDeadLetterThatCannotBeSentIsHandedBackWithItsReasonLogged() {
+        SQSEvent event = SampleEvents.sqs("sqs-bad-messages.json");
+        SQSEvent.SQSMessage huge = event.getRecords().get(0);
+        huge.setBody("x".repeat(1_048_576 - 64));
+        event.setRecords(List.of(huge));
+        LocalFanin fanin = LocalFanin.start("bad-huge", SampleEvents.lastSent(event).plusSeconds(1));
+
+        LogCapture.Captured<SQSBatchResponse> run = LogCapture.run(
+                () -> new IngestFunction(fanin.runtime).handleRequest(event, TestContexts.invocation("bad-huge-1")));
+
+        assertThat(run.result().getBatchItemFailures()).singleElement()
+                .satisfies(f -> assertThat(f.getItemIdentifier()).isEqualTo(huge.getMessageId()));
+        assertThat(run.at("WARN")).anySatisfy(line -> assertThat(line)
+                .startsWith("dead-lettering message " + huge.getMessageId() + " failed")
+                .contains("it was to be dead-lettered for PAYLOAD_TOO_LARGE: "));
+    }
 }

@@ -51,12 +51,24 @@ public final class SqsDeadLetters implements DeadLetters {
         sqs.sendMessage(request(messageId, body, attributes, code, reason));
     }
 
+    /**
+     * @throws IllegalArgumentException when the body leaves no room for fanin's attributes (it is within a few hundred
+     *                                  bytes of the queue's limit): the message is not sent, to be redelivered and
+     *                                  moved by SQS's redrive in the end
+     */
     SendMessageRequest request(String messageId, String body, Map<String, String> attributes, String code, String reason) {
         String sent = body(body);
+        long bodyBytes = SinkText.utf8Length(sent);
+        Map<String, MessageAttributeValue> added = attributes(messageId, bodyBytes, attributes, code, reason);
+        long total = bodyBytes + added.entrySet().stream().mapToLong(a -> SqsAttributes.bytes(a.getKey(), a.getValue())).sum();
+        if (total > SinkLimits.FANIN_QUEUE_MESSAGE_BYTES) {
+            throw new IllegalArgumentException("the dead letter would be " + total + " bytes, over the dead-letter queue's "
+                    + SinkLimits.FANIN_QUEUE_MESSAGE_BYTES + ": a body of " + bodyBytes + " bytes leaves no room for fanin's attributes");
+        }
         return SendMessageRequest.builder()
                 .queueUrl(queueUrl)
                 .messageBody(sent)
-                .messageAttributes(attributes(messageId, SinkText.utf8Length(sent), attributes, code, reason))
+                .messageAttributes(added)
                 .build();
     }
 

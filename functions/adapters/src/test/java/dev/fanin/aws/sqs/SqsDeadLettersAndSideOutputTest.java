@@ -92,6 +92,16 @@ class SqsDeadLettersAndSideOutputTest {
     }
 
     @Test
+    void aDeadLetterWhoseBodyLeavesNoRoomForItsAttributesIsRefusedBeforeTheSend() {
+        SqsDeadLetters dead = new SqsDeadLetters(MotoServer.get().sqs(), "https://unused");
+        String body = "x".repeat(SinkLimits.FANIN_QUEUE_MESSAGE_BYTES - 64);
+        assertThatThrownBy(() -> dead.request("msg-9", body, Map.of(), "PAYLOAD_TOO_LARGE", "PAYLOAD_TOO_LARGE: too large"))
+                .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("over the dead-letter queue's 1048576");
+        assertThat(dead.request("msg-9", body.substring(1_000), Map.of(), "PAYLOAD_TOO_LARGE", "PAYLOAD_TOO_LARGE: too large").messageBody())
+                .hasSize(body.length() - 1_000);
+    }
+
+    @Test
     void aSideOutputRecordTooLargeForTheQueueIsRefusedBeforeTheSend() {
         SqsSideOutput side = new SqsSideOutput(MotoServer.get().sqs(), "https://unused");
         assertThatThrownBy(() -> side.request("LATE_EVENT", "p", "{\"event\":\"" + "x".repeat(SinkLimits.FANIN_QUEUE_MESSAGE_BYTES) + "\"}"))

@@ -238,9 +238,12 @@ final class IngestBatch {
             org.slf4j.MDC.remove("messageId");
             return true;
         } catch (RuntimeException e) {
-            // Not lost: its input redelivers it and, past maxReceiveCount, dead-letters it (SQS: the redrive policy).
+            // Not lost: its input redelivers it and, past maxReceiveCount, dead-letters it (SQS: the redrive policy),
+            // without fanin's reason if the send keeps failing (a body too close to the queue's size limit to carry
+            // it): so the reason is logged here.
             failed.add(m.messageId());
-            LOG.warn("dead-lettering message {} failed, it will be redelivered: {}", m.messageId(), e.getMessage());
+            LOG.warn("dead-lettering message {} failed, it will be redelivered: {}; it was to be dead-lettered for {}: {}", m.messageId(),
+                    e.getMessage(), code, reason);
             return false;
         }
     }
