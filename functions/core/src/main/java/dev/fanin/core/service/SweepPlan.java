@@ -17,7 +17,8 @@ import java.util.TreeMap;
  * Pure: the settings, the shard count and the run's start and deadline in, the plan out.
  *
  * @param shardOrder the shards, listed in this order (each page by page until its last page or the stop): the
- *                   configured ones, then, in a run over every shard, the ones past them
+ *                   configured ones; in a run over every shard, the ones past them first (the scheduled runs list the
+ *                   configured ones every minute, so a run cut short by its budget or time still reads the others)
  * @param threads    shards worked on at once; 1 means one after the other with one set of follow-ups per pipeline
  * @param budget     due-bucket entries the run visits at most (per shard thread, so more threads buy more visits)
  * @param deadline   processing time at which the run stops taking new entries
@@ -46,14 +47,29 @@ record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant dead
         // Rotate the first shard between runs so a budget cut does not always starve the same shards.
         int first = (int) Math.floorMod(rotation, (long) shards);
         List<Integer> order = new ArrayList<>();
-        for (int i = 0; i < shards; i++) {
-            order.add((first + i) % shards);
-        }
         for (int past = shards; everyShard && past < WindowStore.MAX_DUE_SHARDS; past++) {
             order.add(past);
         }
+        for (int i = 0; i < shards; i++) {
+            order.add((first + i) % shards);
+        }
         int parallelism = settings.sweepParallelism();
         return new SweepPlan(order, Math.min(parallelism, order.size()), settings.sweepMaxWindows() * Math.max(1, parallelism), deadline);
+    }
+
+    /**
+     * {@code pipelines} from one that changes every minute, as the first shard does: every pipeline shares the run's
+     * budget and time, so a run that one pipeline's backlog cuts short must not always leave the same others unswept
+     * (retired ones come last in the configuration's order).
+     */
+    static <T> List<T> inTurn(List<T> pipelines, Instant start) {
+        if (pipelines.isEmpty()) {
+            return pipelines;
+        }
+        int first = (int) Math.floorMod(start.getEpochSecond() / ROTATION.toSeconds(), (long) pipelines.size());
+        List<T> order = new ArrayList<>(pipelines.subList(first, pipelines.size()));
+        order.addAll(pipelines.subList(0, first));
+        return order;
     }
 
     /** Whether a run that has visited {@code visited} entries stops at {@code now}: out of budget, or of time. */

@@ -79,7 +79,7 @@ public final class SweepService {
         WindowStore store = engine.ports().store();
         SweepPlan plan = SweepPlan.of(engine.settings(), store.dueShards(), start, deadline, everyShard);
         SweepRun run = new SweepRun(plan);
-        for (PipelineConfig pipeline : engine.sweptPipelines()) {
+        for (PipelineConfig pipeline : SweepPlan.inTurn(engine.sweptPipelines(), start)) {
             String name = pipeline.name();
             long watermark;
             try {

@@ -42,8 +42,9 @@ class SweepPlanTest {
     }
 
     /**
-     * Lowering DueShards leaves buckets in the shards removed: a run over every shard lists the configured ones, as
-     * a scheduled run does, then every shard past them, whatever the schedule, so one such run reads them all.
+     * Lowering DueShards leaves buckets in the shards removed: a run over every shard lists every shard past the
+     * configured ones first (a run cut short by its budget under a backlog still reads them), then the configured
+     * ones, as a scheduled run does.
      */
     @ParameterizedTest(name = "{0} shards")
     @CsvSource({"1", "16", "255", "256"})
@@ -51,11 +52,27 @@ class SweepPlanTest {
         Instant start = MIDNIGHT.plus(Duration.ofMinutes(7));
         SweepPlan plan = SweepPlan.of(FaninSettings.defaults().withSweepParallelism(8), shards, start, DEADLINE, true);
 
-        assertThat(plan.shardOrder().subList(0, shards))
+        int past = WindowStore.MAX_DUE_SHARDS - shards;
+        assertThat(plan.shardOrder().subList(0, past)).allSatisfy(shard -> assertThat(shard).isGreaterThanOrEqualTo(shards));
+        assertThat(plan.shardOrder().subList(past, WindowStore.MAX_DUE_SHARDS))
                 .containsExactlyElementsOf(SweepPlan.of(FaninSettings.defaults(), shards, start, DEADLINE).shardOrder());
         assertThat(plan.shardOrder()).containsExactlyInAnyOrderElementsOf(
                 java.util.stream.IntStream.range(0, WindowStore.MAX_DUE_SHARDS).boxed().toList());
         assertThat(plan.threads()).as("threads capped by the shards listed, not the configured ones").isEqualTo(8);
+    }
+
+    @ParameterizedTest(name = "{1} s after midnight: {2}")
+    @CsvSource(delimiter = '|', value = {
+            "a,b,c,retired | 0   | a,b,c,retired",
+            "a,b,c,retired | 59  | a,b,c,retired",
+            "a,b,c,retired | 60  | b,c,retired,a",
+            "a,b,c,retired | 180 | retired,a,b,c",
+            "a,b,c,retired | 240 | a,b,c,retired",
+            "a             | 120 | a",
+    })
+    void thePipelinesAreSweptFromOneThatChangesEveryMinute(String pipelines, int secondsAfterMidnight, String order) {
+        assertThat(SweepPlan.inTurn(List.of(pipelines.split(",")), MIDNIGHT.plusSeconds(secondsAfterMidnight)))
+                .containsExactly(order.split(","));
     }
 
     @ParameterizedTest(name = "parallelism {0} over {1} shards: {2} threads, budget {3}")
