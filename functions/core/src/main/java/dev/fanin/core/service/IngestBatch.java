@@ -52,6 +52,8 @@ final class IngestBatch {
     private boolean overran;
     final Followups followups = new Followups();
     final Set<String> failed = new HashSet<>();
+    /** Messages handed back because their new window found no open-window slot ({@link #refuse}). */
+    final Set<String> refused = new HashSet<>();
     final Map<String, String> failureReasons = new HashMap<>();
     final Set<String> deadLetteredIds = new HashSet<>();
     int accepted;
@@ -191,6 +193,7 @@ final class IngestBatch {
         engine.ports().metrics().count(MetricNames.ADMISSION_REFUSED, ref.pipeline());
         WindowLog.warn(LOG, ref, "new window refused: the pipeline is at bounds.maxOpenWindows; the messages are retried",
                 Map.of("maxOpenWindows", config(ref.pipeline()).bounds().maxOpenWindows()));
+        events.forEach(e -> refused.add(e.sourceMessageId()));
         fail(events, "OPEN_WINDOW_BOUND: pipeline " + ref.pipeline() + " holds bounds.maxOpenWindows="
                 + config(ref.pipeline()).bounds().maxOpenWindows() + " open windows; window " + ref.windowId() + " waits for one to close");
     }

@@ -175,6 +175,26 @@ class OpenWindowSlotsTest {
         return new FaninEngine(changed, engine.ports(), FaninSettings.defaults(), clock);
     }
 
+    /**
+     * New windows refused at the bound are not arrivals: holding the idle advance for them would keep open the very
+     * windows whose close frees their slots (until their hard deadline), while the refused messages use up their
+     * deliveries.
+     */
+    @Test
+    void messagesRefusedAtTheBoundDoNotHoldTheIdleAdvanceThatClosesTheWindowsHoldingTheSlots() {
+        ingest.handle(List.of(alert("a"), alert("b"), alert("c"), alert("d")));
+        Instant lastArrival = engine.ports().watermarks().read("alerts").lastArrival();
+        for (int retry = 0; retry < 4; retry++) {
+            clock.advance(Duration.ofSeconds(20));
+            assertThat(ingest.handle(List.of(alert("e"))).failedMessageIds()).as("refused at the bound").hasSize(1);
+        }
+
+        assertThat(engine.ports().watermarks().read("alerts").lastArrival()).isEqualTo(lastArrival);
+        sweep.sweep(clock.instant().plusSeconds(60));
+        assertThat(emitter.emitted()).as("closed by the idle advance, 80 s after the last arrival").hasSize(4);
+        assertThat(ingest.handle(List.of(alert("e"))).failedMessageIds()).as("admitted once they closed").isEmpty();
+    }
+
     @Test
     void aLateCorrectionOfAClosedWindowTakesNoSlot() {
         ingest.handle(List.of(alert("a")));
