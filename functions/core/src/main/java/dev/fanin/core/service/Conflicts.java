@@ -22,8 +22,8 @@ final class Conflicts {
     }
 
     /**
-     * As {@link #retry(int, Supplier)}, running {@code again} before each attempt after the first: an ingest step's
-     * retry decides at its own time, so a claim it writes holds a lease counted from that write.
+     * As {@link #retry(int, Supplier)}, running {@code again} before each attempt after the first: a retry (of an
+     * ingest step or a visit) decides at its own time, so a claim it writes holds a lease counted from that write.
      */
     static <T> Optional<T> retry(int conflictRetries, Runnable again, Supplier<Optional<T>> attempt) {
         for (int i = 0; i <= conflictRetries; i++) {

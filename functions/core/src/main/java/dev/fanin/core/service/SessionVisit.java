@@ -43,10 +43,11 @@ final class SessionVisit {
      */
     Optional<Map<WindowRef, WindowVisit.Visited>> visit(String pipeline, String key, List<String> windowIds, Read preloaded, Visit visit) {
         int[] attempt = {0};
-        return Conflicts.retry(engine.settings().conflictRetries(), () -> {
+        Visit[] current = {visit};
+        return Conflicts.retry(engine.settings().conflictRetries(), () -> current[0] = visit.at(engine.clock().instant()), () -> {
             boolean usePreloaded = attempt[0]++ == 0 && preloaded != null;
             Read read = usePreloaded ? preloaded : fresh(pipeline, key);
-            return attempt(read, windowIds, visit);
+            return attempt(read, windowIds, current[0]);
         });
     }
 

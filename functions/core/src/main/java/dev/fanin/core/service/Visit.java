@@ -15,4 +15,9 @@ record Visit(long watermark, Instant now, Visitor visitor, Followups followups) 
         Objects.requireNonNull(visitor, "visitor");
         Objects.requireNonNull(followups, "followups");
     }
+
+    /** The same visit deciding at {@code later}: a retry after a lost write, so that a claim's lease counts from it. */
+    Visit at(Instant later) {
+        return new Visit(watermark, later, visitor, followups);
+    }
 }

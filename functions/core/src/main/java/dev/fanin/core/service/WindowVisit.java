@@ -82,10 +82,11 @@ final class WindowVisit {
                 return live.map(visited -> visited.get(ref));
             }
         }
-        return Conflicts.retry(engine.settings().conflictRetries(), () -> {
+        Visit[] current = {visit};
+        return Conflicts.retry(engine.settings().conflictRetries(), () -> current[0] = visit.at(engine.clock().instant()), () -> {
             long readAt = engine.nextSequence();
             Optional<StoredWindow> loaded = engine.ports().store().load(ref);
-            return loaded.isEmpty() ? Optional.of(Visited.gone(readAt)) : decide(loaded.get(), readAt, visit);
+            return loaded.isEmpty() ? Optional.of(Visited.gone(readAt)) : decide(loaded.get(), readAt, current[0]);
         });
     }
 
