@@ -7,6 +7,7 @@ import dev.fanin.aws.PartialBatchRetry.EntryOutcome;
 import dev.fanin.aws.RetryPolicy;
 import dev.fanin.aws.TransientFailures;
 import dev.fanin.core.config.EmitTarget;
+import dev.fanin.core.config.EventBridgeNames;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.config.SinkLimits;
@@ -17,6 +18,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -71,13 +73,22 @@ public final class EventBridgeEmitter implements AggregateEmitter {
         for (PipelineConfig pipeline : config.pipelines()) {
             if (pipeline.emit() instanceof EmitTarget.EventBridge target) {
                 String where = "pipeline '" + pipeline.name() + "' emit.";
-                resolved.put(pipeline.name(), new Target(
-                        EnvReferences.resolve(target.busName(), env, where + "busName"),
-                        EnvReferences.resolve(target.source(), env, where + "source"),
-                        EnvReferences.resolve(target.detailType(), env, where + "detailType")));
+                String source = EnvReferences.resolve(target.source(), env, where + "source");
+                String detailType = EnvReferences.resolve(target.detailType(), env, where + "detailType");
+                // A literal was checked when the configuration loaded; what a reference resolves to is known only now.
+                refuse(EventBridgeNames.sourceProblem(source), where + "source", target.source());
+                refuse(EventBridgeNames.detailTypeProblem(detailType), where + "detailType", target.detailType());
+                resolved.put(pipeline.name(), new Target(EnvReferences.resolve(target.busName(), env, where + "busName"), source, detailType));
             }
         }
         return Map.copyOf(resolved);
+    }
+
+    /** @throws IllegalStateException naming the field and what it was written as, when EventBridge would refuse its value */
+    private static void refuse(Optional<String> problem, String field, String written) {
+        problem.ifPresent(p -> {
+            throw new IllegalStateException(field + " (written \"" + written + "\") " + p);
+        });
     }
 
     @Override

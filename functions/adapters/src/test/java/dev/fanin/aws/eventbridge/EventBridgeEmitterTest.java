@@ -138,6 +138,25 @@ class EventBridgeEmitterTest {
         }
     }
 
+    /** What a reference resolves to is checked at start-up, as a literal is when the configuration loads. */
+    @org.junit.jupiter.params.ParameterizedTest(name = "{0} = {1}")
+    @org.junit.jupiter.params.provider.CsvSource(delimiter = '|', value = {
+            "source     | aws.team   | emit.source (written \"${VALUE}\") \"aws.team\" starts with \"aws.\"",
+            "source     | LONG257    | emit.source (written \"${VALUE}\") is 257 characters long; EventBridge takes at most 256",
+            "detailType | LONG129    | emit.detailType (written \"${VALUE}\") is 129 characters long; EventBridge takes at most 128",
+    })
+    void refusesAtConstructionAReferenceResolvingToANameEventBridgeRefuses(String field, String value, String message) {
+        String resolvedTo = value.startsWith("LONG") ? "x".repeat(Integer.parseInt(value.substring(4))) : value;
+        EmitTarget target = field.equals("source") ? new EmitTarget.EventBridge(bus, "${VALUE}", "Aggregate")
+                : new EmitTarget.EventBridge(bus, "fanin.test", "${VALUE}");
+        FaninConfig config = TestConfigs.config(TestConfigs.pipeline("alerts", target));
+        try (EventBridgeClient events = MotoServer.get().eventBridge()) {
+            assertThatThrownBy(() -> new EventBridgeEmitter(events, config, Map.of("VALUE", resolvedTo)::get))
+                    .isInstanceOf(IllegalStateException.class)
+                    .hasMessageStartingWith("pipeline 'alerts' " + message);
+        }
+    }
+
     private EventBridgeEmitter emitter(EventBridgeClient events) {
         FaninConfig config = TestConfigs.config(TestConfigs.pipeline("alerts", new EmitTarget.EventBridge(bus, "fanin.test", "Aggregate")));
         return new EventBridgeEmitter(events, config, name -> null, new RetryPolicy(3, Duration.ofMillis(100), sleeps::add));

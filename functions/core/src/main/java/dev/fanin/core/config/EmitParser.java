@@ -1,6 +1,8 @@
 package dev.fanin.core.config;
 
 import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * Reads {@code emit}: exactly one of {@code eventbridge} and {@code sqs}. Values may be {@code ${ENV_VAR}}
@@ -40,10 +42,6 @@ final class EmitParser {
         return emit.spot().problems().count() == before ? target : null;
     }
 
-    /** EventBridge's limits for an entry's {@code Source} and {@code DetailType} (PutEventsRequestEntry). */
-    static final int MAX_SOURCE_CHARS = 256;
-    static final int MAX_DETAIL_TYPE_CHARS = 128;
-
     private static EmitTarget eventBridge(Section emit) {
         if (!emit.has("eventbridge")) {
             return ConfigDefaults.EMIT;
@@ -55,26 +53,20 @@ final class EmitParser {
         section.allowOnly(EVENTBRIDGE_FIELDS);
         EmitTarget.EventBridge defaults = (EmitTarget.EventBridge) ConfigDefaults.EMIT;
         String bus = name(section, "bus", defaults.busName());
-        String source = withinLength(section, "source", name(section, "source", defaults.source()), MAX_SOURCE_CHARS);
-        if (source != null && !isReference(source) && source.startsWith("aws.")) {
-            section.at("source").problem("\"" + source + "\" starts with \"aws.\", which EventBridge reserves for AWS's own events and "
-                    + "refuses in PutEvents; use your own prefix, e.g. \"myteam.fanin\"");
-            source = null;
-        }
-        String detailType = withinLength(section, "detailType", name(section, "detailType", defaults.detailType()), MAX_DETAIL_TYPE_CHARS);
+        String source = accepted(section, "source", name(section, "source", defaults.source()), EventBridgeNames::sourceProblem);
+        String detailType = accepted(section, "detailType", name(section, "detailType", defaults.detailType()),
+                EventBridgeNames::detailTypeProblem);
         return new EmitTarget.EventBridge(bus, source, detailType);
     }
 
     /**
-     * {@code value} if it is within EventBridge's limit for the field: an entry over it is refused for good, and the
-     * window would be emitted again at every lease end and never commit.
+     * {@code value} if EventBridge takes it ({@link EventBridgeNames}); a {@code ${...}} reference is checked as written
+     * here (a literal {@code aws.} prefix, its length) and again once resolved, at the functions' start-up.
      */
-    private static String withinLength(Section section, String field, String value, int max) {
-        if (value != null && value.length() > max) {
-            section.at(field).problem("is " + value.length() + " characters long; EventBridge takes at most " + max);
-            return null;
-        }
-        return value;
+    private static String accepted(Section section, String field, String value, Function<String, Optional<String>> problem) {
+        Optional<String> wrong = value == null ? Optional.empty() : problem.apply(value);
+        wrong.ifPresent(p -> section.at(field).problem(p));
+        return wrong.isPresent() ? null : value;
     }
 
     private static EmitTarget sqs(Section emit) {

@@ -262,6 +262,9 @@ final class ValidationCases {
                 c("source reserved for AWS", valid("emit: {eventbridge: {source: aws.myteam}}"),
                         "pipeline \"p\": emit.eventbridge.source \"aws.myteam\" starts with \"aws.\", which EventBridge reserves for AWS's own "
                                 + "events and refuses in PutEvents; use your own prefix, e.g. \"myteam.fanin\""),
+                c("source reserved for AWS before a reference", valid("emit: {eventbridge: {source: 'aws.${STAGE}'}}"),
+                        "pipeline \"p\": emit.eventbridge.source \"aws.${STAGE}\" starts with \"aws.\", which EventBridge reserves for AWS's own "
+                                + "events and refuses in PutEvents; use your own prefix, e.g. \"myteam.fanin\""),
                 c("source too long", valid("emit: {eventbridge: {source: " + "s".repeat(257) + "}}"),
                         "pipeline \"p\": emit.eventbridge.source is 257 characters long; EventBridge takes at most 256"),
                 c("detail type too long", valid("emit: {eventbridge: {detailType: " + "d".repeat(129) + "}}"),
