@@ -278,7 +278,9 @@ final class Invariants {
             // What the sweeps do once every epoch that exists now is retirable (its windows are all long closed):
             // every epoch retires and any slot a crash or a throttled release left behind comes back.
             java.time.Duration epoch = dev.fanin.core.service.AdmissionEpochs.length(p);
-            Instant allRetirable = clock.instant().plus(epoch).plus(epoch).plus(dev.fanin.core.service.AdmissionEpochs.RETIRE_MARGIN);
+            // An epoch is named by the minute it may retire, rounded up: a minute more covers the rounding.
+            Instant allRetirable = clock.instant().plus(epoch).plus(epoch).plus(dev.fanin.core.service.AdmissionEpochs.RETIRE_MARGIN)
+                    .plus(java.time.Duration.ofMinutes(1));
             store.retireEpochs(p.name(), dev.fanin.core.service.AdmissionEpochs.retirableBefore(allRetirable));
             if (store.openWindows(p.name()) != 0) {
                 violations.add(seed + "pipeline " + p.name() + " counts " + store.openWindows(p.name()) + " open windows after the last TTL");
