@@ -12,6 +12,7 @@ import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.window.Interval;
+import dev.fanin.core.window.WindowRef;
 import dev.fanin.testkit.AggregateSchema;
 import dev.fanin.testkit.TestClock;
 import java.time.Duration;
@@ -62,6 +63,20 @@ class WindowSizeChangeTest {
         assertThat(seenByWindow).as("each window fired once, with its own event").containsExactlyInAnyOrderEntriesOf(Map.of(
                 window(MIDNIGHT, before), 1L,
                 window(MIDNIGHT, after), 1L));
+    }
+
+    /** Listed with its batch, once the invocation is surely over, as any window a batch opens (DueCoverage). */
+    @org.junit.jupiter.api.Test
+    void aWindowUnderItsOwnIdIsListedWithItsBatch() {
+        ingest(engine("1h"), "e-before");
+        clock.set(MIDNIGHT.plus(Duration.ofMinutes(50)));
+
+        ingest(engine("2h"), "e-after");
+
+        String own = WindowRef.timeWindowId(MIDNIGHT.toEpochMilli(), MIDNIGHT.plus(Duration.ofHours(2)).toEpochMilli());
+        Instant listedAt = clock.instant().plus(FaninSettings.defaults().ingestTimeout()).plus(DueCoverage.IN_FLIGHT_MARGIN);
+        assertThat(store.dueBuckets()).filteredOn(b -> b.entries().stream().anyMatch(r -> r.windowId().equals(own)))
+                .singleElement().satisfies(b -> assertThat(b.dueAt()).isEqualTo(listedAt));
     }
 
     private BatchResult ingest(FaninEngine engine, String eventId) {
