@@ -52,8 +52,11 @@ final class IngestBatch {
     private boolean overran;
     final Followups followups = new Followups();
     final Set<String> failed = new HashSet<>();
-    /** Messages handed back because their new window found no open-window slot ({@link #refuse}). */
-    final Set<String> refused = new HashSet<>();
+    /**
+     * Events handed back for a reason other than the open-window bound ({@link #refuse}): the windows they wait to
+     * join exist, so their messages count as arrivals (the idle advance must not close those windows under them).
+     */
+    final Set<Event> handedBack = new HashSet<>();
     final Map<String, String> failureReasons = new HashMap<>();
     final Set<String> deadLetteredIds = new HashSet<>();
     int accepted;
@@ -193,13 +196,17 @@ final class IngestBatch {
         engine.ports().metrics().count(MetricNames.ADMISSION_REFUSED, ref.pipeline());
         WindowLog.warn(LOG, ref, "new window refused: the pipeline is at bounds.maxOpenWindows; the messages are retried",
                 Map.of("maxOpenWindows", config(ref.pipeline()).bounds().maxOpenWindows()));
-        events.forEach(e -> refused.add(e.sourceMessageId()));
-        fail(events, "OPEN_WINDOW_BOUND: pipeline " + ref.pipeline() + " holds bounds.maxOpenWindows="
+        markFailed(events, "OPEN_WINDOW_BOUND: pipeline " + ref.pipeline() + " holds bounds.maxOpenWindows="
                 + config(ref.pipeline()).bounds().maxOpenWindows() + " open windows; window " + ref.windowId() + " waits for one to close");
     }
 
     /** The messages of {@code events} failed: their input redelivers them; the first reason is kept for a last delivery. */
     void fail(List<Event> events, String reason) {
+        handedBack.addAll(events);
+        markFailed(events, reason);
+    }
+
+    private void markFailed(List<Event> events, String reason) {
         for (Event e : events) {
             failed.add(e.sourceMessageId());
             failureReasons.putIfAbsent(e.sourceMessageId(), reason);

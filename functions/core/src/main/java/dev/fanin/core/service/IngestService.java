@@ -134,7 +134,7 @@ public final class IngestService {
         WatermarkStore.Reading stored = held.get().stored();
         OptionalLong newest = events.stream().filter(e -> !batch.failed.contains(e.sourceMessageId()))
                 .mapToLong(e -> e.eventTime().toEpochMilli()).max();
-        boolean arrived = newest.isPresent() || events.stream().anyMatch(e -> !batch.refused.contains(e.sourceMessageId()));
+        boolean arrived = newest.isPresent() || events.stream().anyMatch(batch.handedBack::contains);
         if (arrived && (newest.isPresent() || stored.lastArrival().toEpochMilli() > 0)) {
             storeWatermark(pipeline, stored, newest.orElse(stored.maxEventTime().toEpochMilli()), events.size());
         }
