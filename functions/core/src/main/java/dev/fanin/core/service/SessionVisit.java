@@ -44,7 +44,7 @@ final class SessionVisit {
     Optional<Map<WindowRef, WindowVisit.Visited>> visit(String pipeline, String key, List<String> windowIds, Read preloaded, Visit visit) {
         int[] attempt = {0};
         Visit[] current = {visit};
-        return Conflicts.retry(engine.settings().conflictRetries(), () -> current[0] = visit.at(engine.clock().instant()), () -> {
+        return Conflicts.retry(engine.settings().conflictRetries(), () -> current[0] = visit.again(engine, pipeline), () -> {
             boolean usePreloaded = attempt[0]++ == 0 && preloaded != null;
             Read read = usePreloaded ? preloaded : fresh(pipeline, key);
             return attempt(read, windowIds, current[0]);

@@ -61,9 +61,7 @@ public final class TimerService {
                     watermark = engine.watermark(pipeline, Long.MIN_VALUE, now);
                     followups.watermarks.put(pipeline, watermark);
                 }
-                // Each timer's visit decides at its own time, as a sweep's entries do: a claim's lease counts from it.
-                Instant at = engine.clock().instant();
-                visits.visit(timer.ref(), new Visit(watermark, at, Visitor.timer(timer.chain(), timer.dueAt()), followups));
+                visits.visit(timer.ref(), new Visit(watermark, now, Visitor.timer(timer.chain(), timer.dueAt()), followups));
             } catch (StoreUnavailableException e) {
                 LOG.warn("timer for {} not handled, it will be redelivered: {}", timer.ref(), e.getMessage());
                 failed.add(timer);

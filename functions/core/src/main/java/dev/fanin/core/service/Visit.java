@@ -16,8 +16,18 @@ record Visit(long watermark, Instant now, Visitor visitor, Followups followups) 
         Objects.requireNonNull(followups, "followups");
     }
 
-    /** The same visit deciding at {@code later}: a retry after a lost write, so that a claim's lease counts from it. */
-    Visit at(Instant later) {
-        return new Visit(watermark, later, visitor, followups);
+    /**
+     * The same visit deciding at {@code later} by the watermark read then: a retry after a lost write, so that a claim's
+     * lease counts from it, and a due time computed from it is not late (it adds the time the watermark still needs
+     * to {@code later}, which an older watermark would overstate).
+     */
+    Visit at(Instant later, long watermarkThen) {
+        return new Visit(watermarkThen, later, visitor, followups);
+    }
+
+    /** This visit again after a lost write of {@code pipeline}'s window: {@link #at} the clock's time now. */
+    Visit again(FaninEngine engine, String pipeline) {
+        Instant later = engine.clock().instant();
+        return at(later, engine.watermark(pipeline, Long.MIN_VALUE, later));
     }
 }

@@ -83,7 +83,7 @@ final class WindowVisit {
             }
         }
         Visit[] current = {visit};
-        return Conflicts.retry(engine.settings().conflictRetries(), () -> current[0] = visit.at(engine.clock().instant()), () -> {
+        return Conflicts.retry(engine.settings().conflictRetries(), () -> current[0] = visit.again(engine, ref.pipeline()), () -> {
             long readAt = engine.nextSequence();
             Optional<StoredWindow> loaded = engine.ports().store().load(ref);
             return loaded.isEmpty() ? Optional.of(Visited.gone(readAt)) : decide(loaded.get(), readAt, current[0]);
