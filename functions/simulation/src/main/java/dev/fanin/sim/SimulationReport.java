@@ -72,7 +72,7 @@ public record SimulationReport(
         line(b, "port calls (fault injection points)", portCalls);
         line(b, "crashes injected", crashes);
         line(b, "throttles / failed emits / stalled emits", throttles + " / " + failedEmits + " / " + slowEmits);
-        line(b, "slow port calls (8 s each)", slowCalls);
+        line(b, "slow port calls (" + Faults.SLOW_CALL / 1_000 + " s each)", slowCalls);
         line(b, "interleaved invocations (on the same keys)", interleavings + " (" + sameKeyInterleavings + ")");
         line(b, "lost timers / lost deletes", lostTimers + " / " + lostDeletes);
         line(b, "redeliveries", redeliveries);

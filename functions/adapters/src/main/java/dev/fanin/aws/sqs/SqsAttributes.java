@@ -1,6 +1,7 @@
 package dev.fanin.aws.sqs;
 
 import dev.fanin.core.text.SinkText;
+import java.util.Map;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 
 /** String message attributes as SQS takes them, and what they count toward the message size. */
@@ -21,5 +22,10 @@ final class SqsAttributes {
     /** What an attribute counts toward SQS's message size: the UTF-8 bytes of its name, type and value. */
     static long bytes(String name, MessageAttributeValue value) {
         return SinkText.utf8Length(name) + SinkText.utf8Length(value.dataType()) + SinkText.utf8Length(value.stringValue());
+    }
+
+    /** What a message counts toward SQS's size limit: its body's UTF-8 bytes and every attribute's ({@link #bytes}). */
+    static long messageBytes(long bodyBytes, Map<String, MessageAttributeValue> attributes) {
+        return bodyBytes + attributes.entrySet().stream().mapToLong(a -> bytes(a.getKey(), a.getValue())).sum();
     }
 }

@@ -60,7 +60,7 @@ public final class SqsDeadLetters implements DeadLetters {
         String sent = body(body);
         long bodyBytes = SinkText.utf8Length(sent);
         Map<String, MessageAttributeValue> added = attributes(messageId, bodyBytes, attributes, code, reason);
-        long total = bodyBytes + added.entrySet().stream().mapToLong(a -> SqsAttributes.bytes(a.getKey(), a.getValue())).sum();
+        long total = SqsAttributes.messageBytes(bodyBytes, added);
         if (total > SinkLimits.FANIN_QUEUE_MESSAGE_BYTES) {
             throw new IllegalArgumentException("the dead letter would be " + total + " bytes, over the dead-letter queue's "
                     + SinkLimits.FANIN_QUEUE_MESSAGE_BYTES + ": a body of " + bodyBytes + " bytes leaves no room for fanin's attributes");

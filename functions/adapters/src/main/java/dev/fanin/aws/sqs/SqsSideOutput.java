@@ -38,7 +38,7 @@ public final class SqsSideOutput implements SideOutput {
         Map<String, MessageAttributeValue> attributes = Map.of(
                 KIND_ATTRIBUTE, SqsAttributes.string(kind),
                 PIPELINE_ATTRIBUTE, SqsAttributes.string(pipeline));
-        long bytes = SinkText.utf8Length(json) + attributes.entrySet().stream().mapToLong(a -> SqsAttributes.bytes(a.getKey(), a.getValue())).sum();
+        long bytes = SqsAttributes.messageBytes(SinkText.utf8Length(json), attributes);
         if (bytes > SinkLimits.FANIN_QUEUE_MESSAGE_BYTES) {
             throw new IllegalArgumentException("the " + kind + " record is " + bytes + " bytes, over the side-output queue's "
                     + SinkLimits.FANIN_QUEUE_MESSAGE_BYTES);

@@ -76,7 +76,7 @@ class SqsDeadLettersAndSideOutputTest {
         Map<String, String> originals = Map.of("big", "y".repeat(5_000), "small", "z");
         Map<String, MessageAttributeValue> attributes = SqsDeadLetters.attributes("msg-4", body.length(), originals, "NO_MATCHING_PIPELINE", "NO_MATCHING_PIPELINE: " + "r".repeat(20_000));
 
-        long total = body.length() + attributes.entrySet().stream().mapToLong(a -> SqsAttributes.bytes(a.getKey(), a.getValue())).sum();
+        long total = SqsAttributes.messageBytes(body.length(), attributes);
         assertThat(total).isLessThanOrEqualTo(SinkLimits.FANIN_QUEUE_MESSAGE_BYTES);
         assertThat(attributes.get("fanin-reason").stringValue()).startsWith("NO_MATCHING_PIPELINE: rrr").endsWith("...(20022 bytes)");
         assertThat(strings(attributes)).containsEntry("fanin-dropped-attributes", "big").containsEntry("small", "z");

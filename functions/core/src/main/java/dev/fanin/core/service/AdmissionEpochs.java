@@ -45,11 +45,6 @@ public final class AdmissionEpochs {
         return Math.floorDiv(lastDeadline + RETIRE_MARGIN.toMillis() + MINUTE - 1, MINUTE);
     }
 
-    /** The epoch of a window of {@code pipeline} created now, at {@code openedAt}. */
-    public static long of(Instant openedAt, PipelineConfig pipeline) {
-        return of(openedAt, openedAt.plus(pipeline.triggers().maxLifetime()));
-    }
-
     /** Epochs before this one may be retired at processing time {@code now}. */
     public static long retirableBefore(Instant now) {
         return Math.floorDiv(now.toEpochMilli(), MINUTE) + 1;

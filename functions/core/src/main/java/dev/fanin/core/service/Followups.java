@@ -42,6 +42,19 @@ final class Followups {
      * being written on, which the first write that needs a due listing lists together ({@link DueCoverage}).
      */
     final Map<String, List<WindowRef>> dueAhead = new HashMap<>();
+
+    /**
+     * The window being written goes by {@code renamed} instead of {@code ref} (a time window that takes the id naming
+     * both its ends): the batch's listing from it on names it so ({@link DueCoverage}).
+     */
+    void renameAhead(String pipeline, WindowRef ref, WindowRef renamed) {
+        List<WindowRef> ahead = dueAhead.get(pipeline);
+        if (ahead != null && !ahead.isEmpty() && ahead.get(0).equals(ref)) {
+            List<WindowRef> named = new ArrayList<>(ahead);
+            named.set(0, renamed);
+            dueAhead.put(pipeline, named);
+        }
+    }
     /** Windows and group keys this invocation has listed in a due bucket, with the earliest bucket time. */
     final Map<WindowRef, Instant> listed = new HashMap<>();
     /**

@@ -127,15 +127,15 @@ public final class IngestService {
         }
         batch.followups.dueAhead.remove(pipeline);
         // Only what was applied moves the stored newest event time: an event handed back (out of time, a store failure)
-        // must not find, on its redelivery, that its own time already closed its window. A message handed back is an
+        // must not find, on its redelivery, that its own time already closed its window. An event handed back is an
         // arrival all the same, so that the idle advance does not close the windows of events being retried; but not
         // one refused for want of an open-window slot: its window does not exist, and holding the idle advance would
         // keep open the very windows whose close frees the slot.
         WatermarkStore.Reading stored = held.get().stored();
         OptionalLong newest = events.stream().filter(e -> !batch.failed.contains(e.sourceMessageId()))
                 .mapToLong(e -> e.eventTime().toEpochMilli()).max();
-        boolean arrived = newest.isPresent() || events.stream().anyMatch(batch.handedBack::contains);
-        if (arrived && (newest.isPresent() || stored.lastArrival().toEpochMilli() > 0)) {
+        boolean retried = events.stream().anyMatch(batch.handedBack::contains);
+        if (newest.isPresent() || (retried && stored.lastArrival().toEpochMilli() > 0)) {
             storeWatermark(pipeline, stored, newest.orElse(stored.maxEventTime().toEpochMilli()), events.size());
         }
     }

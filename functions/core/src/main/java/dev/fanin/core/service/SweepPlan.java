@@ -43,9 +43,8 @@ record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant dead
      *                   DueShards so strands no window)
      */
     static SweepPlan of(FaninSettings settings, int shards, Instant start, Instant deadline, boolean everyShard) {
-        long rotation = start.getEpochSecond() / ROTATION.toSeconds();
         // Rotate the first shard between runs so a budget cut does not always starve the same shards.
-        int first = (int) Math.floorMod(rotation, (long) shards);
+        int first = (int) Math.floorMod(rotation(start), (long) shards);
         List<Integer> order = new ArrayList<>();
         for (int past = shards; everyShard && past < WindowStore.MAX_DUE_SHARDS; past++) {
             order.add(past);
@@ -66,10 +65,15 @@ record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant dead
         if (pipelines.isEmpty()) {
             return pipelines;
         }
-        int first = (int) Math.floorMod(start.getEpochSecond() / ROTATION.toSeconds(), (long) pipelines.size());
+        int first = (int) Math.floorMod(rotation(start), (long) pipelines.size());
         List<T> order = new ArrayList<>(pipelines.subList(first, pipelines.size()));
         order.addAll(pipelines.subList(0, first));
         return order;
+    }
+
+    /** Which rotation a run starting at {@code start} is in: runs of the same minute start at the same shard and pipeline. */
+    private static long rotation(Instant start) {
+        return start.getEpochSecond() / ROTATION.toSeconds();
     }
 
     /** Whether a run that has visited {@code visited} entries stops at {@code now}: out of budget, or of time. */

@@ -9,7 +9,6 @@ import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.WindowRef;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -84,13 +83,7 @@ final class TimeWindowIngest {
             return new Located(startRef, loaded, state);
         }
         WindowRef own = startRef.withWindowId(WindowRef.timeWindowId(bounds.startMillis(), bounds.endMillis()));
-        // The batch's listing of its windows from this one on names this one by its own id (DueCoverage).
-        List<WindowRef> ahead = share.batch().followups.dueAhead.get(share.pipeline());
-        if (ahead != null && !ahead.isEmpty() && ahead.get(0).equals(startRef)) {
-            List<WindowRef> renamed = new ArrayList<>(ahead);
-            renamed.set(0, own);
-            share.batch().followups.dueAhead.put(share.pipeline(), renamed);
-        }
+        share.batch().followups.renameAhead(share.pipeline(), startRef, own);
         Optional<StoredWindow> ownLoaded = engine.ports().store().load(own);
         return new Located(own, ownLoaded, ownLoaded.map(engine::decode));
     }

@@ -17,17 +17,12 @@ record Visit(long watermark, Instant now, Visitor visitor, Followups followups) 
     }
 
     /**
-     * The same visit deciding at {@code later} by the watermark read then: a retry after a lost write, so that a claim's
-     * lease counts from it, and a due time computed from it is not late (it adds the time the watermark still needs
-     * to {@code later}, which an older watermark would overstate).
+     * This visit again after a lost write of {@code pipeline}'s window, at the clock's time now and by the watermark read
+     * then: a claim's lease counts from the retry, and a due time computed from it is not late (it adds the time the
+     * watermark still needs to now, which an older watermark would overstate).
      */
-    Visit at(Instant later, long watermarkThen) {
-        return new Visit(watermarkThen, later, visitor, followups);
-    }
-
-    /** This visit again after a lost write of {@code pipeline}'s window: {@link #at} the clock's time now. */
     Visit again(FaninEngine engine, String pipeline) {
         Instant later = engine.clock().instant();
-        return at(later, engine.watermark(pipeline, Long.MIN_VALUE, later));
+        return new Visit(engine.watermark(pipeline, Long.MIN_VALUE, later), later, visitor, followups);
     }
 }

@@ -37,6 +37,11 @@ final class InMemoryEngines {
                 FaninSettings.defaults(), clock);
     }
 
+    /** The same ports, settings and clock as {@code running}, under the configuration {@code yaml}: a change of it. */
+    static FaninEngine reconfigured(FaninEngine running, String yaml) {
+        return new FaninEngine(ConfigLoader.load(yaml, "test"), running.ports(), running.settings(), running.clock());
+    }
+
     /**
      * An in-memory store whose window creations take invocation time: before each, {@code clock} advances by what
      * {@code takes} says for the window about to be written (a slow or throttled table, inside one batch).

@@ -108,7 +108,7 @@ class OpenWindowSlotsTest {
     @Test
     void slotsLeftBehindByACrashReturnWhenTheirEpochRetires() {
         // A crash between a reservation and its windows' creation: two slots held by no window.
-        long epoch = AdmissionEpochs.of(clock.instant(), alerts);
+        long epoch = epochOf(clock.instant(), alerts);
         memory.reserveSlots("alerts", epoch, 2, 4);
         ingest.handle(List.of(alert("a")));
         clock.advance(Duration.ofMinutes(2));
@@ -124,12 +124,12 @@ class OpenWindowSlotsTest {
     @Test
     void anEpochRetiresOnlyAfterEveryWindowCreatedInItIsPastItsHardDeadlineAndTheMargin() {
         Instant created = Instant.parse("2026-11-29T10:07:00Z");
-        long epoch = AdmissionEpochs.of(created, alerts);
+        long epoch = epochOf(created, alerts);
         long length = alerts.triggers().maxLifetime().toMillis();
         Instant epochEnd = Instant.ofEpochMilli((Math.floorDiv(created.toEpochMilli(), length) + 1) * length);
         Instant lastDeadline = epochEnd.plus(alerts.triggers().maxLifetime());
 
-        assertThat(AdmissionEpochs.of(epochEnd.minusMillis(1), alerts)).as("the epoch's last window").isEqualTo(epoch);
+        assertThat(epochOf(epochEnd.minusMillis(1), alerts)).as("the epoch's last window").isEqualTo(epoch);
         assertThat(AdmissionEpochs.retirableBefore(lastDeadline.plus(AdmissionEpochs.RETIRE_MARGIN).minusMillis(1))).isLessThanOrEqualTo(epoch);
         assertThat(AdmissionEpochs.retirableBefore(lastDeadline.plus(AdmissionEpochs.RETIRE_MARGIN))).isGreaterThan(epoch);
     }
@@ -157,7 +157,7 @@ class OpenWindowSlotsTest {
     @Test
     void slotsLeftBehindUnderALongerLifetimeOutlastAShorterOneConfiguredSince() {
         FaninEngine longer = withMaxLifetime("1h");
-        long epoch = AdmissionEpochs.of(clock.instant(), longer.machine("alerts").config());
+        long epoch = epochOf(clock.instant(), longer.machine("alerts").config());
         memory.reserveSlots("alerts", epoch, 2, 4);
 
         // Windows created under the 1h lifetime may be open for up to two hours: the 10m configured now must not retire them.
@@ -171,8 +171,12 @@ class OpenWindowSlotsTest {
     }
 
     private FaninEngine withMaxLifetime(String lifetime) {
-        FaninConfig changed = ConfigLoader.load(YAML.replace("maxLifetime: 10m", "maxLifetime: " + lifetime), "test");
-        return new FaninEngine(changed, engine.ports(), FaninSettings.defaults(), clock);
+        return InMemoryEngines.reconfigured(engine, YAML.replace("maxLifetime: 10m", "maxLifetime: " + lifetime));
+    }
+
+    /** The epoch of a window of {@code pipeline} opened at {@code openedAt}. */
+    private static long epochOf(Instant openedAt, PipelineConfig pipeline) {
+        return AdmissionEpochs.of(openedAt, openedAt.plus(pipeline.triggers().maxLifetime()));
     }
 
     /**

@@ -2,13 +2,9 @@ package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.core.config.ConfigLoader;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
-import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.testkit.AggregateSchema;
 import dev.fanin.testkit.TestClock;
 import java.time.Duration;
@@ -29,9 +25,6 @@ class WindowKindChangeTest {
     private final TestClock clock = new TestClock(T0);
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
-    private final RecordingSideOutput side = new RecordingSideOutput();
-    private final FaninPorts ports = new FaninPorts(store, new InMemoryWatermarkStore(), emitter, new RecordingTimers(), side, side,
-            Metrics.NONE);
 
     @ParameterizedTest(name = "{0} -> {1}")
     @CsvSource(delimiter = '|', value = {
@@ -40,14 +33,14 @@ class WindowKindChangeTest {
             "{type: tumbling, size: 5m} | {type: session, gap: 1m}",
     })
     void aWindowOpenedBeforeATypeChangeClosesOnce(String before, String after) {
-        FaninEngine old = engine(before);
+        FaninEngine old = InMemoryEngines.of(pipeline(before), store, emitter, new RecordingTimers(), clock);
         new IngestService(old).handle(List.of(InMemoryEngines.message("m1", InMemoryEngines.rawEvent("k", "e1", T0), T0, 1)));
         // The first sweep lists the window again under its own id, so later sweeps reach it by that id.
         clock.set(T0.plusSeconds(60));
         new SweepService(old).sweep(clock.instant().plusSeconds(50));
         assertThat(emitter.emitted()).isEmpty();
 
-        FaninEngine changed = engine(after);
+        FaninEngine changed = InMemoryEngines.reconfigured(old, pipeline(after));
         for (int minute = 0; minute < 60; minute++) {
             clock.advance(Duration.ofMinutes(1));
             new SweepService(changed).sweep(clock.instant().plusSeconds(50));
@@ -57,8 +50,7 @@ class WindowKindChangeTest {
         assertThat(store.loadLive("p", "k").sessions()).as("no session left in the key's live item").isEmpty();
     }
 
-    private FaninEngine engine(String window) {
-        String yaml = InMemoryEngines.rawPipeline(window).replace("maxLifetime: 10m", "maxLifetime: 30m");
-        return new FaninEngine(ConfigLoader.load(yaml, "test"), ports, FaninSettings.defaults(), clock);
+    private static String pipeline(String window) {
+        return InMemoryEngines.rawPipeline(window).replace("maxLifetime: 10m", "maxLifetime: 30m");
     }
 }

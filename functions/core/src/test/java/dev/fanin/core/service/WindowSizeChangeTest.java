@@ -3,14 +3,11 @@ package dev.fanin.core.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.emit.AggregateEvent;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.testkit.AggregateSchema;
@@ -36,9 +33,8 @@ class WindowSizeChangeTest {
     private final TestClock clock = new TestClock(MIDNIGHT.plus(Duration.ofMinutes(10)));
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
-    private final RecordingSideOutput side = new RecordingSideOutput();
-    private final FaninPorts ports = new FaninPorts(store, new InMemoryWatermarkStore(), emitter, new RecordingTimers(), side, side,
-            Metrics.NONE);
+    /** The functions as configured now: each call of {@link #engine} changes the configuration of the same ports. */
+    private FaninEngine running;
 
     @ParameterizedTest(name = "{0} -> {1} at {2}")
     @CsvSource({
@@ -54,7 +50,7 @@ class WindowSizeChangeTest {
         FaninEngine changed = engine(after);
         BatchResult r = ingest(changed, "e-after");
         assertThat(r.eventsAccepted()).as("on time in its new window").isEqualTo(1);
-        assertThat(side.sideRecords()).isEmpty();
+        assertThat(((RecordingSideOutput) running.ports().sideOutput()).sideRecords()).isEmpty();
         sweepUntil(changed, MIDNIGHT.plus(Duration.ofHours(25)));
 
         Map<Interval, Long> seenByWindow = emitter.emitted().stream()
@@ -74,7 +70,7 @@ class WindowSizeChangeTest {
         ingest(engine("2h"), "e-after");
 
         String own = WindowRef.timeWindowId(MIDNIGHT.toEpochMilli(), MIDNIGHT.plus(Duration.ofHours(2)).toEpochMilli());
-        Instant listedAt = clock.instant().plus(FaninSettings.defaults().ingestTimeout()).plus(DueCoverage.IN_FLIGHT_MARGIN);
+        Instant listedAt = clock.instant().plus(running.settings().ingestTimeout()).plus(DueCoverage.IN_FLIGHT_MARGIN);
         assertThat(store.dueBuckets()).filteredOn(b -> b.entries().stream().anyMatch(r -> r.windowId().equals(own)))
                 .singleElement().satisfies(b -> assertThat(b.dueAt()).isEqualTo(listedAt));
     }
@@ -93,7 +89,8 @@ class WindowSizeChangeTest {
 
     private FaninEngine engine(String size) {
         String yaml = InMemoryEngines.rawPipeline("{type: tumbling, size: " + size + "}").replace("maxLifetime: 10m", "maxLifetime: 2d");
-        return new FaninEngine(ConfigLoader.load(yaml, "test"), ports, FaninSettings.defaults(), clock);
+        running = running == null ? InMemoryEngines.of(yaml, store, emitter, new RecordingTimers(), clock) : InMemoryEngines.reconfigured(running, yaml);
+        return running;
     }
 
     private static Interval window(Instant start, String size) {
