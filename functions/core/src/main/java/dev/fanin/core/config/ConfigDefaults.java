@@ -67,6 +67,8 @@ public final class ConfigDefaults {
     public static final int LONGEST_EVENT_ID_BYTES = 1_024;
     /** Completeness tracks members only up to this many expected; above, it falls back to the seen count. */
     public static final int MOST_MEMBERS_TRACKED = 10_000;
+    /** The largest {@code firstMember}: firstMember + {@link #MOST_MEMBERS_TRACKED}, past its last member, is still an int. */
+    public static final int LAST_FIRST_MEMBER = Integer.MAX_VALUE - MOST_MEMBERS_TRACKED;
     /** An aggregate lists at most this many missing members (and says when more are missing). */
     public static final int MOST_MISSING_LISTED = 1_000;
     public static final int MAX_PAYLOAD_BYTES = 262_144;

@@ -78,7 +78,7 @@ final class TriggerParser {
         Integer count = expected.integer("count", null, 1, MOST_EVENTS);
         FieldPath countPath = expected.path("countPath", null);
         FieldPath memberPath = expected.path("memberPath", null);
-        Integer firstMember = expected.integer("firstMember", ConfigDefaults.FIRST_MEMBER, 0, Integer.MAX_VALUE);
+        Integer firstMember = expected.integer("firstMember", ConfigDefaults.FIRST_MEMBER, 0, ConfigDefaults.LAST_FIRST_MEMBER);
         if (expected.has("firstMember") && !expected.has("memberPath")) {
             expected.at("firstMember").problem("is set but memberPath is not; firstMember numbers the members that memberPath reads, so set both or neither");
         }

@@ -289,8 +289,9 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         JsonNode e = json.path("e");
         List<Integer> members = new ArrayList<>();
         for (JsonNode range : json.path("m")) {
-            for (int m = range.get(0).intValue(); m <= range.get(1).intValue(); m++) {
-                members.add(m);
+            // long: a range ending at Integer.MAX_VALUE (stored under an older, wider firstMember) must end the loop.
+            for (long m = range.get(0).intValue(); m <= range.get(1).intValue(); m++) {
+                members.add((int) m);
             }
         }
         return new Completeness(Rules.of(config), e.isNull() || e.isMissingNode() ? null : e.intValue(), members,

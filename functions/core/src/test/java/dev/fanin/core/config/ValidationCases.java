@@ -179,6 +179,8 @@ final class ValidationCases {
                         "pipeline \"p\": triggers.expected needs count (a fixed number, e.g. 64) or countPath (a field carrying it, e.g. \"$.shardCount\")"),
                 c("firstMember without memberPath", p("name: p\nkey: [$.k]\ntriggers: {expected: {count: 4, firstMember: 1}, maxLifetime: 15m}"),
                         "pipeline \"p\": triggers.expected.firstMember is set but memberPath is not; firstMember numbers the members that memberPath reads, so set both or neither"),
+                c("firstMember too large", p("name: p\nkey: [$.k]\ntriggers: {expected: {count: 4, memberPath: $.m, firstMember: 2147483647}, maxLifetime: 15m}"),
+                        "pipeline \"p\": triggers.expected.firstMember is 2147483647; it must be between 0 and 2147473647"),
                 c("sentinel without when", p("name: p\nkey: [$.k]\ntriggers: {sentinel: {countsAsEvent: true}, maxLifetime: 15m}"),
                         "pipeline \"p\": triggers.sentinel.when is missing; give the condition that identifies the sentinel event, e.g. {path: \"$.s3.object.key\", matches: \".*/_SUCCESS\"}"),
                 c("two sources of the expected count", p("name: p\nkey: [$.k]\ntriggers:\n  expected: {countPath: $.n}\n  sentinel: {when: {path: $.last, exists: true}, expectedCount: $.n}\n  maxLifetime: 15m"),

@@ -5,6 +5,8 @@ import static dev.fanin.core.trigger.PipelineFixture.path;
 import static dev.fanin.core.trigger.PipelineFixture.pipeline;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.core.config.ConfigDefaults;
 import dev.fanin.core.config.ExpectedSpec;
 import dev.fanin.core.config.PipelineConfig;
 import org.junit.jupiter.api.Test;
@@ -33,5 +35,26 @@ class CompletenessBoundsTest {
         assertThat(c.members()).containsExactly(9_999);
         assertThat(c.missingMembers()).isPresent();
         assertThat(c.missingCount()).hasValue(Completeness.MAX_MEMBERS - 1);
+    }
+
+    @Test
+    void theTopMembersOfTheLargestFirstMemberAreListedAndReadBack() {
+        int first = ConfigDefaults.LAST_FIRST_MEMBER;
+        PipelineConfig top = pipeline().expected(new ExpectedSpec(Completeness.MAX_MEMBERS, null, path("$.m"), first)).build();
+        int last = first + Completeness.MAX_MEMBERS - 1;
+        Completeness c = Completeness.initial(top).observe(top, event("e1", 0, "{\"m\":" + last + "}"));
+
+        assertThat(c.members()).containsExactly(last);
+        assertThat(c.missingCount()).hasValue(Completeness.MAX_MEMBERS - 1);
+        assertThat(c.missingMembers().orElseThrow().members()).startsWith(first, first + 1).doesNotContain(last);
+        assertThat(Completeness.fromJson(top, c.toJson())).isEqualTo(c);
+    }
+
+    @Test
+    void aStoredRangeEndingAtIntegerMaxIsReadBack() throws Exception {
+        // Written under a firstMember the loader now refuses; reading it must still end.
+        var stored = new ObjectMapper().readTree("{\"e\":3,\"m\":[[2147483645,2147483647]],\"im\":0,\"s\":false,\"n\":3,\"c\":0}");
+
+        assertThat(Completeness.fromJson(pipeline().build(), stored).members()).containsExactly(2147483645, 2147483646, 2147483647);
     }
 }
