@@ -74,17 +74,20 @@ final class StateSection {
                 .append(Human.derived(epochReturn(p))).append(" (plus a sweep period) after it was taken.\n\n");
         Duration lifetime = p.triggers().maxLifetime();
         Duration ttl = Human.sum(lifetime, p.allowedLateness(), p.late().correctionDelay(), p.effectiveRetention());
+        // A window closed by a trigger before its span ends still takes events until its end + maxPast.
+        String horizon = p.spanPastLifetime().isZero() ? "maxPast + maxFuture" : "maxPast + maxFuture + window.size - maxLifetime";
         md.append("**Eviction.** No key can hold state forever: every window leaves the open set when it fires, at the latest at its "
                 + "hard deadline (creation + ").append(Human.config(lifetime)).append("). Its items then stay for dedupe and corrections, "
                         + "and carry a TTL (`lease` is the flush lease, a deployment setting):\n\n```\n"
-                        + "ttl = hardDeadline + allowedLateness + correctionDelay + lease + max(retention, maxPast + maxFuture)\n    = creation + ")
+                        + "ttl = hardDeadline + allowedLateness + correctionDelay + lease + max(retention, ").append(horizon)
+                .append(")\n    = creation + ")
                 .append(Human.plain(lifetime)).append(" + ").append(Human.plain(p.allowedLateness())).append(" + ")
                 .append(Human.plain(p.late().correctionDelay())).append(" + lease + ").append(Human.plain(p.effectiveRetention()))
                 .append("\n    = creation + ").append(Human.derived(ttl)).append(" + lease\n```\n\n");
         md.append("TTL is garbage collection, never the way a window closes (the triggers are). `retention` ")
                 .append(Human.config(p.retention())).append(" outlasts `allowedLateness` ").append(Human.config(p.allowedLateness()))
                 .append(", so a late event never finds its window deleted and fires it a second time; and the retention applied is at least "
-                        + "`eventTime.maxPast + maxFuture` (").append(Human.derived(p.effectiveRetention()))
+                        + "`eventTime.").append(horizon).append("` (").append(Human.derived(p.effectiveRetention()))
                 .append(" here), so a duplicate that intake still accepts always finds its window.\n");
         return md.toString();
     }

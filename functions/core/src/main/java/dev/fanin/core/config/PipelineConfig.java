@@ -53,18 +53,30 @@ public record PipelineConfig(
 
     /**
      * The retention applied to closed windows: {@code retention}, but at least {@code eventTime.maxPast +
-     * eventTime.maxFuture}. Any event intake accepts has an event time within those bounds of its arrival, so a
-     * redelivered duplicate always finds its window (and its ids) still stored; deleting it sooner would let the
-     * duplicate open the window again and fire the same aggregate id a second time.
+     * eventTime.maxFuture} plus {@link #spanPastLifetime()}. Intake takes an event at most maxFuture before its event
+     * time and at most maxPast after, so a window is created no earlier than its start - maxFuture and takes events
+     * until its end + maxPast; its items expire at creation + maxLifetime + allowedLateness + correctionDelay + lease +
+     * this retention, which is after that. So a redelivered duplicate or an event a count closed the window before
+     * always finds its window (and its ids) still stored; deleting it sooner would let the event open the window again
+     * and fire the same aggregate id a second time. (A session's id is its start, so its end needs nothing more.)
      */
     public Duration effectiveRetention() {
-        if (eventTime != null && eventTime.maxPast() != null && eventTime.maxFuture() != null) {
-            Duration intakeHorizon = eventTime.maxPast().plus(eventTime.maxFuture());
-            if (intakeHorizon.compareTo(retention) > 0) {
-                return intakeHorizon;
-            }
+        if (eventTime == null || eventTime.maxPast() == null || eventTime.maxFuture() == null) {
+            return retention;
         }
-        return retention;
+        Duration intakeHorizon = eventTime.maxPast().plus(eventTime.maxFuture()).plus(spanPastLifetime());
+        return intakeHorizon.compareTo(retention) > 0 ? intakeHorizon : retention;
+    }
+
+    /**
+     * How much a time window's span outlasts {@code triggers.maxLifetime} (allowed when a count, expected or sentinel
+     * trigger can close it sooner, e.g. a day's window closed by a count within the hour); zero otherwise.
+     */
+    public Duration spanPastLifetime() {
+        Duration span = window instanceof WindowSpec.Tumbling tumbling ? tumbling.size()
+                : window instanceof WindowSpec.Sliding sliding ? sliding.size() : Duration.ZERO;
+        Duration past = span.minus(triggers.maxLifetime());
+        return past.isNegative() ? Duration.ZERO : past;
     }
 
     /**
