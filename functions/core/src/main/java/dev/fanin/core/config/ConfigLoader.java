@@ -4,10 +4,13 @@ import com.fasterxml.jackson.core.JsonLocation;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
 import java.io.InputStream;
@@ -38,17 +41,24 @@ public final class ConfigLoader {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9-]{1,40}");
     private static final Pattern DUPLICATE_FIELD = Pattern.compile("Duplicate field '(.*)'");
+    /** Jackson's words for YAML's .inf, -.inf and .nan, which have no exact decimal (see {@link #YAML}). */
+    private static final Pattern NOT_FINITE = Pattern.compile("Malformed numeric value '([-+]?\\.(?i:inf|nan))'");
     /** SnakeYAML's words for a [ met inside a flow collection: an unquoted path index, most likely. */
     private static final Pattern FLOW_INDEX = Pattern.compile("while parsing a flow (sequence|mapping): expected ',' or '[]}]', but got \\[");
 
     /**
      * Duplicate keys are errors (the second would silently win otherwise). An empty plain value ({@code size:}) is
      * null, so it means "absent"; the builder does not enable that by default, unlike {@code new YAMLFactory()}.
+     * Numbers are exact decimals with their scale, as intake reads events ({@code 1.50} stays {@code 1.50}, not the
+     * double {@code 1.5}), so a number in a condition is the text an event's equal number has.
      */
-    private static final ObjectMapper YAML = new ObjectMapper(YAMLFactory.builder()
-            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-            .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
-            .build());
+    private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+                    .build())
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .build();
 
     private ConfigLoader() {
     }
@@ -122,6 +132,11 @@ public final class ConfigLoader {
                     + "\" appears twice in the same mapping; keep one";
         }
         String where = line.isEmpty() ? "" : " at " + line + ", column " + location.getColumnNr();
+        Matcher notFinite = NOT_FINITE.matcher(original);
+        if (notFinite.find()) {
+            return "the value" + where + " is " + notFinite.group(1) + ", not a finite number; fanin takes finite values only "
+                    + "(a duration such as maxLifetime must be finite so that every window closes: use e.g. \"15m\")";
+        }
         String hint = FLOW_INDEX.matcher(original).find()
                 ? "; a path with [ ] inside [...] or {...} must be quoted, e.g. '$.items[0].id' (in flow style [ and ] are YAML's own)"
                 : "";

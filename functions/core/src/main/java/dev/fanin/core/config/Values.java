@@ -1,6 +1,7 @@
 package dev.fanin.core.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fanin.core.text.ExactJson;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.time.Duration;
@@ -50,10 +51,10 @@ final class Values {
         return null;
     }
 
-    /** A scalar compared with event fields: text, number or boolean, as its text form. */
+    /** A scalar compared with event fields: text, number or boolean, as an event's value of it is compared. */
     static String scalar(Spot spot, JsonNode node) {
         if (node.isValueNode() && !node.isNull()) {
-            return node.asText();
+            return ExactJson.scalarText(node);
         }
         spot.problem("must be a single value (text, a number or true/false), not " + kind(node));
         return null;
@@ -69,11 +70,7 @@ final class Values {
                 return null;
             }
         } else if (node.isNumber()) {
-            if (Double.isInfinite(node.asDouble())) {
-                spot.problem(Durations.infinite(".inf").getMessage());
-            } else {
-                spot.problem(node.asText() + " has no unit; use e.g. \"" + node.asText() + "s\" or \"" + node.asText() + "m\"");
-            }
+            spot.problem(node.asText() + " has no unit; use e.g. \"" + node.asText() + "s\" or \"" + node.asText() + "m\"");
             return null;
         } else {
             spot.problem("must be a duration such as \"30s\", not " + kind(node));

@@ -1,6 +1,7 @@
 package dev.fanin.core.intake;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fanin.core.text.ExactJson;
 import dev.fanin.core.text.SinkText;
 
 /**
@@ -23,13 +24,7 @@ public final class Scalars {
 
     /** The text of a scalar; call only when {@link #isScalar} holds. */
     public static String text(JsonNode node) {
-        if (node.isTextual()) {
-            return node.textValue();
-        }
-        if (node.isBigDecimal()) {
-            return node.decimalValue().toPlainString();
-        }
-        return node.asText();
+        return ExactJson.scalarText(node);
     }
 
     /**

@@ -87,6 +87,21 @@ public final class ExactJson {
         return bytes;
     }
 
+    /**
+     * The text of a scalar (a string, number or boolean): a string is its value, a number its exact decimal text with
+     * no exponent ({@code 1200}, {@code 1.50}, {@code 1e2} is {@code 100}), a boolean {@code true}/{@code false}. Event
+     * values and the configuration's values read by {@link #read} or with the same number features compare by it.
+     */
+    public static String scalarText(JsonNode node) {
+        if (node.isTextual()) {
+            return node.textValue();
+        }
+        if (node.isBigDecimal()) {
+            return node.decimalValue().toPlainString();
+        }
+        return node.asText();
+    }
+
     /** Reads JSON text, numbers as exact decimals. */
     public static JsonNode read(String text) throws JsonProcessingException {
         return READER.readTree(text);

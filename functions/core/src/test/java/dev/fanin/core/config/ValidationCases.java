@@ -47,6 +47,8 @@ final class ValidationCases {
                         "the file is not valid YAML at line 2, column 13: while parsing a flow node: expected the node content, but found '<stream end>'"),
                 c("a field appears twice in one mapping", "version: 1\nversion: 1\n",
                         "line 2: a field \"version\" appears twice in the same mapping; keep one"),
+                c("a value that is not a finite number", "version: 1\npipelines:\n  - {name: p, key: [$.k], triggers: {maxLifetime: .inf}}\n",
+                        "the value at line 3, column 55 is .inf, not a finite number; fanin takes finite values only (a duration such as maxLifetime must be finite so that every window closes: use e.g. \"15m\")"),
                 c("several YAML documents", valid("") + "---\nversion: 1\n",
                         "the file holds more than one YAML document (\"---\"); put every pipeline in one document"),
                 c("the file is a list", "- version: 1\n", "the configuration must be a mapping with version and pipelines, not a list"),
