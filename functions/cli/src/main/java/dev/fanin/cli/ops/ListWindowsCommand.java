@@ -67,7 +67,7 @@ final class ListWindowsCommand extends FaninCommand {
             } catch (IllegalArgumentException badCursor) {
                 throw new UsageException("--next: " + badCursor.getMessage());
             }
-            List<StoredWindow> known = page.windows().stream().filter(w -> stack.config().pipeline(w.ref().pipeline()).isPresent()).toList();
+            List<StoredWindow> known = page.windows().stream().filter(w -> stack.known(w.ref().pipeline()).isPresent()).toList();
             List<WindowReport> reports = reports(stack, known, now, filter);
             int unknown = page.windows().size() - known.size();
             if (json) {
@@ -81,7 +81,7 @@ final class ListWindowsCommand extends FaninCommand {
                 console.out().println(footer(page, reports.size()));
             }
             if (unknown > 0) {
-                console.err().println(unknown + " windows of pipelines not in the configuration were skipped: give the stack's --config");
+                console.err().println(unknown + " windows of pipelines neither configured nor retired were skipped: give the --config they ran under");
             }
             return FaninCli.OK;
         }
@@ -94,7 +94,7 @@ final class ListWindowsCommand extends FaninCommand {
             String name = stored.ref().pipeline();
             WindowState state = stack.engine().decode(stored);
             long watermark = watermarks.computeIfAbsent(name, p -> stack.engine().watermark(p, Long.MIN_VALUE, now));
-            WindowReport report = WindowReport.of(state, stack.config().pipeline(name).get(), watermark, now);
+            WindowReport report = WindowReport.of(state, stack.known(name).get(), watermark, now);
             if (filter.accepts(report)) {
                 reports.add(report);
             }

@@ -9,7 +9,9 @@ import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.service.FaninEngine;
 import dev.fanin.lambda.FaninRuntime;
 import java.time.Clock;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * A stack connected for operating: its resources, the functions' own runtime over them (so a close is the functions'
@@ -61,10 +63,28 @@ public final class Operated implements AutoCloseable {
         return runtime.engine().config();
     }
 
+    /**
+     * The pipelines an operator sees: the configuration's, then the retired ones (removed or renamed by a configuration
+     * change, whose windows still close under their last definition, and may need an operator as much as any).
+     */
+    public List<PipelineConfig> pipelines() {
+        return runtime.engine().sweptPipelines();
+    }
+
+    /** A configured or retired pipeline by name. */
+    public Optional<PipelineConfig> known(String name) {
+        return pipelines().stream().filter(p -> p.name().equals(name)).findFirst();
+    }
+
+    /** Whether {@code pipeline} is retired: no longer configured, its windows still open. */
+    public boolean isRetired(PipelineConfig pipeline) {
+        return config().pipeline(pipeline.name()).isEmpty();
+    }
+
     /** @throws UsageException naming the pipelines when there is no such one */
     public PipelineConfig pipeline(String name) throws UsageException {
-        return config().pipeline(name).orElseThrow(() -> new UsageException("no pipeline \"" + name + "\"; the stack's pipelines are: "
-                + String.join(", ", config().pipelines().stream().map(PipelineConfig::name).toList())));
+        return known(name).orElseThrow(() -> new UsageException("no pipeline \"" + name + "\"; the stack's pipelines are: "
+                + String.join(", ", pipelines().stream().map(p -> p.name() + (isRetired(p) ? " (retired)" : "")).toList())));
     }
 
     public WindowTableReader table() {

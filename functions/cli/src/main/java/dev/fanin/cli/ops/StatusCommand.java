@@ -47,7 +47,7 @@ public final class StatusCommand extends FaninCommand {
             Instant now = Instant.now();
             PrintStream out = console.out();
             out.println("fanin status" + stack.stack().stack().map(s -> " of stack " + s).orElse("") + " at " + Times.iso(now));
-            for (PipelineConfig pipeline : stack.config().pipelines()) {
+            for (PipelineConfig pipeline : stack.pipelines()) {
                 pipeline(stack, pipeline, now, out);
             }
             queues(stack, out);
@@ -80,7 +80,7 @@ public final class StatusCommand extends FaninCommand {
             cursor = page.cursor();
         } while (cursor.isPresent() && reads < maxReads);
         out.println();
-        out.println("pipeline " + pipeline.name());
+        out.println("pipeline " + pipeline.name() + (stack.isRetired(pipeline) ? " (retired: no longer configured; its open windows close under its last definition)" : ""));
         out.println("  open-window slots   " + slots + " of " + pipeline.bounds().maxOpenWindows() + " (table: the admission counter)");
         out.println("  open windows        " + open + (cursor.isPresent() ? "+ (table: read " + reads + " pages, more not read; raise --max-reads)"
                 : " (table: every open window)") + ", " + held + " held, " + overdue + " overdue");

@@ -1,0 +1,63 @@
+package dev.fanin.cli.ops;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A configuration change that removes a pipeline leaves its open windows to close under its last definition; until
+ * then the operator commands see them and act on them as on any (they once answered "no pipeline" and skipped them,
+ * telling the operator to pass a --config that no longer has it).
+ */
+class RetiredPipelineWindowsTest {
+
+    /** {@link WindowsCommandTest#JOBS}, with the jobs pipeline gone and another in its place. */
+    private static final String WITHOUT_JOBS = WindowsCommandTest.JOBS.replace("name: jobs", "name: batches");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void aRetiredPipelinesHeldWindowIsListedCountedAndClosedByTheOperator() throws Exception {
+        OperatedFixture stack = new OperatedFixture(dir, WindowsCommandTest.JOBS);
+        Instant past = Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.HOURS);
+        stack.send("{\"job\":\"job-7\",\"shard\":0,\"n\":4,\"at\":\"" + past + "\"}");
+        stack.deliver();
+        stack.send("{\"job\":\"fresh\",\"shard\":0,\"n\":1,\"at\":\"" + Instant.now() + "\"}");
+        stack.deliver();
+        stack.sweep(Duration.ofMinutes(2));
+        stack.newAggregates();
+
+        stack.useConfig(dir, WITHOUT_JOBS);
+
+        OperatedFixture.Run list = stack.fanin("", "windows", "list", "--pipeline", "jobs", "--status", "held");
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.err()).doesNotContain("skipped");
+        Matcher row = Pattern.compile("(?m)^HELD .* jobs +job-7 +(T\\d+) ").matcher(list.out());
+        assertThat(row.find()).as(list.out()).isTrue();
+
+        OperatedFixture.Run status = stack.fanin("", "status");
+        assertThat(status.exit()).as(status.err()).isZero();
+        assertThat(status.out()).contains("pipeline jobs (retired: no longer configured").containsPattern("open windows +1 .*1 held");
+
+        OperatedFixture.Run close = stack.fanin("y\n", "windows", "close", "--pipeline", "jobs", "--key", "job-7", "--window", row.group(1),
+                "--note", "the jobs pipeline was replaced");
+        assertThat(close.exit()).as(close.err()).isZero();
+        assertThat(stack.newAggregates()).singleElement().satisfies((JsonNode a) -> {
+            assertThat(a.path("pipeline").asText()).isEqualTo("jobs");
+            assertThat(a.path("closeReason").asText()).isEqualTo("OPERATOR");
+        });
+
+        OperatedFixture.Run unknown = stack.fanin("", "windows", "list", "--pipeline", "nightly");
+        assertThat(unknown.exit()).isEqualTo(2);
+        assertThat(unknown.err()).contains("no pipeline \"nightly\"; the stack's pipelines are: batches, jobs (retired)");
+    }
+}
