@@ -22,9 +22,10 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 /**
  * The input dead-letter queue read and redriven by an operator ({@code fanin dead-letters}). Reading takes messages
  * out of sight for {@link #HOLD} and gives them back at once; redriving sends each selected message to the input
- * queue (its body and the producer's attributes, without fanin's own) and deletes it from this queue only after the
- * send succeeded. So a message is never lost: a failure between the two leaves it in both queues, and fanin's dedupe
- * by event id counts it once.
+ * queue (its body, the producer's attributes, and of fanin's own only {@code fanin-original-message-id}, which intake
+ * takes as the message's id) and deletes it from this queue only after the send succeeded. So a message is never
+ * lost: a failure between the two leaves it in both queues, and fanin's dedupe by event id counts it once, also where
+ * the event id is the message id.
  */
 public final class SqsDeadLetterQueue {
 
@@ -105,8 +106,10 @@ public final class SqsDeadLetterQueue {
         List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             Message m = batch.get(i);
+            Map<String, MessageAttributeValue> attributes = producerAttributes(m);
+            attributes.put(SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, SqsAttributes.string(attribute(m, SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, m.messageId())));
             entries.add(SendMessageBatchRequestEntry.builder().id(Integer.toString(i)).messageBody(m.body())
-                    .messageAttributes(producerAttributes(m)).build());
+                    .messageAttributes(attributes).build());
         }
         SendMessageBatchResponse response = sqs.sendMessageBatch(r -> r.queueUrl(inputQueueUrl).entries(entries));
         Set<String> sent = new HashSet<>();

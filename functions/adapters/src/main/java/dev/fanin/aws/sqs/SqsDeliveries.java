@@ -29,7 +29,14 @@ public final class SqsDeliveries {
     public static InboundMessage inbound(String messageId, String body, Map<String, String> systemAttributes,
                                          Map<String, String> producerAttributes, Instant receivedAt) {
         Map<String, String> system = systemAttributes == null ? Map.of() : systemAttributes;
-        return new InboundMessage(messageId, body, attempt(system), sentAt(system).orElse(null), receivedAt, producerAttributes);
+        return new InboundMessage(messageId, body, attempt(system), sentAt(system).orElse(null), receivedAt, producerAttributes,
+                originalId(producerAttributes));
+    }
+
+    /** What a redrive says the message re-sends ({@value SqsDeadLetters#ORIGINAL_ID_ATTRIBUTE}); null for a producer's own. */
+    private static String originalId(Map<String, String> producerAttributes) {
+        String original = producerAttributes == null ? null : producerAttributes.get(SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE);
+        return original == null || original.isEmpty() ? null : original;
     }
 
     /** A delivery whose producer set no message attributes. */

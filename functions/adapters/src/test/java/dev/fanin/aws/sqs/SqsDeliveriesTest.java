@@ -54,6 +54,20 @@ class SqsDeliveriesTest {
         assertThat(m.attempt()).isEqualTo(2);
     }
 
+    @ParameterizedTest(name = "fanin-original-message-id \"{0}\" -> {1}")
+    @CsvSource(value = {"first-id, first-id", "'', m-1", "-, m-1"}, nullValues = "-")
+    void aRedrivenMessageStandsForTheMessageItReSends(String original, String expected) {
+        Map<String, String> producer = new HashMap<>(Map.of("tenant", "acme"));
+        if (original != null) {
+            producer.put(SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, original);
+        }
+
+        InboundMessage m = SqsDeliveries.inbound("m-1", "{}", SqsDeliveries.systemAttributes(RECEIVED, 1), producer, RECEIVED);
+
+        assertThat(m.messageId()).isEqualTo("m-1");
+        assertThat(m.originalMessageId()).isEqualTo(expected);
+    }
+
     @ParameterizedTest(name = "sent at {0}, receive {1}")
     @CsvSource({"2026-11-29T10:00:00Z, 1", "2026-11-29T10:00:00.123Z, 4"})
     void theAttributesSqsWouldGiveReadBackAsTheSameFacts(String sent, int receiveCount) {

@@ -9,6 +9,7 @@ import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.services.sqs.model.Message;
 
 /**
  * {@code fanin dead-letters} against a stack on the local endpoint, through the real functions: a message no pipeline
@@ -72,5 +73,30 @@ class DeadLettersCommandTest {
                 "input dead letters  1 waiting", "last hour (CloudWatch, namespace Fanin, whole stack)");
         // moto 5.2.1 does not serve CloudWatch's current protocol (RPC v2 CBOR): the command says so instead of failing.
         assertThat(status.out()).containsAnyOf("not available: the endpoint does not serve GetMetricData", "events accepted");
+    }
+
+    @Test
+    void aMessageRedrivenTwiceIsOneEventAlsoWhereItsIdIsTheEventId() throws Exception {
+        String withoutIds = STRICT.replace("    eventId: $.shard\n", "");
+        stack.useConfig(dir, withoutIds);
+        String body = "{\"type\":\"shard.finished\",\"job\":\"j5\",\"shard\":0,\"n\":1,\"at\":\"" + Instant.now() + "\"}";
+        stack.send(body);
+        stack.deliver();
+        stack.useConfig(dir, WindowsCommandTest.JOBS.replace("    eventId: $.shard\n", ""));
+
+        OperatedFixture.Run redrive = stack.fanin("", "dead-letters", "redrive", "--reason", "NO_MATCHING", "--yes");
+        assertThat(redrive.exit()).as(redrive.err()).isZero();
+        // As if the redrive had sent it twice (its delete failed after the send): the same body and attributes again.
+        String input = stack.resources.queueUrl("InputQueue");
+        Message redriven = stack.sqs.receiveMessage(r -> r.queueUrl(input).messageAttributeNames("All").visibilityTimeout(0)).messages().get(0);
+        assertThat(redriven.messageAttributes()).containsKey("fanin-original-message-id");
+        stack.sqs.sendMessage(r -> r.queueUrl(input).messageBody(redriven.body()).messageAttributes(redriven.messageAttributes()));
+        stack.deliver();
+        stack.sweep(java.time.Duration.ofMinutes(2));
+
+        assertThat(stack.newAggregates()).singleElement().satisfies(a -> {
+            assertThat(a.path("key").asText()).isEqualTo("j5");
+            assertThat(a.path("aggregations").path("shards").asInt()).as("counted once").isEqualTo(1);
+        });
     }
 }

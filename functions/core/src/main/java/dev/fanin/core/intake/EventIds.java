@@ -6,7 +6,8 @@ import dev.fanin.core.config.Envelope;
 import dev.fanin.core.config.FieldPath;
 
 /**
- * Reads an event's dedupe identity: the configured path's scalar text, or else the message id, or for an S3
+ * Reads an event's dedupe identity: the configured path's scalar text, or else the message's original id
+ * ({@link InboundMessage#originalMessageId}), or for an S3
  * record its object key ({@link ConfigDefaults#S3_EVENT_ID}, the loader's default too: one message carries several
  * records, and a window counts an object once however often it is uploaded or notified).
  */

@@ -9,17 +9,19 @@ import java.util.Optional;
  * One delivery of an input message, free of any transport's types and attribute names: each handler sets these facts
  * from its own transport (for SQS, {@code dev.fanin.aws.sqs.SqsDeliveries}), so a new input is a new handler.
  *
- * @param messageId  the transport's id of the message, the same on every delivery; the event id of events whose
- *                   pipeline configures none (except S3 records)
+ * @param messageId  the transport's id of the message, the same on every delivery
  * @param body       the message body, exactly as received
  * @param attempt    which delivery of the message this is, counting from 1
  * @param sentTime   when the producer sent the message, or null when the transport does not say
  * @param receivedAt processing time at which fanin received the message (the Lambda clock, or a simulated one)
  * @param attributes the transport's own attributes of the message, opaque to the core: they go with its dead letter;
  *                   never null
+ * @param originalMessageId the id of the message as its producer sent it: {@code messageId}, or for a message re-sent
+ *                   from the dead-letter queue (a redrive), the id of the message it re-sends; what stands for the
+ *                   message where it is the event id, so the same message redriven twice is one event
  */
 public record InboundMessage(String messageId, String body, int attempt, Instant sentTime, Instant receivedAt,
-                             Map<String, String> attributes) {
+                             Map<String, String> attributes, String originalMessageId) {
 
     public InboundMessage {
         if (attempt < 1) {
@@ -27,6 +29,12 @@ public record InboundMessage(String messageId, String body, int attempt, Instant
         }
         Objects.requireNonNull(receivedAt, "receivedAt");
         attributes = attributes == null ? Map.of() : Map.copyOf(attributes);
+        originalMessageId = originalMessageId == null ? messageId : originalMessageId;
+    }
+
+    /** A message as its producer sent it (not re-sent from the dead-letter queue). */
+    public InboundMessage(String messageId, String body, int attempt, Instant sentTime, Instant receivedAt, Map<String, String> attributes) {
+        this(messageId, body, attempt, sentTime, receivedAt, attributes, messageId);
     }
 
     /** A first delivery that carries no attributes of its transport. */

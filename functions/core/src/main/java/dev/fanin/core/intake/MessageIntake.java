@@ -196,7 +196,7 @@ public final class MessageIntake {
                     + limit + " of pipeline '" + pipeline.name() + "'");
         }
         String key = GroupKeys.build(pipeline.key(), unit.payload(), unit.envelope(), pipeline.bounds().maxKeyLength());
-        String eventId = EventIds.resolve(pipeline.eventId(), unit, message.messageId());
+        String eventId = EventIds.resolve(pipeline.eventId(), unit, message.originalMessageId());
         EventTimes.EventTime time = EventTimes.resolve(pipeline.eventTime(), unit.payload(), unit.envelope(), message.sentAtOrReceivedAt());
         return new Event(pipeline.name(), key, eventId, time.at(), time.fallback(), message.receivedAt(), unit.payload(),
                 unit.envelope(), message.messageId());

@@ -10,6 +10,8 @@ import java.util.Map;
 public interface DeadLetters {
 
     /**
+     * @param messageId the message's original id ({@code InboundMessage#originalMessageId}), which a redrive of the
+     *                  dead letter carries back
      * @param code   the machine-readable reason: a {@code RejectionReason} name (several, sorted and joined by
      *               {@code ,}, for an S3 notification whose records were rejected for different reasons), or
      *               {@code RETRIES_EXHAUSTED}

@@ -239,7 +239,7 @@ final class IngestBatch {
      */
     boolean deadLetter(InboundMessage m, String code, String reason, String pipeline) {
         try {
-            engine.ports().deadLetters().send(m.messageId(), m.body(), m.attributes(), code, reason);
+            engine.ports().deadLetters().send(m.originalMessageId(), m.body(), m.attributes(), code, reason);
             deadLettered++;
             deadLetteredIds.add(m.messageId());
             engine.ports().metrics().count(MetricNames.DEAD_LETTERED, pipeline == null ? "none" : pipeline);
