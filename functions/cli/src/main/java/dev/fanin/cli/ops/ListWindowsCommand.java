@@ -39,7 +39,7 @@ final class ListWindowsCommand extends FaninCommand {
     @Option(names = "--pipeline", paramLabel = "NAME", description = "only this pipeline's windows")
     private String pipeline;
     @Option(names = "--status", paramLabel = "LIST", split = ",",
-            description = "open, held, claimed, closed, merged, or overdue (open past the hard deadline); default open,held,claimed")
+            description = "open, held, claimed, closed, merged, or overdue (open 2 minutes or more past the hard deadline); default open,held,claimed")
     private List<String> statuses = List.of("open", "held", "claimed");
     @Option(names = "--page-size", paramLabel = "N", description = "windows per page, and items per Scan request (default ${DEFAULT-VALUE})")
     private int pageSize = 50;
@@ -109,8 +109,8 @@ final class ListWindowsCommand extends FaninCommand {
     }
 
     /**
-     * The statuses asked for. "overdue" (open past the hard deadline) is not stored: asking for it scans every open
-     * status and keeps the overdue windows beside those of the statuses named.
+     * The statuses asked for. "overdue" (open {@link WindowReport#OVERDUE_AFTER} or more past the hard deadline) is
+     * not stored: asking for it scans every open status and keeps the overdue windows beside those of the statuses named.
      */
     record Filter(Set<WindowStatus> named, boolean overdue) {
 

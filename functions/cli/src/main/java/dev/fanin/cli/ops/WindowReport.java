@@ -2,6 +2,7 @@ package dev.fanin.cli.ops;
 
 import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.service.FaninSettings;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.window.WindowKind;
@@ -15,16 +16,20 @@ import java.util.OptionalLong;
  * One window as an operator reads it: where it stands and why it has not closed, from its decoded state, its
  * pipeline, the pipeline's watermark and the time. Pure.
  *
- * @param overdue  open past its hard deadline: the sweeper does not get to it (the WindowsNotClosing alarm)
+ * @param overdue  open {@link #OVERDUE_AFTER} or more past its hard deadline: the sweeper does not get to it (the
+ *                 WindowsNotClosing alarm)
  * @param missing  the missing members, ascending, at most 1,000; empty when not tracked
  * @param why      one sentence: what the window waits for, or what is wrong
  */
 public record WindowReport(WindowState state, Duration age, boolean overdue, Long expected, long seen, OptionalLong missingCount,
                            List<Integer> missing, boolean missingTruncated, String why) {
 
+    /** The sweeper's own grace before a due window counts as overdue (its OverdueWindows metric). */
+    public static final Duration OVERDUE_AFTER = FaninSettings.defaults().overdueAfter();
+
     public static WindowReport of(WindowState w, PipelineConfig pipeline, long watermark, Instant now) {
         Completeness c = w.completeness();
-        boolean overdue = w.status().isOpen() && !now.isBefore(w.hardDeadline().plus(Duration.ofMinutes(2)));
+        boolean overdue = w.status().isOpen() && !now.isBefore(w.hardDeadline().plus(OVERDUE_AFTER));
         List<Integer> missing = c.missingMembers().map(Completeness.MissingMembers::members).orElse(List.of());
         boolean truncated = c.missingMembers().map(Completeness.MissingMembers::truncated).orElse(false);
         return new WindowReport(w, Duration.between(w.openedAt(), now), overdue, c.expected() == null ? null : c.expected().longValue(),
@@ -64,10 +69,13 @@ public record WindowReport(WindowState state, Duration age, boolean overdue, Lon
     }
 
     private static String waitingFor(WindowState w, PipelineConfig pipeline, long watermark) {
-        String end = Times.iso(w.bounds().endMillis());
-        String event = w.kind() == WindowKind.SESSION
-                ? "waiting for the watermark (" + Times.iso(watermark) + ") to pass its last event + gap (" + end + ")"
-                : "waiting for the watermark (" + Times.iso(watermark) + ") to pass its end (" + end + ")";
+        String end = (w.kind() == WindowKind.SESSION ? "its last event + gap (" : "its end (") + Times.iso(w.bounds().endMillis()) + ")";
+        if (watermark >= w.bounds().endMillis()) {
+            // Nothing left to wait for: a visit closes it (or holds it), unless the timers and the sweeper are behind.
+            return "due: the watermark (" + Times.iso(watermark) + ") is past " + end + "; waiting for its timer or the next sweep "
+                    + "(if it stays: OverdueWindows, SweeperNotSweeping)";
+        }
+        String event = "waiting for the watermark (" + Times.iso(watermark) + ") to pass " + end;
         if (pipeline.knowsCompleteness() && !w.completeness().isComplete()) {
             OptionalLong missing = w.completeness().missingCount();
             event = (missing.isPresent() ? "waiting for " + missing.getAsLong() + " more expected events" : "waiting for the expected count")

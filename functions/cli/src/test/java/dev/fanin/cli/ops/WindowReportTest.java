@@ -53,6 +53,24 @@ class WindowReportTest {
     }
 
     @Test
+    void anOpenJobPastItsEndSaysItIsDueNotThatItWaitsForTheWatermark() {
+        WindowState w = jobWithShards(T0.toEpochMilli(), T0.plusSeconds(60), 0, 2).next();
+        long pastTheEnd = T0.plus(Duration.ofHours(1)).toEpochMilli();
+
+        assertThat(WindowReport.of(w, JOBS, pastTheEnd, T0.plusSeconds(90)).why()).startsWith("due: the watermark "
+                + "(2026-11-29T11:00:00Z) is past its end (2026-11-29T11:00:00Z); waiting for its timer or the next sweep");
+        assertThat(WindowReport.of(w, JOBS, pastTheEnd - 1, T0.plusSeconds(90)).why()).startsWith("waiting for 2 more expected events");
+    }
+
+    @Test
+    void overdueStartsTheSweepersGraceAfterTheHardDeadline() {
+        WindowState w = jobWithShards(T0.toEpochMilli(), T0.plusSeconds(60), 0, 2).next();
+
+        assertThat(WindowReport.of(w, JOBS, T0.toEpochMilli(), w.hardDeadline().plus(WindowReport.OVERDUE_AFTER).minusMillis(1)).overdue()).isFalse();
+        assertThat(WindowReport.of(w, JOBS, T0.toEpochMilli(), w.hardDeadline().plus(WindowReport.OVERDUE_AFTER)).overdue()).isTrue();
+    }
+
+    @Test
     void aHeldJobSaysWhatHappensAtItsDeadlineAndOverdueWhenPastIt() {
         long pastTheEnd = T0.plus(Duration.ofHours(2)).toEpochMilli();
         WindowState held = machine.tick(jobWithShards(T0.toEpochMilli(), T0.plusSeconds(30), 0).next(), pastTheEnd, T0.plusSeconds(60)).next();
