@@ -1,5 +1,7 @@
 package dev.fanin.aws.sqs;
 
+import dev.fanin.aws.Batches;
+import dev.fanin.core.text.SinkText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -8,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.BiConsumer;
 import java.util.function.Predicate;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
@@ -55,66 +58,99 @@ public final class SqsDeadLetterQueue {
 
     private final SqsClient sqs;
     private final String queueUrl;
+    private final Duration hold;
 
     public SqsDeadLetterQueue(SqsClient sqs, String queueUrl) {
+        this(sqs, queueUrl, HOLD);
+    }
+
+    /** @param hold how long a message read stays out of sight of other readers ({@link #HOLD}; tests shorten it) */
+    SqsDeadLetterQueue(SqsClient sqs, String queueUrl, Duration hold) {
         this.sqs = sqs;
         this.queueUrl = queueUrl;
+        this.hold = hold;
     }
 
     /** Up to {@code max} dead letters, each once, given back to the queue before returning. */
     public List<Letter> read(int max) {
-        List<Message> held = receiveAll(max);
+        Map<String, Message> held = new LinkedHashMap<>();
         try {
-            return held.stream().map(SqsDeadLetterQueue::letter).toList();
+            boolean more = true;
+            while (more && held.size() < max) {
+                more = receiveNew(Math.min(10, max - held.size()), held::put, held::containsKey);
+            }
+            return held.values().stream().map(SqsDeadLetterQueue::letter).toList();
         } finally {
-            release(held);
+            release(List.copyOf(held.values()));
         }
     }
 
     /**
-     * Moves the dead letters {@code selected} accepts (at most {@code max}) to {@code inputQueueUrl}: send first,
-     * delete after; the others are given back untouched.
+     * Moves the dead letters {@code selected} accepts (at most {@code max}) to {@code inputQueueUrl}, ten read at a
+     * time: send first, delete after, before reading on, so a message is moved while its receipt is fresh; the others
+     * are given back untouched at the end. The reading ends when the queue gives nothing it has not given before (a
+     * queue too large to read within the hold comes round again), so it ends on any queue.
      */
     public Redriven redrive(String inputQueueUrl, Predicate<Letter> selected, int max) {
-        List<Message> held = receiveAll(Integer.MAX_VALUE);
-        List<Message> chosen = new ArrayList<>();
-        List<Message> others = new ArrayList<>();
-        for (Message m : held) {
-            (chosen.size() < max && selected.test(letter(m)) ? chosen : others).add(m);
-        }
+        Map<String, Message> others = new LinkedHashMap<>();
         List<Letter> moved = new ArrayList<>();
         List<String> failed = new ArrayList<>();
         try {
-            for (int i = 0; i < chosen.size(); i += 10) {
-                List<Message> batch = chosen.subList(i, Math.min(i + 10, chosen.size()));
-                Set<String> sent = send(inputQueueUrl, batch);
-                List<Message> toDelete = batch.stream().filter(m -> sent.contains(m.messageId())).toList();
-                delete(toDelete);
-                toDelete.forEach(m -> moved.add(letter(m)));
-                batch.stream().filter(m -> !sent.contains(m.messageId())).forEach(m -> {
-                    failed.add(m.messageId());
-                    others.add(m);
-                });
+            boolean more = true;
+            while (more && moved.size() + failed.size() < max) {
+                List<Message> chosen = new ArrayList<>();
+                more = receiveNew(10, (id, m) -> {
+                    // A message left in place (or whose send failed) that comes round again stays left.
+                    if (!others.containsKey(id) && moved.size() + failed.size() + chosen.size() < max && selected.test(letter(m))) {
+                        chosen.add(m);
+                    } else {
+                        others.put(id, m);
+                    }
+                }, others::containsKey);
+                move(inputQueueUrl, chosen, moved, failed, others);
             }
         } finally {
-            release(others);
+            release(List.copyOf(others.values()));
         }
         return new Redriven(moved, failed);
+    }
+
+    /** Sends {@code chosen}, batched within SQS's limits, and deletes what was sent; a failed send stays in {@code others}. */
+    private void move(String inputQueueUrl, List<Message> chosen, List<Letter> moved, List<String> failed, Map<String, Message> others) {
+        for (List<Message> batch : Batches.of(chosen, SqsEmitter.MAX_ENTRIES_PER_CALL, SqsEmitter.MAX_CALL_BYTES, SqsDeadLetterQueue::redrivenBytes)) {
+            Set<String> sent = send(inputQueueUrl, batch);
+            List<Message> toDelete = batch.stream().filter(m -> sent.contains(m.messageId())).toList();
+            delete(toDelete);
+            toDelete.forEach(m -> moved.add(letter(m)));
+            batch.stream().filter(m -> !sent.contains(m.messageId())).forEach(m -> {
+                failed.add(m.messageId());
+                others.put(m.messageId(), m);
+            });
+        }
+    }
+
+    private static long redrivenBytes(Message m) {
+        return SqsAttributes.messageBytes(SinkText.utf8Length(m.body()), redrivenAttributes(m));
     }
 
     private Set<String> send(String inputQueueUrl, List<Message> batch) {
         List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             Message m = batch.get(i);
-            Map<String, MessageAttributeValue> attributes = producerAttributes(m);
-            attributes.put(SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, SqsAttributes.string(attribute(m, SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, m.messageId())));
             entries.add(SendMessageBatchRequestEntry.builder().id(Integer.toString(i)).messageBody(m.body())
-                    .messageAttributes(attributes).build());
+                    .messageAttributes(redrivenAttributes(m)).build());
         }
         SendMessageBatchResponse response = sqs.sendMessageBatch(r -> r.queueUrl(inputQueueUrl).entries(entries));
         Set<String> sent = new HashSet<>();
         response.successful().forEach(ok -> sent.add(batch.get(Integer.parseInt(ok.id())).messageId()));
         return sent;
+    }
+
+    /** The producer's attributes and the original message id, which intake takes as the message's id. */
+    private static Map<String, MessageAttributeValue> redrivenAttributes(Message m) {
+        Map<String, MessageAttributeValue> attributes = producerAttributes(m);
+        attributes.put(SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, SqsAttributes.string(attribute(m, SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE, m.messageId())));
+        return attributes;
     }
 
     private void delete(List<Message> messages) {
@@ -133,21 +169,23 @@ public final class SqsDeadLetterQueue {
         }
     }
 
-    /** Every message in sight, up to {@code max}, each received once and held out of sight for {@link #HOLD}. */
-    private List<Message> receiveAll(int max) {
-        Map<String, Message> held = new LinkedHashMap<>();
-        while (held.size() < max) {
-            int wanted = Math.min(10, max - held.size());
-            List<Message> got = sqs.receiveMessage(r -> r.queueUrl(queueUrl).maxNumberOfMessages(wanted).waitTimeSeconds(1)
-                    .visibilityTimeout((int) HOLD.toSeconds()).messageAttributeNames("All")
-                    .messageSystemAttributeNames(MessageSystemAttributeName.SENT_TIMESTAMP,
-                            MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)).messages();
-            if (got.isEmpty()) {
-                break;
-            }
-            got.forEach(m -> held.putIfAbsent(m.messageId(), m));
+    /**
+     * One receive of up to {@code wanted} messages, each held out of sight for the hold; {@code take} gets every one
+     * (a message seen before comes with its newest receipt, the only one a delete or release still honours).
+     *
+     * @return whether it brought a message {@code seen} did not know: false when the queue is read through
+     */
+    private boolean receiveNew(int wanted, BiConsumer<String, Message> take, Predicate<String> seen) {
+        List<Message> got = sqs.receiveMessage(r -> r.queueUrl(queueUrl).maxNumberOfMessages(wanted).waitTimeSeconds(1)
+                .visibilityTimeout((int) hold.toSeconds()).messageAttributeNames("All")
+                .messageSystemAttributeNames(MessageSystemAttributeName.SENT_TIMESTAMP,
+                        MessageSystemAttributeName.APPROXIMATE_RECEIVE_COUNT)).messages();
+        boolean fresh = false;
+        for (Message m : got) {
+            fresh |= !seen.test(m.messageId());
+            take.accept(m.messageId(), m);
         }
-        return new ArrayList<>(held.values());
+        return fresh;
     }
 
     private void release(List<Message> messages) {
