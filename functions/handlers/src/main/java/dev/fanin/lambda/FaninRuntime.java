@@ -63,6 +63,8 @@ public final class FaninRuntime implements Resource {
     private final Duration refresh;
     /** The threads the sweeper works on shards with, built once per process; null when it sweeps one at a time. */
     private final ExecutorService sweepThreads;
+    /** Whether this runtime records its pipelines in the history (the functions'), or only reads it (an operator's). */
+    private final boolean recordsHistory;
     private Instant nextHistoryRead = Instant.MIN;
     /** Whether the pipelines in force are recorded in the pipeline history (no window of one is opened before). */
     private volatile boolean recorded;
@@ -71,8 +73,10 @@ public final class FaninRuntime implements Resource {
     /** The engine and services of one configuration. */
     private record Engine(FaninConfig config, FaninEngine engine, IngestService ingest, SweepService sweep, TimerService timers) { }
 
-    private FaninRuntime(FunctionSettings settings, Map<String, String> env, Clock clock, SdkClients clients, Duration refresh) {
+    private FaninRuntime(FunctionSettings settings, Map<String, String> env, Clock clock, SdkClients clients, Duration refresh,
+                         boolean recordsHistory) {
         this.settings = settings;
+        this.recordsHistory = recordsHistory;
         this.env = Map.copyOf(env);
         this.clock = clock;
         this.clients = clients;
@@ -111,12 +115,26 @@ public final class FaninRuntime implements Resource {
 
     /** As {@link #create(Map, Clock)}, reading an external configuration again every {@code refresh}. */
     public static FaninRuntime create(Map<String, String> env, Clock clock, Duration refresh) {
+        return create(env, clock, refresh, true);
+    }
+
+    /**
+     * As {@link #create(Map, Clock)} for an operator's command on a running stack: it reads the pipeline history (to
+     * know the retired pipelines) but records nothing in it, so a command run with another configuration (a draft,
+     * {@code --config}) never makes the stack's functions take that configuration's pipelines for their own. It opens
+     * no window (ingest refuses to run on it).
+     */
+    public static FaninRuntime forOperator(Map<String, String> env, Clock clock) {
+        return create(env, clock, LiveConfig.REFRESH, false);
+    }
+
+    private static FaninRuntime create(Map<String, String> env, Clock clock, Duration refresh, boolean recordsHistory) {
         Objects.requireNonNull(env, "env");
         Objects.requireNonNull(clock, "clock");
         FunctionSettings settings = FunctionSettings.from(env);
         SdkClients clients = SdkClients.build(settings);
         try {
-            FaninRuntime runtime = new FaninRuntime(settings, env, clock, clients, refresh);
+            FaninRuntime runtime = new FaninRuntime(settings, env, clock, clients, refresh, recordsHistory);
             try {
                 runtime.refresh();
                 LOG.info("fanin runtime ready: {} pipelines, table {}", runtime.engine.config().pipelines().size(), settings.tableName());
@@ -153,8 +171,8 @@ public final class FaninRuntime implements Resource {
         }
         if (newConfig || !now.isBefore(nextHistoryRead)) {
             try {
-                retired = retirement.update(config, configs.document(), now);
-                recorded = true;
+                retired = recordsHistory ? retirement.update(config, configs.document(), now) : retirement.retired(config, now);
+                recorded = recordsHistory;
                 nextHistoryRead = now.plus(refresh);
                 if (!retired.isEmpty() && (current == null || !retired.equals(current.engine().retired()))) {
                     LOG.info("pipelines retired from the configuration, swept until their windows close: {}",
@@ -179,6 +197,9 @@ public final class FaninRuntime implements Resource {
      * @throws IllegalStateException naming why it is not
      */
     void requirePipelinesRecorded() {
+        if (!recordsHistory) {
+            throw new IllegalStateException("this runtime only reads the pipeline history (an operator's command); it opens no window");
+        }
         if (!recorded) {
             synchronized (this) {
                 nextHistoryRead = Instant.MIN;

@@ -9,6 +9,7 @@ import dev.fanin.core.port.StoreUnavailableException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -72,8 +73,20 @@ final class PipelineRetirement {
                 LOG.warn("pipeline history not renewed now (it still covers the pipelines in force): {}", e.getMessage());
             }
         }
+        return retired(config, recorded.values(), now);
+    }
+
+    /**
+     * The pipelines retired from {@code config} whose windows may still be open, as the history has them, recording
+     * nothing: for an operator's command, which must not make its own configuration (perhaps a draft) the stack's.
+     */
+    synchronized List<PipelineConfig> retired(FaninConfig config, Instant now) {
+        return retired(config, history.recorded(), now);
+    }
+
+    private List<PipelineConfig> retired(FaninConfig config, Collection<PipelineHistory.Definition> recorded, Instant now) {
         List<PipelineConfig> retired = new ArrayList<>();
-        for (PipelineHistory.Definition d : recorded.values()) {
+        for (PipelineHistory.Definition d : recorded) {
             if (config.pipeline(d.pipeline()).isEmpty() && d.sweepUntil().isAfter(now)) {
                 definition(d).ifPresent(retired::add);
             }

@@ -39,7 +39,7 @@ public final class Operated implements AutoCloseable {
         OperatorClients clients = new OperatorClients(console.env());
         try {
             OperatedStack stack = named != null ? named : options.resolve(clients.outputsAndParameters(options.stackName().get()));
-            FaninRuntime runtime = FaninRuntime.create(stack.functionEnvironment(console.env(), clients.region()), clock);
+            FaninRuntime runtime = FaninRuntime.forOperator(stack.functionEnvironment(console.env(), clients.region()), clock);
             return new Operated(stack, clients, runtime);
         } catch (UsageException | RuntimeException e) {
             clients.close();

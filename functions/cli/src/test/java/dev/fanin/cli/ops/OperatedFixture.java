@@ -51,6 +51,8 @@ final class OperatedFixture {
     final LocalResources resources;
     final SqsClient sqs;
     private Path config;
+    /** The configuration the command line is given: the functions' own, unless a test hands the operator another. */
+    private Path operatorConfig;
     private FaninRuntime runtime;
     private final Set<String> seenAggregates = new HashSet<>();
 
@@ -63,7 +65,13 @@ final class OperatedFixture {
     /** Deploys another configuration: the functions and the command line read it from now on. */
     void useConfig(Path dir, String configYaml) throws IOException {
         config = Files.writeString(dir.resolve("pipelines-" + UUID.randomUUID() + ".yaml"), configYaml);
+        operatorConfig = config;
         runtime = runtime(Clock.systemUTC());
+    }
+
+    /** The command line is given {@code configYaml} (say, a draft) from now on; the functions keep theirs. */
+    void operatorUses(Path dir, String configYaml) throws IOException {
+        operatorConfig = Files.writeString(dir.resolve("draft-" + UUID.randomUUID() + ".yaml"), configYaml);
     }
 
     /** The functions' runtime, on {@code clock} (a sweep "later" runs on a clock ahead of this one). */
@@ -154,7 +162,7 @@ final class OperatedFixture {
     /** {@code fanin <args> --config ...}, the resources named by {@code args} alone (e.g. {@code --stack}). */
     Run faninAsIs(String stdin, String... args) {
         List<String> line = new ArrayList<>(List.of(args));
-        line.addAll(List.of("--config", config.toString()));
+        line.addAll(List.of("--config", operatorConfig.toString()));
         ByteArrayOutputStream out = new ByteArrayOutputStream();
         ByteArrayOutputStream err = new ByteArrayOutputStream();
         int exit;

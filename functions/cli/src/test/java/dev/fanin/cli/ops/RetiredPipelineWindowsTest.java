@@ -3,10 +3,13 @@ package dev.fanin.cli.ops;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.fanin.aws.dynamodb.DynamoDbPipelineHistory;
+import dev.fanin.core.port.PipelineHistory;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
+import java.util.List;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -59,5 +62,21 @@ class RetiredPipelineWindowsTest {
         OperatedFixture.Run unknown = stack.fanin("", "windows", "list", "--pipeline", "nightly");
         assertThat(unknown.exit()).isEqualTo(2);
         assertThat(unknown.err()).contains("no pipeline \"nightly\"; the stack's pipelines are: batches, jobs (retired)");
+    }
+
+    @Test
+    void anOperatorsCommandWithAnotherConfigurationRecordsNothingInThePipelineHistory() throws Exception {
+        OperatedFixture stack = new OperatedFixture(dir, WindowsCommandTest.JOBS);
+        stack.send("{\"job\":\"job-1\",\"shard\":0,\"n\":4,\"at\":\"" + Instant.now() + "\"}");
+        stack.deliver();
+        DynamoDbPipelineHistory history = new DynamoDbPipelineHistory(stack.endpoint.dynamoDb(), stack.resources.tableName());
+        List<PipelineHistory.Definition> before = history.recorded();
+
+        stack.operatorUses(dir, WITHOUT_JOBS);
+        OperatedFixture.Run list = stack.fanin("", "windows", "list");
+
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(history.recorded()).as("the draft's pipelines are not the stack's").isEqualTo(before)
+                .extracting(PipelineHistory.Definition::pipeline).containsExactly("jobs");
     }
 }
