@@ -100,8 +100,7 @@ public final class SqsDeadLetterQueue {
             while (more && moved.size() + failed.size() < max) {
                 List<Message> chosen = new ArrayList<>();
                 more = receiveNew(10, (id, m) -> {
-                    // A message left in place (or whose send failed) that comes round again stays left.
-                    if (!others.containsKey(id) && moved.size() + failed.size() + chosen.size() < max && selected.test(letter(m))) {
+                    if (takes(m, chosen.size(), selected, others, moved, failed, max)) {
                         chosen.add(m);
                     } else {
                         others.put(id, m);
@@ -113,6 +112,20 @@ public final class SqsDeadLetterQueue {
             release(List.copyOf(others.values()));
         }
         return new Redriven(moved, failed);
+    }
+
+    /**
+     * Whether this run moves {@code m}: selected, within {@code max}, and neither left in place before (a message
+     * left, or whose send failed, comes round again) nor a copy of one it moved (dead-lettered again while the run
+     * reads, when the functions still refuse it: moved once a run, not again and again up to {@code max}).
+     */
+    private static boolean takes(Message m, int chosen, Predicate<Letter> selected, Map<String, Message> others, List<Letter> moved,
+                                 List<String> failed, int max) {
+        if (others.containsKey(m.messageId()) || moved.size() + failed.size() + chosen >= max) {
+            return false;
+        }
+        Letter letter = letter(m);
+        return moved.stream().noneMatch(l -> l.originalMessageId().equals(letter.originalMessageId())) && selected.test(letter);
     }
 
     /** Sends {@code chosen}, batched within SQS's limits, and deletes what was sent; a failed send stays in {@code others}. */

@@ -10,9 +10,13 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
+import software.amazon.awssdk.core.interceptor.Context;
+import software.amazon.awssdk.core.interceptor.ExecutionAttributes;
+import software.amazon.awssdk.core.interceptor.ExecutionInterceptor;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
+import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequest;
 
 /**
  * The operator's dead-letter queue on the local endpoint: reading and redriving end on a queue that comes round again
@@ -72,6 +76,26 @@ class SqsDeadLetterQueueTest {
         assertThat(redriven.moved()).hasSize(10);
         assertThat(received(input)).hasSize(10);
         assertThat(new SqsDeadLetterQueue(sqs, dead).read(1000)).isEmpty();
+    }
+
+    @Test
+    void aLetterDeadLetteredAgainWhileTheRunReadsIsNotMovedAgain() {
+        deadLetters(3, 50);
+        // The functions still refuse what is redriven (the fix is not deployed yet): each comes back at once.
+        ExecutionInterceptor refusedAgain = new ExecutionInterceptor() {
+            @Override
+            public void afterExecution(Context.AfterExecution context, ExecutionAttributes attributes) {
+                if (context.request() instanceof SendMessageBatchRequest send && send.queueUrl().equals(input)) {
+                    send.entries().forEach(e -> new SqsDeadLetters(sqs, dead).send(e.messageAttributes().get(SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE)
+                            .stringValue(), e.messageBody(), Map.of(), "NO_MATCHING_PIPELINE", "NO_MATCHING_PIPELINE: still"));
+                }
+            }
+        };
+
+        SqsDeadLetterQueue.Redriven redriven = new SqsDeadLetterQueue(MotoServer.get().sqs(refusedAgain), dead).redrive(input, l -> true, 50);
+
+        assertThat(redriven.moved()).extracting(SqsDeadLetterQueue.Letter::originalMessageId).containsExactlyInAnyOrder("m-0", "m-1", "m-2");
+        assertThat(new SqsDeadLetterQueue(sqs, dead).read(1000)).as("the copies wait for the next run").hasSize(3);
     }
 
     private List<Message> received(String queueUrl) {
