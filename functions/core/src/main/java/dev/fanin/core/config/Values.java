@@ -53,6 +53,12 @@ final class Values {
 
     /** A scalar compared with event fields: text, number or boolean, as an event's value of it is compared. */
     static String scalar(Spot spot, JsonNode node) {
+        if (node.isBigDecimal() && !ExactJson.inRange(node.decimalValue())) {
+            // Intake refuses such a number in an event, so it could never match; and its digits could take gigabytes.
+            spot.problem("is " + node.decimalValue() + ", outside what fanin holds (0, or a magnitude from 1e-300 to 1e300), "
+                    + "so no event could carry it; give another value, or quote it to compare text");
+            return null;
+        }
         if (node.isValueNode() && !node.isNull()) {
             return ExactJson.scalarText(node);
         }

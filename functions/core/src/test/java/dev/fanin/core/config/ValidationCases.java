@@ -49,6 +49,8 @@ final class ValidationCases {
                         "line 2: a field \"version\" appears twice in the same mapping; keep one"),
                 c("a value that is not a finite number", "version: 1\npipelines:\n  - {name: p, key: [$.k], triggers: {maxLifetime: .inf}}\n",
                         "the value at line 3, column 55 is .inf, not a finite number; fanin takes finite values only (a duration such as maxLifetime must be finite so that every window closes: use e.g. \"15m\")"),
+                c("a number no event can carry", valid("match: [{path: $.ratio, equals: 1.0e+2147483000}]"),
+                        "pipeline \"p\": match[0].equals is 1.0E+2147483000, outside what fanin holds (0, or a magnitude from 1e-300 to 1e300), so no event could carry it; give another value, or quote it to compare text"),
                 c("several YAML documents", valid("") + "---\nversion: 1\n",
                         "the file holds more than one YAML document (\"---\"); put every pipeline in one document"),
                 c("the file is a list", "- version: 1\n", "the configuration must be a mapping with version and pipelines, not a list"),
