@@ -65,7 +65,7 @@ public final class DeadLettersCommand extends FaninCommand {
                 for (SqsDeadLetterQueue.Letter l : queue(stack).read(Integer.MAX_VALUE)) {
                     if (l.messageId().equals(messageId) || l.originalMessageId().equals(messageId)) {
                         console.out().println("message id      " + l.messageId());
-                        console.out().println("original id     " + l.originalMessageId() + " (messageId in the functions' logs)");
+                        console.out().println("original id     " + l.originalMessageId() + " (originalMessageId in the functions' logs)");
                         console.out().println("reason code     " + (l.reasonCode().isEmpty() ? "none" : l.reasonCode()));
                         console.out().println("reason          " + (l.reason().isEmpty() ? "none: SQS moved it after MaxReceiveCount deliveries"
                                 : l.reason()));

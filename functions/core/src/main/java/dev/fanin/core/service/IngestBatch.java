@@ -243,9 +243,12 @@ final class IngestBatch {
             deadLettered++;
             deadLetteredIds.add(m.messageId());
             engine.ports().metrics().count(MetricNames.DEAD_LETTERED, pipeline == null ? "none" : pipeline);
+            // Both ids: the delivery's, and the one the dead letter carries (`fanin dead-letters show` prints it).
             org.slf4j.MDC.put("messageId", m.messageId());
+            org.slf4j.MDC.put("originalMessageId", m.originalMessageId());
             LOG.warn("message dead-lettered: {}", reason);
             org.slf4j.MDC.remove("messageId");
+            org.slf4j.MDC.remove("originalMessageId");
             return true;
         } catch (RuntimeException e) {
             // Not lost: its input redelivers it and, past maxReceiveCount, dead-letters it (SQS: the redrive policy),
