@@ -83,7 +83,7 @@ public final class FaninRuntime implements Resource {
         this.metrics = new PowertoolsMetrics();
         this.writeCosts = new WriteCostMeter();
         ConfigLocation location = settings.config();
-        this.configs = new LiveConfig(location, clients.configDocument(location), metrics, refresh);
+        this.configs = new LiveConfig(location, clients.configDocument(location), metrics, refresh, this::emitter);
         this.store = new DynamoDbWindowStore(clients.dynamoDb(), settings.tableName(), new DynamoDbWindowStore.Settings(
                 settings.dueShards(), DynamoDbWindowStore.Settings.defaults().spillThreshold()), writeCosts);
         this.watermarks = new DynamoDbWatermarkStore(clients.dynamoDb(), settings.tableName(), DynamoDbWatermarkStore.Settings.defaults());
@@ -216,11 +216,7 @@ public final class FaninRuntime implements Resource {
         // The retired pipelines' windows still emit, to the targets of their last definition.
         List<PipelineConfig> emitting = new java.util.ArrayList<>(config.pipelines());
         retired.stream().filter(p -> config.pipeline(p.name()).isEmpty()).forEach(emitting::add);
-        FaninConfig targets = new FaninConfig(config.version(), emitting);
-        FaninPorts ports = new FaninPorts(store, watermarks,
-                new RoutingEmitter(targets,
-                        new EventBridgeEmitter(clients.eventBridge(), targets, env::get),
-                        new SqsEmitter(clients.sqs(), targets, env::get)),
+        FaninPorts ports = new FaninPorts(store, watermarks, emitter(new FaninConfig(config.version(), emitting)),
                 new SqsWindowTimers(clients.sqs(), settings.timerQueueUrl()),
                 new SqsSideOutput(clients.sqs(), settings.sideOutputQueueUrl()),
                 new SqsDeadLetters(clients.sqs(), settings.deadLetterQueueUrl()),
@@ -230,6 +226,17 @@ public final class FaninRuntime implements Resource {
                 .withSweepParallelism(settings.sweepParallelism());
         FaninEngine core = new FaninEngine(config, retired, ports, faninSettings, clock);
         return new Engine(config, core, new IngestService(core), new SweepService(core, sweepThreads), new TimerService(core));
+    }
+
+    /**
+     * The emitters of {@code targets}' pipelines, their {@code ${...}} references resolved against this function's
+     * environment; also {@link LiveConfig}'s check that a new configuration can run here.
+     *
+     * @throws IllegalStateException naming a reference to a variable that is not set, or a resolved value that is invalid
+     */
+    private RoutingEmitter emitter(FaninConfig targets) {
+        return new RoutingEmitter(targets, new EventBridgeEmitter(clients.eventBridge(), targets, env::get),
+                new SqsEmitter(clients.sqs(), targets, env::get));
     }
 
     /** Daemon threads: a shard still running when the process ends never keeps it alive. */

@@ -13,6 +13,7 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -23,7 +24,9 @@ import org.slf4j.LoggerFactory;
  * never does: it is logged once at ERROR with every problem (each names its pipeline and field) and counted
  * ({@value FunctionMetricNames#CONFIG_REJECTED}) at every read while it is the newest; a document that cannot be
  * read is counted ({@value FunctionMetricNames#CONFIG_UNAVAILABLE}) and logged at WARN. Until a valid document has
- * been read, {@link #current} fails, so every invocation fails with the reason instead of running without one.
+ * been read, {@link #current} fails, so every invocation fails with the reason instead of running without one. Valid
+ * means what this function can run too: a document whose emit target refers to an environment variable the function
+ * does not have ({@code ${...}}) is rejected the same way, never put in force.
  */
 final class LiveConfig {
 
@@ -36,6 +39,7 @@ final class LiveConfig {
     private final ConfigDocument document;
     private final Metrics metrics;
     private final Duration refresh;
+    private final Consumer<FaninConfig> runnable;
     private FaninConfig inForce;
     private String inForceDocument;
     private String inForceDigest;
@@ -43,11 +47,16 @@ final class LiveConfig {
     private String problem = "not read yet";
     private Instant nextRead = Instant.MIN;
 
-    LiveConfig(ConfigLocation location, ConfigDocument document, Metrics metrics, Duration refresh) {
+    /**
+     * @param runnable throws {@link IllegalStateException} naming what keeps a loaded configuration from running in
+     *                 this function (its emit targets' {@code ${...}} references resolved against its environment)
+     */
+    LiveConfig(ConfigLocation location, ConfigDocument document, Metrics metrics, Duration refresh, Consumer<FaninConfig> runnable) {
         this.location = Objects.requireNonNull(location, "location");
         this.document = Objects.requireNonNull(document, "document");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.refresh = Objects.requireNonNull(refresh, "refresh");
+        this.runnable = Objects.requireNonNull(runnable, "runnable");
     }
 
     /**
@@ -98,6 +107,7 @@ final class LiveConfig {
         }
         try {
             FaninConfig config = ConfigLoader.load(text, location.toString());
+            runnable.accept(config);
             LOG.info("pipeline configuration {} from {} in force{}: pipelines {}", digest, location,
                     inForce == null ? "" : " (was " + inForceDigest + ")",
                     config.pipelines().stream().map(PipelineConfig::name).toList());
@@ -105,7 +115,7 @@ final class LiveConfig {
             inForceDocument = text;
             inForceDigest = digest;
             rejectedDigest = null;
-        } catch (ConfigException e) {
+        } catch (ConfigException | IllegalStateException e) {
             rejectedDigest = digest;
             problem = "the document " + digest + " is invalid: " + e.getMessage();
             metrics.record(FunctionMetricNames.CONFIG_REJECTED, 1, Metrics.Unit.COUNT, Map.of());

@@ -162,7 +162,9 @@ class ExternalConfigTest {
                 Arguments.of("an unknown incomplete policy", BUNDLED.replace("policy: hold", "policy: wait"), "incomplete.policy"),
                 Arguments.of("problems in two sections, found in one pass", BUNDLED.replace("countsAsEvent: false", "countsAsEvent: nope")
                         .replace("cap: 1000, maxValueBytes: 128", "cap: 1000, maxValueBytes: 200"), ": 2 problems"),
-                Arguments.of("binary", "\u0000\u0001\u0002fanin\u0003", "pipeline configuration"));
+                Arguments.of("binary", "\u0000\u0001\u0002fanin\u0003", "pipeline configuration"),
+                Arguments.of("an emit target's variable the functions do not have", BUNDLED + "\n  - name: rollups\n    key: [$.jobId]\n"
+                        + "    triggers: {maxLifetime: 15m}\n    emit: {sqs: {queueUrl: \"${FANIN_ROLLUP_QUEUE_URL}\"}}\n", "FANIN_ROLLUP_QUEUE_URL"));
     }
 
     private static SQSBatchResponse ingest(LocalFanin fanin) {
