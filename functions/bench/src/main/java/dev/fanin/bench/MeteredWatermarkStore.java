@@ -5,6 +5,7 @@ import dev.fanin.aws.dynamodb.WindowKeys;
 import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.watermark.Backlog;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.Map;
@@ -54,9 +55,9 @@ public final class MeteredWatermarkStore implements WatermarkStore {
 
     /** Backlog evidence: one conditional UpdateItem per batch that was behind, skipped as the adapter skips it. */
     @Override
-    public void recordBacklog(String pipeline, Backlog episode) {
+    public void recordBacklog(String pipeline, Backlog episode, Duration idleAfter) {
         Backlog before = backlogWritten.get(pipeline);
-        if (before != null && before.oldestSentMillis() == episode.oldestSentMillis()
+        if (before != null && before.oldestSentMillis() <= episode.oldestSentMillis()
                 && episode.seenAtMillis() < before.seenAtMillis() + settings.granularity().toMillis()) {
             return;
         }
@@ -64,6 +65,6 @@ public final class MeteredWatermarkStore implements WatermarkStore {
         bill.purpose(Purpose.WATERMARK_WRITE);
         bill.call("UpdateItem");
         bill.write(WindowKeys.watermarkPk(pipeline), CapacityRules.writeUnits(0, 0));
-        delegate.recordBacklog(pipeline, episode);
+        delegate.recordBacklog(pipeline, episode, idleAfter);
     }
 }

@@ -2,6 +2,7 @@ package dev.fanin.sim;
 
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.watermark.Backlog;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -32,9 +33,9 @@ public final class FaultyWatermarkStore implements WatermarkStore {
     }
 
     @Override
-    public void recordBacklog(String pipeline, Backlog episode) {
+    public void recordBacklog(String pipeline, Backlog episode, Duration idleAfter) {
         faults.beforeCall("watermark backlog", List.of(), true);
-        inner.recordBacklog(pipeline, episode);
+        inner.recordBacklog(pipeline, episode, idleAfter);
         faults.afterCall("watermark backlog", List.of());
     }
 }

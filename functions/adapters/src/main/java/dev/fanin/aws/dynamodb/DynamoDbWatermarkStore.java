@@ -6,15 +6,18 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.TTL;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
 
+import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.watermark.Backlog;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.IntSupplier;
 import software.amazon.awssdk.core.exception.SdkException;
@@ -78,7 +81,11 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     static final String BACKLOG_SENT = "bkSent";
     static final String BACKLOG_AT = "bkAt";
     static final String BACKLOG_UPDATE = "SET #bkSent = :s, #bkAt = :a";
-    static final String BACKLOG_CONDITION = "attribute_not_exists(#bkAt) OR #bkAt <= :a";
+    /** The shard still holds what the writer joined its evidence to (none, or exactly these values). */
+    static final String BACKLOG_NONE = "attribute_not_exists(#bkAt)";
+    static final String BACKLOG_UNCHANGED = "#bkSent = :os AND #bkAt = :oa";
+    /** Joins tried against a shard that keeps changing under other writers before the batch fails, to be retried. */
+    static final int BACKLOG_ATTEMPTS = 8;
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -148,31 +155,57 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
         return new Reading(Instant.ofEpochMilli(maxEventTime), Instant.ofEpochMilli(lastArrival), backlogs);
     }
 
+    /**
+     * A compare-and-set loop: the evidence is joined to what the shard holds (first what this instance last wrote,
+     * then what a failed condition returns) and written only if the shard still holds that, so no writer's older
+     * frontier is lost to another's later sighting.
+     */
     @Override
-    public void recordBacklog(String pipeline, Backlog episode) {
+    public void recordBacklog(String pipeline, Backlog episode, Duration idleAfter) {
         Backlog written = knownBacklog.get(pipeline);
-        if (written != null && written.oldestSentMillis() == episode.oldestSentMillis()
+        if (written != null && written.oldestSentMillis() <= episode.oldestSentMillis()
                 && episode.seenAtMillis() < written.seenAtMillis() + settings.granularity().toMillis()) {
-            return; // the same frontier, seen again within the granularity: the hold ends at most that much early
+            return; // no older frontier, seen again within the granularity: the hold ends at most that much early
         }
-        try {
-            dynamo.updateItem(backlogRequest(pipeline, episode));
-        } catch (ConditionalCheckFailedException seenLater) {
-            // Another writer of this shard stored evidence seen later, which joined the episode it read: keep it.
-        } catch (SdkException e) {
-            throw DynamoDbFailures.translate("watermark backlog", e);
+        Optional<Backlog> held = Optional.ofNullable(written);
+        for (int attempt = 0; attempt < BACKLOG_ATTEMPTS; attempt++) {
+            Backlog joined = held.map(h -> Backlog.joined(h, episode, idleAfter)).orElse(episode);
+            if (held.isPresent() && joined.equals(held.get())) {
+                knownBacklog.put(pipeline, joined);
+                return;
+            }
+            try {
+                dynamo.updateItem(backlogRequest(pipeline, joined, held));
+                knownBacklog.put(pipeline, joined);
+                return;
+            } catch (ConditionalCheckFailedException changed) {
+                held = heldBacklog(changed.item());
+            } catch (SdkException e) {
+                throw DynamoDbFailures.translate("watermark backlog", e);
+            }
         }
-        knownBacklog.put(pipeline, episode);
+        throw new StoreUnavailableException("watermark backlog: shard " + shard() + " of pipeline " + pipeline + " changed under "
+                + BACKLOG_ATTEMPTS + " joins in a row", null);
     }
 
-    UpdateItemRequest backlogRequest(String pipeline, Backlog episode) {
+    private static Optional<Backlog> heldBacklog(Map<String, AttributeValue> item) {
+        if (item == null || !item.containsKey(BACKLOG_AT) || !item.containsKey(BACKLOG_SENT)) {
+            return Optional.empty();
+        }
+        return Optional.of(new Backlog(millis(item, BACKLOG_SENT), millis(item, BACKLOG_AT)));
+    }
+
+    UpdateItemRequest backlogRequest(String pipeline, Backlog episode, Optional<Backlog> held) {
+        Map<String, AttributeValue> values = new HashMap<>(Map.of(":s", n(episode.oldestSentMillis()), ":a", n(episode.seenAtMillis())));
+        held.ifPresent(h -> values.putAll(Map.of(":os", n(h.oldestSentMillis()), ":oa", n(h.seenAtMillis()))));
         return UpdateItemRequest.builder()
                 .tableName(table)
                 .key(shardKey(pipeline))
                 .updateExpression(BACKLOG_UPDATE)
-                .conditionExpression(BACKLOG_CONDITION)
+                .conditionExpression(held.isPresent() ? BACKLOG_UNCHANGED : BACKLOG_NONE)
                 .expressionAttributeNames(Map.of("#bkSent", BACKLOG_SENT, "#bkAt", BACKLOG_AT))
-                .expressionAttributeValues(Map.of(":s", n(episode.oldestSentMillis()), ":a", n(episode.seenAtMillis())))
+                .expressionAttributeValues(values)
+                .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                 .build();
     }
 

@@ -44,25 +44,36 @@ class DynamoDbWatermarkStoreTest {
     }
 
     @Test
-    void backlogEvidenceIsWrittenUnlessTheShardHoldsEvidenceSeenLater() {
-        UpdateItemRequest request = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1).backlogRequest("alerts", new Backlog(5, 6));
-        assertThat(request.updateExpression()).isEqualTo("SET #bkSent = :s, #bkAt = :a");
-        assertThat(request.conditionExpression()).isEqualTo("attribute_not_exists(#bkAt) OR #bkAt <= :a");
-        assertThat(request.expressionAttributeValues()).isEqualTo(Map.of(":s", AttributeValue.fromN("5"), ":a", AttributeValue.fromN("6")));
+    void backlogEvidenceIsJoinedToWhatTheShardHoldsSoNoWritersFrontierIsLost() {
+        UpdateItemRequest fresh = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1).backlogRequest("alerts", new Backlog(5, 6),
+                java.util.Optional.empty());
+        assertThat(fresh.updateExpression()).isEqualTo("SET #bkSent = :s, #bkAt = :a");
+        assertThat(fresh.conditionExpression()).isEqualTo("attribute_not_exists(#bkAt)");
+        assertThat(fresh.returnValuesOnConditionCheckFailure()).isEqualTo(ReturnValuesOnConditionCheckFailure.ALL_OLD);
 
+        Duration idle = Duration.ofMinutes(5);
         DynamoDbWatermarkStore first = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1);
         DynamoDbWatermarkStore second = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1);
         DynamoDbWatermarkStore other = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 2);
         first.advance("alerts", T0, T0);
         assertThat(first.read("alerts").backlogs()).as("a shard without evidence has none").isEmpty();
 
-        first.recordBacklog("alerts", new Backlog(1_000, 2_000));
-        second.recordBacklog("alerts", new Backlog(500, 1_500)); // seen earlier than what the shard holds: not written
-        other.recordBacklog("alerts", new Backlog(800, 2_500));
+        // Two writers of shard 1, each having read it before the other wrote: the later sighting keeps the older frontier.
+        first.recordBacklog("alerts", new Backlog(1_000, 2_000), idle);
+        second.recordBacklog("alerts", new Backlog(5_000, 6_000), idle);
+        // Seen earlier than what the shard holds, and an older frontier: joined in too.
+        second.recordBacklog("alerts", new Backlog(500, 1_500), idle);
+        other.recordBacklog("alerts", new Backlog(800, 2_500), idle);
 
         Reading r = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0).read("alerts");
-        assertThat(r.backlogs()).containsExactlyInAnyOrder(new Backlog(1_000, 2_000), new Backlog(800, 2_500));
+        assertThat(r.backlogs()).containsExactlyInAnyOrder(new Backlog(500, 6_000), new Backlog(800, 2_500));
         assertThat(r.maxEventTime()).isEqualTo(T0);
+
+        // Evidence seen after the shard's episode ended starts a new one.
+        long later = 6_000 + idle.toMillis();
+        first.recordBacklog("alerts", new Backlog(later - 100, later), idle);
+        assertThat(new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0).read("alerts").backlogs())
+                .contains(new Backlog(later - 100, later));
     }
 
     /**

@@ -2,6 +2,7 @@ package dev.fanin.core.memory;
 
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.watermark.Backlog;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;
@@ -24,11 +25,10 @@ public final class InMemoryWatermarkStore implements WatermarkStore {
     }
 
     @Override
-    public synchronized void recordBacklog(String pipeline, Backlog episode) {
+    public synchronized void recordBacklog(String pipeline, Backlog episode, Duration idleAfter) {
         Reading r = read(pipeline);
-        if (r.backlogs().isEmpty() || r.backlogs().get(0).seenAtMillis() <= episode.seenAtMillis()) {
-            readings.put(pipeline, new Reading(r.maxEventTime(), r.lastArrival(), List.of(episode)));
-        }
+        Backlog held = r.backlogs().isEmpty() ? episode : Backlog.joined(r.backlogs().get(0), episode, idleAfter);
+        readings.put(pipeline, new Reading(r.maxEventTime(), r.lastArrival(), List.of(held)));
     }
 
     private static Instant max(Instant a, Instant b) {

@@ -1,6 +1,7 @@
 package dev.fanin.core.port;
 
 import dev.fanin.core.watermark.Backlog;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 
@@ -20,11 +21,11 @@ public interface WatermarkStore {
     void advance(String pipeline, Instant maxEventTime, Instant lastArrival);
 
     /**
-     * Stores {@code episode} as this writer's backlog evidence, replacing an older one (the caller has joined its own
-     * evidence to the episode it read, so the replaced value is never lost); evidence seen earlier than what the
-     * shard holds is not written.
+     * Joins {@code episode} into this writer's backlog evidence: the shard then holds {@link Backlog#joined} of what it
+     * held and {@code episode}, atomically. Writers sharing a shard may each have read it before the other wrote, so
+     * a plain replace would lose the older frontier of one of them (and the watermark would pass events still queued).
      */
-    void recordBacklog(String pipeline, Backlog episode);
+    void recordBacklog(String pipeline, Backlog episode, Duration idleAfter);
 
     /**
      * @param backlogs each shard's latest backlog evidence (a shard that never saw one has none); which of them still

@@ -14,6 +14,7 @@ import dev.fanin.core.watermark.StoredAdvance;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.WindowAssigner;
 import dev.fanin.core.window.WindowRef;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -146,7 +147,8 @@ public final class IngestService {
         try {
             FaninEngine.BatchWatermark held = engine.watermark(pipeline, maxEventTime, queue, batch.start);
             // Stored before the windows are written, so that a concurrent sweep holds back as this batch does.
-            held.episodeToStore().ifPresent(b -> engine.ports().watermarks().recordBacklog(pipeline, b));
+            Duration idleAfter = engine.machine(pipeline).config().watermark().idleAfter();
+            held.episodeToStore().ifPresent(b -> engine.ports().watermarks().recordBacklog(pipeline, b, idleAfter));
             return Optional.of(held);
         } catch (StoreUnavailableException e) {
             batch.fail(events, "store unavailable reading the watermark");

@@ -55,6 +55,14 @@ public record Backlog(long oldestSentMillis, long seenAtMillis) {
     }
 
     /**
+     * One piece of evidence for two, whatever order they were seen in: the earlier one {@link #then} the later. What a
+     * shard holds after two writers that each read it before the other wrote.
+     */
+    public static Backlog joined(Backlog a, Backlog b, Duration idleAfter) {
+        return a.seenAtMillis <= b.seenAtMillis ? a.then(b, idleAfter) : b.then(a, idleAfter);
+    }
+
+    /**
      * The episode in force at {@code nowMillis} among stored pieces of evidence (one per writer), if any: the pieces
      * that still hold, as one episode.
      */
