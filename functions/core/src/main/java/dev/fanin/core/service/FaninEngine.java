@@ -23,6 +23,7 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
+import java.util.function.UnaryOperator;
 
 /**
  * The configured core of one process: the pipelines, their state machines, intake, the ports and the clock. Built
@@ -161,12 +162,17 @@ public final class FaninEngine {
         long lastArrival = seenMaxEventTime == Long.MIN_VALUE ? r.lastArrival().toEpochMilli() : now.toEpochMilli();
         WatermarkSpec spec = machine(pipeline).config().watermark();
         Optional<Backlog> stored = Backlog.inForce(r.backlogs(), now.toEpochMilli(), spec.idleAfter());
-        Optional<Backlog> toStore = seen.firstDeliveries().map(first -> stored.map(s -> s.then(first, spec.idleAfter())).orElse(first));
+        // Evidence that starts an episode reaches back to the pipeline's last arrival: whatever was sent since may
+        // still be queued, though the first behind messages delivered (in any order) may be newer.
+        UnaryOperator<Backlog> starting = b -> stored.isPresent() ? b : b.reachingBack(r.lastArrival().toEpochMilli());
+        Optional<Backlog> toStore = seen.firstDeliveries().map(starting)
+                .map(first -> stored.map(s -> s.then(first, spec.idleAfter())).orElse(first));
         if (maxEt == Instant.EPOCH.toEpochMilli() && r.lastArrival().equals(Instant.EPOCH) && seenMaxEventTime == Long.MIN_VALUE) {
             // Nothing ever seen: no window exists whose close could depend on the watermark.
             return new BatchWatermark(Watermarks.NO_WATERMARK, toStore, r);
         }
-        Optional<Backlog> forBatch = seen.all().map(own -> stored.map(s -> s.then(own, spec.idleAfter())).orElse(own)).or(() -> stored);
+        Optional<Backlog> forBatch = seen.all().map(starting).map(own -> stored.map(s -> s.then(own, spec.idleAfter())).orElse(own))
+                .or(() -> stored);
         return new BatchWatermark(Watermarks.watermarkMillis(spec, maxEt, lastArrival, forBatch, now.toEpochMilli()), toStore, r);
     }
 }

@@ -38,6 +38,14 @@ public record Backlog(long oldestSentMillis, long seenAtMillis) {
         return nowMillis < EventTimeMath.plus(seenAtMillis, idleAfter.toMillis());
     }
 
+    /**
+     * This evidence reaching back to {@code lastArrivalMillis}, the pipeline's last arrival before it (when positive
+     * and older): the start of an episode, whose queue may hold anything sent since then.
+     */
+    public Backlog reachingBack(long lastArrivalMillis) {
+        return lastArrivalMillis > 0 && lastArrivalMillis < oldestSentMillis ? new Backlog(lastArrivalMillis, seenAtMillis) : this;
+    }
+
     /** The highest watermark the episode allows. */
     public long capMillis(Duration outOfOrderness) {
         return EventTimeMath.minus(oldestSentMillis, outOfOrderness.toMillis());

@@ -47,6 +47,21 @@ class BacklogTest {
     }
 
     @Test
+    void evidenceJoinedInEitherOrderIsOneEpisode() {
+        Backlog earlier = new Backlog(100_000, 1_000_000);
+        Backlog later = new Backlog(200_000, 1_029_999);
+        assertThat(Backlog.joined(later, earlier, IDLE)).isEqualTo(Backlog.joined(earlier, later, IDLE)).isEqualTo(new Backlog(100_000, 1_029_999));
+        Backlog afterTheEnd = new Backlog(200_000, 1_030_000);
+        assertThat(Backlog.joined(afterTheEnd, earlier, IDLE)).isEqualTo(afterTheEnd);
+    }
+
+    @ParameterizedTest(name = "last arrival {0} -> frontier {1}")
+    @CsvSource({"50000, 50000", "100000, 100000", "150000, 100000", "0, 100000"})
+    void anEpisodeReachesBackToTheLastArrivalBeforeIt(long lastArrival, long frontier) {
+        assertThat(new Backlog(100_000, 1_000_000).reachingBack(lastArrival)).isEqualTo(new Backlog(frontier, 1_000_000));
+    }
+
+    @Test
     void theEpisodeInForceJoinsTheShardsThatStillHold() {
         List<Backlog> shards = List.of(new Backlog(100_000, 1_000_000), new Backlog(150_000, 1_020_000), new Backlog(120_000, 1_010_000));
         assertThat(Backlog.inForce(shards, 1_025_000, IDLE)).contains(new Backlog(100_000, 1_020_000));
