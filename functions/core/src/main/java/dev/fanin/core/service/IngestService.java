@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,17 +66,16 @@ public final class IngestService {
     public BatchResult handle(List<InboundMessage> messages, Instant deadline) {
         IngestBatch batch = new IngestBatch(engine, engine.clock().instant(), deadline);
         Metrics metrics = engine.ports().metrics();
-        Map<String, InboundMessage> byId = new HashMap<>();
         Map<String, List<Event>> byPipeline = new LinkedHashMap<>();
         Map<String, QueueEvidence> queue = new HashMap<>();
+        Map<String, List<Rejected>> rejections = new HashMap<>();
         for (InboundMessage m : messages) {
-            byId.put(m.messageId(), m);
             if (m.redelivered()) {
                 batch.followups.redeliveredMessages.add(m.messageId());
             }
             IntakeResult r = engine.intake().parse(m);
             if (!r.rejected().isEmpty()) {
-                batch.deadLetter(m, code(r.rejected()), reason(r.rejected()), r.rejected().get(0).pipeline());
+                rejections.put(m.messageId(), r.rejected());
             }
             if (!r.ignored().isEmpty()) {
                 batch.ignored++;
@@ -91,26 +91,37 @@ public final class IngestService {
             ingestPipeline(batch, entry.getKey(), entry.getValue(), queue.getOrDefault(entry.getKey(), QueueEvidence.NONE));
         }
         flush.flush(batch.followups);
-        return new BatchResult(stillFailed(batch, byId), messages.size(), batch.accepted, batch.duplicates, batch.late, batch.tooLate,
-                batch.deadLettered, batch.ignored);
+        return new BatchResult(settle(batch, messages, rejections), messages.size(), batch.accepted, batch.duplicates, batch.late,
+                batch.tooLate, batch.deadLettered, batch.ignored);
     }
 
     /**
-     * The messages to hand back for redelivery. A message failing on its last delivery is dead-lettered here, with its reason,
-     * instead of by the redrive policy (which would carry no reason).
+     * Dead-letters what must be, once the batch's events are decided, and returns the messages to hand back for
+     * redelivery. A message with rejected parts (bad records, no pipeline) goes to the dead-letter queue once, when
+     * nothing of it is handed back: a redelivery would reject them again and dead-letter another copy. A message failing
+     * on its last delivery is dead-lettered here with every reason (its rejected parts and why the rest could not be
+     * applied), instead of by the redrive policy, which would carry none.
      */
-    private List<String> stillFailed(IngestBatch batch, Map<String, InboundMessage> byId) {
-        List<String> stillFailed = new ArrayList<>();
-        for (String id : List.copyOf(batch.failed)) {
-            InboundMessage m = byId.get(id);
-            boolean lastDelivery = m != null && m.attempt() >= engine.settings().maxReceiveCount() && !batch.deadLetteredIds.contains(id);
-            if (lastDelivery && batch.deadLetter(m, RETRIES_EXHAUSTED, RETRIES_EXHAUSTED + ": " + batch.failureReasons.getOrDefault(id, "could not be applied")
-                    + " (on delivery " + m.attempt() + ", MaxReceiveCount " + engine.settings().maxReceiveCount() + ")", null)) {
-                continue;
+    private List<String> settle(IngestBatch batch, List<InboundMessage> messages, Map<String, List<Rejected>> rejections) {
+        List<String> handedBack = new ArrayList<>();
+        for (InboundMessage m : messages) {
+            String id = m.messageId();
+            List<Rejected> rejected = rejections.getOrDefault(id, List.of());
+            if (!batch.failed.contains(id)) {
+                if (!rejected.isEmpty()) {
+                    batch.deadLetter(m, code(rejected, null), reason(rejected), rejected.get(0).pipeline());
+                }
+            } else if (m.attempt() >= engine.settings().maxReceiveCount()) {
+                String exhausted = RETRIES_EXHAUSTED + ": " + batch.failureReasons.getOrDefault(id, "could not be applied") + " (on delivery "
+                        + m.attempt() + ", MaxReceiveCount " + engine.settings().maxReceiveCount() + ")";
+                batch.deadLetter(m, code(rejected, RETRIES_EXHAUSTED), rejected.isEmpty() ? exhausted : reason(rejected) + "; " + exhausted,
+                        rejected.isEmpty() ? null : rejected.get(0).pipeline());
             }
-            stillFailed.add(id);
+            if (batch.failed.contains(id) && !batch.deadLetteredIds.contains(id)) {
+                handedBack.add(id);
+            }
         }
-        return stillFailed;
+        return handedBack;
     }
 
     private void ingestPipeline(IngestBatch batch, String pipeline, List<Event> events, QueueEvidence queue) {
@@ -267,8 +278,10 @@ public final class IngestService {
     }
 
     /** The rejections' codes, distinct, sorted, joined by {@code ,}. */
-    private static String code(List<Rejected> rejected) {
-        return rejected.stream().map(r -> r.reason().name()).distinct().sorted().collect(Collectors.joining(","));
+    /** The rejections' codes, and {@code also} unless null, sorted and joined by {@code ,}. */
+    private static String code(List<Rejected> rejected, String also) {
+        return Stream.concat(rejected.stream().map(r -> r.reason().name()), Stream.ofNullable(also))
+                .distinct().sorted().collect(Collectors.joining(","));
     }
 
     private static String reason(List<Rejected> rejected) {
