@@ -74,8 +74,10 @@ public final class IngestService {
                 batch.followups.redeliveredMessages.add(m.messageId());
             }
             IntakeResult r = engine.intake().parse(m);
-            if (!r.rejected().isEmpty()) {
-                rejections.put(m.messageId(), r.rejected());
+            if (!r.rejected().isEmpty() && r.accepted().isEmpty()) {
+                batch.deadLetter(m, code(r.rejected(), null), reason(r.rejected()), r.rejected().get(0).pipeline());
+            } else if (!r.rejected().isEmpty()) {
+                rejections.put(m.messageId(), r.rejected()); // partly bad: settled once its accepted events are decided
             }
             if (!r.ignored().isEmpty()) {
                 batch.ignored++;
@@ -97,8 +99,9 @@ public final class IngestService {
 
     /**
      * Dead-letters what must be, once the batch's events are decided, and returns the messages to hand back for
-     * redelivery. A message with rejected parts (bad records, no pipeline) goes to the dead-letter queue once, when
-     * nothing of it is handed back: a redelivery would reject them again and dead-letter another copy. A message failing
+     * redelivery. A message with rejected parts and accepted ones (an S3 notification with a bad record) goes to the
+     * dead-letter queue once, when nothing of it is handed back: a redelivery would reject them again and dead-letter
+     * another copy (a message with nothing accepted was dead-lettered at intake). A message failing
      * on its last delivery is dead-lettered here with every reason (its rejected parts and why the rest could not be
      * applied), instead of by the redrive policy, which would carry none.
      */
