@@ -46,8 +46,9 @@ public final class TimerService {
      * Handles a batch of timers as one invocation: every window is visited, then one flush emits all the claims (an
      * emission call carries up to ten aggregates) and returns the batch's open-window slots in one update.
      *
-     * @return the timers to redeliver: those whose visit failed because the store was unavailable, and those whose
-     *         chain's next message could not be sent (so that the chain is not lost); the others are done
+     * @return the timers to redeliver: those whose visit failed (the store unavailable, or a window that cannot be
+     *         handled), and those whose chain's next message could not be sent (so that the chain is not lost); the
+     *         others are done
      */
     public List<Wakeup> fireAll(List<Wakeup> timers) {
         Instant now = engine.clock().instant();
@@ -64,6 +65,11 @@ public final class TimerService {
                 visits.visit(timer.ref(), new Visit(watermark, now, Visitor.timer(timer.chain(), timer.dueAt()), followups));
             } catch (StoreUnavailableException e) {
                 LOG.warn("timer for {} not handled, it will be redelivered: {}", timer.ref(), e.getMessage());
+                failed.add(timer);
+            } catch (RuntimeException e) {
+                // One window that cannot be handled (a state it cannot read, a bug) fails its own timer alone: the
+                // batch's other windows close now and their claims are flushed below.
+                LOG.error("timer for {} failed, it will be redelivered (the sweeper closes the window if it keeps failing)", timer.ref(), e);
                 failed.add(timer);
             }
         }

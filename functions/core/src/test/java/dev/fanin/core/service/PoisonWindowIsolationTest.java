@@ -7,7 +7,9 @@ import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.core.port.AggregateEmitter;
 import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import dev.fanin.testkit.TestClock;
@@ -26,8 +28,9 @@ class PoisonWindowIsolationTest {
     private static final Instant EVENT_TIME = NOW.minusSeconds(30);
 
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
+    private final RecordingEmitter emitter = new RecordingEmitter(AggregateSchema::assertValid);
     private final FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 5m}"), store,
-            new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), new TestClock(NOW));
+            emitter, new RecordingTimers(), new TestClock(NOW));
     private final IngestService ingest = new IngestService(engine);
 
     @Test
@@ -66,5 +69,22 @@ class PoisonWindowIsolationTest {
                     assertThat(d.reason()).startsWith("RETRIES_EXHAUSTED: INTERNAL_ERROR: IllegalStateException: window ")
                             .endsWith(" (on delivery " + last + ", MaxReceiveCount " + last + ")");
                 });
+    }
+
+    @Test
+    void aTimerOfAWindowWhoseStateCannotBeReadFailsAloneAndTheOthersCloseTheirWindows() {
+        long start = EVENT_TIME.toEpochMilli() - EVENT_TIME.toEpochMilli() % 300_000L;
+        WindowRef poisoned = new WindowRef("p", "bad", WindowRef.timeWindowId(start));
+        ingest.handle(List.of(InMemoryEngines.message("good-1", InMemoryEngines.rawEvent("good", "e1", EVENT_TIME), NOW, 1)));
+        store.create(new StoredWindow(poisoned, 0, WindowStatus.OPEN, null, NOW.plusSeconds(86_400), 0, null, Set.of(), "not json", null));
+        WindowRef good = new WindowRef("p", "good", WindowRef.timeWindowId(start));
+        Instant due = Instant.ofEpochMilli(start).plusSeconds(300);
+        ((TestClock) engine.clock()).set(due.plusSeconds(400));   // the pipeline idle: the watermark is past both windows' end
+
+        List<WindowTimers.Wakeup> failed = new TimerService(engine).fireAll(List.of(new WindowTimers.Wakeup(poisoned, due, 0),
+                new WindowTimers.Wakeup(good, due, 0)));
+
+        assertThat(failed).extracting(WindowTimers.Wakeup::ref).containsExactly(poisoned);
+        assertThat(emitter.emitted()).extracting(AggregateEmitter.Request::aggregateId).singleElement().asString().contains("good");
     }
 }
