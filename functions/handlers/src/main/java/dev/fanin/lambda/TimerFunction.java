@@ -7,6 +7,7 @@ import com.amazonaws.services.lambda.runtime.events.SQSEvent;
 import dev.fanin.aws.sqs.TimerMessage;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.WindowTimers;
+import dev.fanin.core.text.SinkText;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -31,6 +32,9 @@ import org.slf4j.MDC;
  * every due window.
  */
 public final class TimerFunction implements RequestHandler<SQSEvent, SQSBatchResponse> {
+
+    /** The most of a malformed message's body its log line carries. */
+    static final int LOGGED_BODY_BYTES = 4_096;
 
     private static final Logger LOG = LoggerFactory.getLogger(TimerFunction.class);
     private static final Map<String, String> FUNCTION = Map.of("function", "timer");
@@ -93,22 +97,25 @@ public final class TimerFunction implements RequestHandler<SQSEvent, SQSBatchRes
         try {
             timer = TimerMessage.parse(message.getBody() == null ? "" : message.getBody());
         } catch (IllegalArgumentException e) {
-            malformed(message.getMessageId(), e.getMessage());
+            malformed(message, e.getMessage());
             return null;
         }
         String pipeline = timer.wakeup().ref().pipeline();
         if (!runtime.engine().knows(pipeline)) {
-            malformed(message.getMessageId(), "timer names pipeline \"" + pipeline + "\", which neither the configuration"
+            malformed(message, "timer names pipeline \"" + pipeline + "\", which neither the configuration"
                     + " nor the pipelines retired from it have");
             return null;
         }
         return timer.wakeup();
     }
 
-    private void malformed(String messageId, String reason) {
-        MDC.put("messageId", messageId);
+    /** Logged with its body (cut to {@value #LOGGED_BODY_BYTES} bytes), so that a message put here by mistake is not lost. */
+    private void malformed(SQSEvent.SQSMessage message, String reason) {
+        MDC.put("messageId", message.getMessageId());
         try {
-            LOG.warn("malformed timer message acknowledged without effect: {}", reason);
+            String body = message.getBody() == null ? "" : message.getBody();
+            LOG.warn("malformed timer message acknowledged without effect: {}; its body ({} characters): {}", reason, body.length(),
+                    SinkText.cutToBytes(body, LOGGED_BODY_BYTES));
         } finally {
             MDC.remove("messageId");
         }

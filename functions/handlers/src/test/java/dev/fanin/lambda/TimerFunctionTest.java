@@ -84,11 +84,14 @@ class TimerFunctionTest {
                 "no-due", "{\"pipeline\":\"alert-storm\",\"key\":\"k\",\"windowId\":\"S001795945202000\"}",
                 "gone", "{\"pipeline\":\"retired-pipeline\",\"key\":\"k\",\"windowId\":\"S001795945202000\",\"dueAt\":\"2026-11-29T09:46:11Z\"}"));
 
-        StdoutCapture.Captured<SQSBatchResponse> run = StdoutCapture.run(
-                () -> new TimerFunction(fanin.runtime).handleRequest(event, TestContexts.invocation("bad-timers")));
+        LogCapture.Captured<StdoutCapture.Captured<SQSBatchResponse>> logged = LogCapture.run(() -> StdoutCapture.run(
+                () -> new TimerFunction(fanin.runtime).handleRequest(event, TestContexts.invocation("bad-timers"))));
+        StdoutCapture.Captured<SQSBatchResponse> run = logged.result();
 
         assertThat(run.result().getBatchItemFailures()).as("retrying cannot make them valid").isEmpty();
         assertThat(EmfRecords.values(run.lines(), FunctionMetricNames.MALFORMED_TIMERS)).containsExactly(1.0, 1.0, 1.0);
+        assertThat(logged.at("WARN")).as("a message put here by mistake is not lost: its body is in the log")
+                .anySatisfy(line -> assertThat(line).contains("this is not a timer"));
     }
 
     @Test
