@@ -96,6 +96,13 @@ class TemplateContractTest {
         assertThat(SweeperFunction.everyShard(SampleEvents.scheduled("scheduled-sweep.json"))).isFalse();
     }
 
+    /** A failed sweep is resumed by the next scheduled run, not retried by Lambda beside it. */
+    @Test
+    void aFailedSweepIsNotRetriedByLambda() {
+        Map<String, Object> sweeper = map(resourcesOfType("AWS::Serverless::Function").get("SweeperFunction").get("Properties"));
+        assertThat(map(sweeper.get("EventInvokeConfig"))).containsEntry("MaximumRetryAttempts", 0);
+    }
+
     /**
      * SAM must not build the functions: a Java function with a jar CodeUri goes to SAM's Maven workflow, which fails
      * ("CopySource - Not a directory", aws-sam-cli #4575, aws-lambda-builders #113), and a module directory fails on
