@@ -16,6 +16,8 @@ public final class SqsDeliveries {
     public static final String SENT_TIMESTAMP = "SentTimestamp";
     /** The system attribute counting the deliveries of the message, this one included. */
     public static final String RECEIVE_COUNT = "ApproximateReceiveCount";
+    /** The system attribute holding when a consumer first received the message, in epoch milliseconds. */
+    public static final String FIRST_RECEIVE_TIMESTAMP = "ApproximateFirstReceiveTimestamp";
 
     private SqsDeliveries() {
     }
@@ -30,7 +32,7 @@ public final class SqsDeliveries {
                                          Map<String, String> producerAttributes, Instant receivedAt) {
         Map<String, String> system = systemAttributes == null ? Map.of() : systemAttributes;
         return new InboundMessage(messageId, body, attempt(system), sentAt(system).orElse(null), receivedAt, producerAttributes,
-                originalId(producerAttributes));
+                originalId(producerAttributes), millis(system, FIRST_RECEIVE_TIMESTAMP).orElse(null));
     }
 
     /** What a redrive says the message re-sends ({@value SqsDeadLetters#ORIGINAL_ID_ATTRIBUTE}); null for a producer's own. */
@@ -51,11 +53,15 @@ public final class SqsDeliveries {
 
     /** {@code SentTimestamp}, or empty when it is absent or not a number. */
     static Optional<Instant> sentAt(Map<String, String> attributes) {
-        String sent = attributes.get(SENT_TIMESTAMP);
-        if (sent == null || !sent.matches("\\d{1,15}")) {
+        return millis(attributes, SENT_TIMESTAMP);
+    }
+
+    private static Optional<Instant> millis(Map<String, String> attributes, String name) {
+        String value = attributes.get(name);
+        if (value == null || !value.matches("\\d{1,15}")) {
             return Optional.empty();
         }
-        return Optional.of(Instant.ofEpochMilli(Long.parseLong(sent)));
+        return Optional.of(Instant.ofEpochMilli(Long.parseLong(value)));
     }
 
     /** {@code ApproximateReceiveCount}, or 1 (a first delivery) when it is absent or not a positive number. */

@@ -19,9 +19,11 @@ import java.util.Optional;
  * @param originalMessageId the id of the message as its producer sent it: {@code messageId}, or for a message re-sent
  *                   from the dead-letter queue (a redrive), the id of the message it re-sends; what stands for the
  *                   message where it is the event id, so the same message redriven twice is one event
+ * @param firstReceivedTime when the transport first handed the message to a consumer (it left the queue: what follows,
+ *                   a poller batching it with others, is not waiting in a backlog), or null when it does not say
  */
 public record InboundMessage(String messageId, String body, int attempt, Instant sentTime, Instant receivedAt,
-                             Map<String, String> attributes, String originalMessageId) {
+                             Map<String, String> attributes, String originalMessageId, Instant firstReceivedTime) {
 
     public InboundMessage {
         if (attempt < 1) {
@@ -34,7 +36,7 @@ public record InboundMessage(String messageId, String body, int attempt, Instant
 
     /** A message as its producer sent it (not re-sent from the dead-letter queue). */
     public InboundMessage(String messageId, String body, int attempt, Instant sentTime, Instant receivedAt, Map<String, String> attributes) {
-        this(messageId, body, attempt, sentTime, receivedAt, attributes, messageId);
+        this(messageId, body, attempt, sentTime, receivedAt, attributes, messageId, null);
     }
 
     /** A first delivery that carries no attributes of its transport. */
@@ -45,6 +47,11 @@ public record InboundMessage(String messageId, String body, int attempt, Instant
     /** The producer's send time, or empty when the transport does not say. */
     public Optional<Instant> sentAt() {
         return Optional.ofNullable(sentTime);
+    }
+
+    /** When the message left the queue: first handed to a consumer, else (the transport does not say) received here. */
+    public Instant leftQueueAt() {
+        return firstReceivedTime != null ? firstReceivedTime : receivedAt;
     }
 
     /** The processing-time reference that {@code maxFuture}/{@code maxPast} are measured from: sent time, else receipt. */

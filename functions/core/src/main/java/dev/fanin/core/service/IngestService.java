@@ -86,7 +86,8 @@ public final class IngestService {
             for (Event e : r.accepted()) {
                 byPipeline.computeIfAbsent(e.pipeline(), p -> new ArrayList<>()).add(e);
                 m.sentAt().ifPresent(sent -> queue.compute(e.pipeline(), (p, q) -> (q == null ? QueueEvidence.NONE : q).with(
-                        sent.toEpochMilli(), m.attempt(), batch.start.toEpochMilli(), engine.machine(p).config().watermark().outOfOrderness())));
+                        sent.toEpochMilli(), m.attempt(), m.leftQueueAt().toEpochMilli(), batch.start.toEpochMilli(),
+                        engine.machine(p).config().watermark().outOfOrderness())));
             }
         }
         for (Map.Entry<String, List<Event>> entry : byPipeline.entrySet()) {

@@ -8,9 +8,11 @@ import java.util.Optional;
 /**
  * Evidence that the input queue is behind the pipeline's watermark, from the delivery facts of messages alone.
  *
- * <p>A message is <em>behind</em> when it is delivered more than {@code outOfOrderness} after it was sent: it waited
- * in the queue longer than the watermark waits for it, so every event of the queue's backlog sent no earlier than it
- * may still be waiting too (a queue delivers a backlog in any order). A <em>backlog episode</em> lasts while behind
+ * <p>A message is <em>behind</em> when it waited in the queue (from its sending until a consumer first received it)
+ * more than {@code outOfOrderness} plus {@link #QUEUE_LATENCY}: longer than the watermark waits for it, so every event of
+ * the queue's backlog sent no earlier than it may still be waiting too (a queue delivers a backlog in any order). The
+ * time a poller then holds it to fill a batch (the event source's batching window) is not a backlog: counted, it made
+ * every message of a steady stream behind once the window passed outOfOrderness, and the watermark never moved. A <em>backlog episode</em> lasts while behind
  * messages keep coming: it ends once none has come for {@code idleAfter} (the same processing time after which a
  * silent pipeline counts as idle). While an episode lasts, the watermark is capped at the episode's frontier
  * minus {@code outOfOrderness}:
@@ -28,9 +30,16 @@ import java.util.Optional;
  */
 public record Backlog(long oldestSentMillis, long seenAtMillis) {
 
-    /** Whether a message sent at {@code sentMillis} and delivered at {@code deliveredMillis} is behind. */
-    public static boolean behind(long sentMillis, long deliveredMillis, Duration outOfOrderness) {
-        return EventTimeMath.minus(deliveredMillis, sentMillis) > outOfOrderness.toMillis();
+    /**
+     * How long a message of a queue that keeps up may still take to reach a consumer (a long poll's hand-over, the
+     * queue's clocks): below it, a wait beyond {@code outOfOrderness} is delivery, not a backlog. Without it, a pipeline
+     * with an {@code outOfOrderness} of 0 would find every message behind and hold its watermark for good.
+     */
+    public static final Duration QUEUE_LATENCY = Duration.ofSeconds(1);
+
+    /** Whether a message sent at {@code sentMillis} that left the queue at {@code leftQueueMillis} is behind. */
+    public static boolean behind(long sentMillis, long leftQueueMillis, Duration outOfOrderness) {
+        return EventTimeMath.minus(leftQueueMillis, sentMillis) > outOfOrderness.plus(QUEUE_LATENCY).toMillis();
     }
 
     /** Whether the episode still holds the watermark at {@code nowMillis}. */

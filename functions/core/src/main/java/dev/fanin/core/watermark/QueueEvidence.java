@@ -15,9 +15,13 @@ public record QueueEvidence(Optional<Backlog> firstDeliveries, Optional<Backlog>
     /** A batch whose messages were all delivered promptly (or carried no send time). */
     public static final QueueEvidence NONE = new QueueEvidence(Optional.empty(), Optional.empty());
 
-    /** This evidence and one more message, sent at {@code sentMillis} and delivered at {@code deliveredMillis}. */
-    public QueueEvidence with(long sentMillis, int deliveryAttempt, long deliveredMillis, Duration outOfOrderness) {
-        if (!Backlog.behind(sentMillis, deliveredMillis, outOfOrderness)) {
+    /**
+     * This evidence and one more message, sent at {@code sentMillis}, out of the queue at {@code leftQueueMillis} (first
+     * received by a consumer) and delivered to fanin at {@code deliveredMillis}. A first delivery is behind by its wait
+     * in the queue; a redelivery by its wait until this delivery (its earlier attempts failed meanwhile).
+     */
+    public QueueEvidence with(long sentMillis, int deliveryAttempt, long leftQueueMillis, long deliveredMillis, Duration outOfOrderness) {
+        if (!Backlog.behind(sentMillis, deliveryAttempt <= 1 ? leftQueueMillis : deliveredMillis, outOfOrderness)) {
             return this;
         }
         Backlog b = new Backlog(sentMillis, deliveredMillis);
