@@ -171,7 +171,8 @@ public final class FaninRuntime implements Resource {
         }
         if (newConfig || !now.isBefore(nextHistoryRead)) {
             try {
-                retired = recordsHistory ? retirement.update(config, configs.document(), now) : retirement.retired(config, now);
+                retired = emittable(config,
+                        recordsHistory ? retirement.update(config, configs.document(), now) : retirement.retired(config, now));
                 recorded = recordsHistory;
                 nextHistoryRead = now.plus(refresh);
                 if (!retired.isEmpty() && (current == null || !retired.equals(current.engine().retired()))) {
@@ -226,6 +227,25 @@ public final class FaninRuntime implements Resource {
                 .withSweepParallelism(settings.sweepParallelism());
         FaninEngine core = new FaninEngine(config, retired, ports, faninSettings, clock);
         return new Engine(config, core, new IngestService(core), new SweepService(core, sweepThreads), new TimerService(core));
+    }
+
+    /**
+     * The retired pipelines whose emit targets can be built here. One whose recorded target no longer resolves (its
+     * variable went with it) is left out, as an unreadable recorded definition is: its windows are not swept until it
+     * is configured again, said at ERROR, while the pipelines in force run (else every invocation would fail).
+     */
+    private List<PipelineConfig> emittable(FaninConfig config, List<PipelineConfig> retired) {
+        List<PipelineConfig> kept = new java.util.ArrayList<>();
+        for (PipelineConfig p : retired) {
+            try {
+                emitter(new FaninConfig(config.version(), List.of(p)));
+                kept.add(p);
+            } catch (IllegalStateException e) {
+                LOG.error("pipeline {} was removed from the configuration but its recorded emit target cannot be built here; its open"
+                        + " windows are not swept until it is configured again: {}", p.name(), e.getMessage());
+            }
+        }
+        return kept;
     }
 
     /**

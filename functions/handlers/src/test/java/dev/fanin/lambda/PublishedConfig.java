@@ -44,7 +44,12 @@ final class PublishedConfig {
     /** Publishes {@code yaml} as {@code key} and starts a fanin whose functions read it, on a clock at {@code clock}. */
     LocalFanin start(String name, String key, String yaml, Instant clock) {
         publish(key, yaml);
-        return LocalFanin.start(name, clock, Map.of(EnvironmentVariables.CONFIG, "s3://" + bucket + "/" + key));
+        return LocalFanin.start(name, clock, Map.of(EnvironmentVariables.CONFIG, location(key)));
+    }
+
+    /** Where the functions read {@code key} ({@code FANIN_CONFIG}). */
+    String location(String key) {
+        return "s3://" + bucket + "/" + key;
     }
 
     void publish(String key, String yaml) {
