@@ -255,6 +255,7 @@ final class IngestBatch {
             // without fanin's reason if the send keeps failing (a body too close to the queue's size limit to carry
             // it): so the reason is logged here.
             failed.add(m.messageId());
+            failureReasons.putIfAbsent(m.messageId(), "its dead letter could not be sent: " + e.getMessage());
             LOG.warn("dead-lettering message {} failed, it will be redelivered: {}; it was to be dead-lettered for {}: {}", m.messageId(),
                     e.getMessage(), code, reason);
             return false;

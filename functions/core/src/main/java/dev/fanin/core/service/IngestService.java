@@ -74,10 +74,12 @@ public final class IngestService {
                 batch.followups.redeliveredMessages.add(m.messageId());
             }
             IntakeResult r = engine.intake().parse(m);
-            if (!r.rejected().isEmpty() && r.accepted().isEmpty()) {
-                batch.deadLetter(m, code(r.rejected(), null), reason(r.rejected()), r.rejected().get(0).pipeline());
-            } else if (!r.rejected().isEmpty()) {
-                rejections.put(m.messageId(), r.rejected()); // partly bad: settled once its accepted events are decided
+            if (!r.rejected().isEmpty()) {
+                rejections.put(m.messageId(), r.rejected());
+                if (r.accepted().isEmpty()) {
+                    // Wholly bad: dead-lettered now (a partly bad one once its accepted events are decided, in settle).
+                    batch.deadLetter(m, code(r.rejected(), null), reason(r.rejected()), r.rejected().get(0).pipeline());
+                }
             }
             if (!r.ignored().isEmpty()) {
                 batch.ignored++;
@@ -112,7 +114,7 @@ public final class IngestService {
             String id = m.messageId();
             List<Rejected> rejected = rejections.getOrDefault(id, List.of());
             if (!batch.failed.contains(id)) {
-                if (!rejected.isEmpty()) {
+                if (!rejected.isEmpty() && !batch.deadLetteredIds.contains(id)) {
                     batch.deadLetter(m, code(rejected, null), reason(rejected), rejected.get(0).pipeline());
                 }
             } else if (m.attempt() >= engine.settings().maxReceiveCount()) {
