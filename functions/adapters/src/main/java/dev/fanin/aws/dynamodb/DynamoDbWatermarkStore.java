@@ -46,9 +46,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * its last write. The core's watermark formula tolerates that lag. {@code ttl} follows {@code lastArr} plus the
  * retention, so an abandoned pipeline's shards expire.
  *
- * <p>Backlog evidence is written only by batches that were behind (no write in healthy operation), one conditional
- * update that replaces it unless the shard holds evidence seen later, skipped when this instance wrote the same
- * frontier less than the granularity before.
+ * <p>Backlog evidence is written only by batches that were behind (no write in healthy operation): joined to what the
+ * shard holds by a compare-and-set ({@link #recordBacklog}), skipped when this instance wrote a frontier as old less
+ * than the granularity before.
  */
 public final class DynamoDbWatermarkStore implements WatermarkStore {
 

@@ -33,12 +33,12 @@ public final class TimerService {
         this.flush = new FlushService(engine);
     }
 
-    /** Handles one timer message. Store failures propagate so that the timer message is retried. */
+    /** Handles one timer message; one not handled throws, so that the timer message is retried. */
     public void fire(Wakeup timer) {
         List<Wakeup> failed = fireAll(List.of(timer));
         if (!failed.isEmpty()) {
-            throw new StoreUnavailableException("timer for " + timer.ref()
-                    + " not handled: the store was unavailable or the chain's next message could not be sent", null);
+            throw new StoreUnavailableException("timer for " + timer.ref() + " not handled (the store unavailable, the window"
+                    + " not handled, or the chain's next message not sent: see the log line before)", null);
         }
     }
 
