@@ -1,5 +1,6 @@
 package dev.fanin.core.watermark;
 
+import dev.fanin.core.window.EventTimeMath;
 import java.time.Duration;
 import java.util.Optional;
 
@@ -17,15 +18,16 @@ public record QueueEvidence(Optional<Backlog> firstDeliveries, Optional<Backlog>
 
     /**
      * This evidence and one more message, sent at {@code sentMillis}, out of the queue at {@code leftQueueMillis} (first
-     * received by a consumer) and delivered to fanin at {@code deliveredMillis}. A first delivery is behind by its wait
-     * in the queue; a redelivery by its wait until this delivery (its earlier attempts failed meanwhile).
+     * received by a consumer) and delivered to fanin at {@code deliveredMillis}. The batch's own watermark waits for
+     * every message that reached fanin later than outOfOrderness, whatever held it (the queue, a throttled or cold
+     * invocation, a batching window, its earlier attempts). What is stored, and holds the sweeper and the timers too,
+     * is a backlog in the queue: a first delivery that waited there ({@link Backlog#behind}).
      */
     public QueueEvidence with(long sentMillis, int deliveryAttempt, long leftQueueMillis, long deliveredMillis, Duration outOfOrderness) {
-        if (!Backlog.behind(sentMillis, deliveryAttempt <= 1 ? leftQueueMillis : deliveredMillis, outOfOrderness)) {
-            return this;
-        }
         Backlog b = new Backlog(sentMillis, deliveredMillis);
-        return new QueueEvidence(deliveryAttempt <= 1 ? Optional.of(join(firstDeliveries, b)) : firstDeliveries, Optional.of(join(all, b)));
+        boolean reachedLate = EventTimeMath.minus(deliveredMillis, sentMillis) > outOfOrderness.toMillis();
+        boolean queued = deliveryAttempt <= 1 && Backlog.behind(sentMillis, leftQueueMillis, outOfOrderness);
+        return new QueueEvidence(queued ? Optional.of(join(firstDeliveries, b)) : firstDeliveries, reachedLate ? Optional.of(join(all, b)) : all);
     }
 
     private static Backlog join(Optional<Backlog> known, Backlog b) {
