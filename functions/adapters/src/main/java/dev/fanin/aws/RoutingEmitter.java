@@ -39,7 +39,8 @@ public final class RoutingEmitter implements AggregateEmitter {
             AggregateEmitter emitter = byPipeline.get(requests.get(i).pipeline());
             if (emitter == null) {
                 results[i] = new Result(requests.get(i).aggregateId(), false,
-                        "NoTarget: pipeline '" + requests.get(i).pipeline() + "' is not configured");
+                        "NoTarget: pipeline '" + requests.get(i).pipeline() + "' has no emit target here (not configured, or its"
+                                + " recorded target cannot be built: see the ERROR line)");
             } else {
                 groups.computeIfAbsent(emitter, e -> new ArrayList<>()).add(i);
             }

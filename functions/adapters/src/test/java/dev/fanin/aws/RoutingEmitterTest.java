@@ -43,7 +43,7 @@ class RoutingEmitterTest {
                 new Request("1", "uploads", "{}"), new Request("2", "alerts", "{}"),
                 new Request("3", "ghost", "{}"), new Request("4", "uploads", "{}")));
         assertThat(results).extracting(Result::aggregateId).containsExactly("1", "2", "3", "4");
-        assertThat(results).extracting(Result::error).containsExactly("sqs", "eb", "NoTarget: pipeline 'ghost' is not configured", "sqs");
+        assertThat(results).extracting(Result::error).containsExactly("sqs", "eb", "NoTarget: pipeline 'ghost' has no emit target here (not configured, or its recorded target cannot be built: see the ERROR line)", "sqs");
         assertThat(results.get(2).sent()).isFalse();
         assertThat(eventBridge.seen).containsExactly("2");
         assertThat(sqs.seen).containsExactly("1", "4");

@@ -171,8 +171,7 @@ public final class FaninRuntime implements Resource {
         }
         if (newConfig || !now.isBefore(nextHistoryRead)) {
             try {
-                retired = emittable(config,
-                        recordsHistory ? retirement.update(config, configs.document(), now) : retirement.retired(config, now));
+                retired = recordsHistory ? retirement.update(config, configs.document(), now) : retirement.retired(config, now);
                 recorded = recordsHistory;
                 nextHistoryRead = now.plus(refresh);
                 if (!retired.isEmpty() && (current == null || !retired.equals(current.engine().retired()))) {
@@ -216,7 +215,7 @@ public final class FaninRuntime implements Resource {
     private Engine build(FaninConfig config, List<PipelineConfig> retired) {
         // The retired pipelines' windows still emit, to the targets of their last definition.
         List<PipelineConfig> emitting = new java.util.ArrayList<>(config.pipelines());
-        retired.stream().filter(p -> config.pipeline(p.name()).isEmpty()).forEach(emitting::add);
+        emittable(config, retired.stream().filter(p -> config.pipeline(p.name()).isEmpty()).toList()).forEach(emitting::add);
         FaninPorts ports = new FaninPorts(store, watermarks, emitter(new FaninConfig(config.version(), emitting)),
                 new SqsWindowTimers(clients.sqs(), settings.timerQueueUrl()),
                 new SqsSideOutput(clients.sqs(), settings.sideOutputQueueUrl()),
@@ -231,8 +230,9 @@ public final class FaninRuntime implements Resource {
 
     /**
      * The retired pipelines whose emit targets can be built here. One whose recorded target no longer resolves (its
-     * variable went with it) is left out, as an unreadable recorded definition is: its windows are not swept until it
-     * is configured again, said at ERROR, while the pipelines in force run (else every invocation would fail).
+     * variable went with it) gets none, said at ERROR: its windows are still swept and claimed, and each emission fails
+     * (EmitFailures, then WindowsNotClosing past its deadline) until the variable is back, while the pipelines in force
+     * run (building it would fail every invocation).
      */
     private List<PipelineConfig> emittable(FaninConfig config, List<PipelineConfig> retired) {
         List<PipelineConfig> kept = new java.util.ArrayList<>();
@@ -242,7 +242,7 @@ public final class FaninRuntime implements Resource {
                 kept.add(p);
             } catch (IllegalStateException e) {
                 LOG.error("pipeline {} was removed from the configuration but its recorded emit target cannot be built here; its open"
-                        + " windows are not swept until it is configured again: {}", p.name(), e.getMessage());
+                        + " windows cannot emit until it can: {}", p.name(), e.getMessage());
             }
         }
         return kept;
