@@ -130,7 +130,9 @@ public final class SqsDeadLetterQueue {
 
     /** Sends {@code chosen}, batched within SQS's limits, and deletes what was sent; a failed send stays in {@code others}. */
     private void move(String inputQueueUrl, List<Message> chosen, List<Letter> moved, List<String> failed, Map<String, Message> others) {
-        for (List<Message> batch : Batches.of(chosen, SqsEmitter.MAX_ENTRIES_PER_CALL, SqsEmitter.MAX_CALL_BYTES, SqsDeadLetterQueue::redrivenBytes)) {
+        List<List<Message>> batches = Batches.of(chosen, SqsEmitter.MAX_ENTRIES_PER_CALL, SqsEmitter.MAX_CALL_BYTES,
+                SqsDeadLetterQueue::redrivenBytes);
+        for (List<Message> batch : batches) {
             Set<String> sent = send(inputQueueUrl, batch);
             List<Message> toDelete = batch.stream().filter(m -> sent.contains(m.messageId())).toList();
             delete(toDelete);

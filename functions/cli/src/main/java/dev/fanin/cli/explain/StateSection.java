@@ -87,7 +87,8 @@ final class StateSection {
         md.append("TTL is garbage collection, never the way a window closes (the triggers are). `retention` ")
                 .append(Human.config(p.retention())).append(" outlasts `allowedLateness` ").append(Human.config(p.allowedLateness()))
                 .append(", so a late event never finds its window deleted and fires it a second time; and the retention applied is at least "
-                        + "`eventTime.maxPast + maxFuture`").append(p.spanPastLifetime().isZero() ? "" : " + `window.size - maxLifetime`").append(" (").append(Human.derived(p.effectiveRetention()))
+                        + "`eventTime.maxPast + maxFuture`").append(p.spanPastLifetime().isZero() ? "" : " + `window.size - maxLifetime`")
+                .append(" (").append(Human.derived(p.effectiveRetention()))
                 .append(" here), so a duplicate that intake still accepts always finds its window.\n");
         return md.toString();
     }

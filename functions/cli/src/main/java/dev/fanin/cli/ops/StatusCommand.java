@@ -80,7 +80,8 @@ public final class StatusCommand extends FaninCommand {
             cursor = page.cursor();
         } while (cursor.isPresent() && reads < maxReads);
         out.println();
-        out.println("pipeline " + pipeline.name() + (stack.isRetired(pipeline) ? " (retired: no longer configured; its open windows close under its last definition)" : ""));
+        out.println("pipeline " + pipeline.name()
+                + (stack.isRetired(pipeline) ? " (retired: no longer configured; its open windows close under its last definition)" : ""));
         out.println("  open-window slots   " + slots + " of " + pipeline.bounds().maxOpenWindows() + " (table: the admission counter)");
         out.println("  open windows        " + open + (cursor.isPresent() ? "+ (table: read " + reads + " pages, more not read; raise --max-reads)"
                 : " (table: every open window)") + ", " + held + " held, " + overdue + " overdue");

@@ -12,9 +12,9 @@ import java.util.Optional;
  * more than {@code outOfOrderness} plus {@link #QUEUE_LATENCY}: longer than the watermark waits for it, so every event of
  * the queue's backlog sent no earlier than it may still be waiting too (a queue delivers a backlog in any order). The
  * time a poller then holds it to fill a batch (the event source's batching window) is not a backlog: counted, it made
- * every message of a steady stream behind once the window passed outOfOrderness, and the watermark never moved. A <em>backlog episode</em> lasts while behind
- * messages keep coming: it ends once none has come for {@code idleAfter} (the same processing time after which a
- * silent pipeline counts as idle). While an episode lasts, the watermark is capped at the episode's frontier
+ * every message of a steady stream behind once the window passed outOfOrderness, and the watermark never moved. A
+ * <em>backlog episode</em> lasts while behind messages keep coming: it ends once none has come for {@code idleAfter}
+ * (the same processing time after which a silent pipeline counts as idle). While an episode lasts, the watermark is capped at the episode's frontier
  * minus {@code outOfOrderness}:
  *
  * <pre>
