@@ -26,8 +26,9 @@ final class WatermarkSection {
                 .append(" behind the newest one is still on time. The second is the idle advance: once no event has arrived for ")
                 .append(Human.config(idle)).append(", the watermark moves with processing time, so an idle pipeline still closes its windows (the watermark "
                         + "is the pipeline's: a key gone quiet in a busy pipeline closes as the other keys' events move it).\n\n");
-        md.append("While the input queue is behind, the watermark holds: a message delivered more than ").append(Human.config(ooo))
-                .append(" after it was sent (its SQS send time) caps the watermark at its send time - ").append(Human.config(ooo))
+        md.append("While the input queue is behind, the watermark holds: a message that waited in the queue more than ").append(Human.config(ooo))
+                .append(" + 1 s (from its SQS send time to its first receipt) caps the watermark at that send time, or at the pipeline's last "
+                        + "arrival before it if earlier (by at most ").append(Human.config(idle)).append("), - ").append(Human.config(ooo))
                 .append(" until no such message has come for ").append(Human.config(idle))
                 .append(", so a backlog delivered in any order after an outage makes no on-time event late (docs/SEMANTICS.md, "
                         + "\"Consumer lag\"). The windows it holds close ").append(Human.config(idle))

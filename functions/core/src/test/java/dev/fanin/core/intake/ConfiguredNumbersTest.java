@@ -18,7 +18,7 @@ class ConfiguredNumbersTest {
     private static final Instant SENT = Instant.parse("2026-11-29T10:00:00Z");
 
     @ParameterizedTest
-    @ValueSource(strings = {"1.50", "0.0001", "10000000.0", "12345678901234567890.5", "2.5e-3", "100", "-0.0"})
+    @ValueSource(strings = {"1.50", "0.0001", "10000000.0", "12345678901234567890.5", "2.5e-3", "1e2", "100", "-0.0"})
     void aNumberInAMatchRuleMatchesTheSameNumberInAnEvent(String number) {
         IntakeResult result = parse("match:\n      - {path: $.ratio, equals: " + number + "}", number);
 
