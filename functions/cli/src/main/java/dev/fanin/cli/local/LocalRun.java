@@ -191,9 +191,19 @@ final class LocalRun {
         return missing;
     }
 
+    /**
+     * Windows still open a sweep after their hard deadline, which every window closes by at the latest. Not those
+     * whose next check has passed: a visit that finds a window not due yet (its watermark still short of its end, as
+     * for a day's window just after midnight, until the idle advance) leaves the stored check early, without a write.
+     */
     private List<Seen.Window> overdue(RunWatcher watcher) {
-        Instant now = clock.instant().minus(options.sweepEvery()).minus(POLL);
-        return watcher.windows().stream().filter(w -> w.due() != null && w.due().isBefore(now)).toList();
+        return overdue(watcher.windows(), clock.instant().minus(options.sweepEvery()).minus(POLL));
+    }
+
+    static List<Seen.Window> overdue(List<Seen.Window> windows, Instant sweptBy) {
+        return windows.stream()
+                .filter(w -> w.status().equals("OPEN") || w.status().equals("HELD") || w.status().equals("CLAIMED"))
+                .filter(w -> w.hardDeadline() != null && w.hardDeadline().isBefore(sweptBy)).toList();
     }
 
     private Map<String, String> environment(LocalResources resources) {

@@ -51,7 +51,7 @@ final class Summary {
         }
         out.println();
         for (Seen.Window w : outcome.overdue()) {
-            out.println("  PROBLEM: " + w.id() + " was due at " + LiveView.CLOCK.format(w.due()) + " and has not closed");
+            out.println("  PROBLEM: " + w.id() + " is still " + w.status() + " past its hard deadline " + LiveView.CLOCK.format(w.hardDeadline()));
         }
         for (String m : outcome.missing()) {
             out.println("  PROBLEM: expected, did not happen: " + m);
