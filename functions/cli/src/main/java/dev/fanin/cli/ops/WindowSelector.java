@@ -11,7 +11,7 @@ final class WindowSelector {
     String pipeline;
     @Option(names = "--key", paramLabel = "KEY", description = "the group key, exactly as listed (quote it)")
     String key;
-    @Option(names = "--window", paramLabel = "ID", description = "the window id as listed, e.g. T1764583200000 or S001764583212000")
+    @Option(names = "--window", paramLabel = "ID", description = "the window id as listed, e.g. T001764583200000 or S001764583212000")
     String windowId;
 
     /** @throws UsageException unless both key and window id are given */
