@@ -57,8 +57,7 @@ public final class MeteredWatermarkStore implements WatermarkStore {
     @Override
     public void recordBacklog(String pipeline, Backlog episode, Duration idleAfter) {
         Backlog before = backlogWritten.get(pipeline);
-        if (before != null && before.oldestSentMillis() <= episode.oldestSentMillis()
-                && episode.seenAtMillis() < before.seenAtMillis() + settings.granularity().toMillis()) {
+        if (settings.covers(before, episode)) {
             return;
         }
         backlogWritten.put(pipeline, episode);

@@ -70,6 +70,16 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
         public static Settings defaults() {
             return new Settings(8, Duration.ofSeconds(1), Duration.ofDays(7));
         }
+
+        /**
+         * Whether backlog evidence this instance {@code written} (null: none) makes writing {@code episode} needless: no
+         * older frontier, seen again within the granularity (the hold ends at most that much early). The bench's meter
+         * bills by the same rule.
+         */
+        public boolean covers(Backlog written, Backlog episode) {
+            return written != null && written.oldestSentMillis() <= episode.oldestSentMillis()
+                    && episode.seenAtMillis() < written.seenAtMillis() + granularity.toMillis();
+        }
     }
 
     static final String MAX_EVENT_TIME = "maxEt";
@@ -163,9 +173,8 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     @Override
     public void recordBacklog(String pipeline, Backlog episode, Duration idleAfter) {
         Backlog written = knownBacklog.get(pipeline);
-        if (written != null && written.oldestSentMillis() <= episode.oldestSentMillis()
-                && episode.seenAtMillis() < written.seenAtMillis() + settings.granularity().toMillis()) {
-            return; // no older frontier, seen again within the granularity: the hold ends at most that much early
+        if (settings.covers(written, episode)) {
+            return;
         }
         Optional<Backlog> held = Optional.ofNullable(written);
         for (int attempt = 0; attempt < BACKLOG_ATTEMPTS; attempt++) {

@@ -202,7 +202,7 @@ final class LocalRun {
 
     static List<Seen.Window> overdue(List<Seen.Window> windows, Instant sweptBy) {
         return windows.stream()
-                .filter(w -> w.status().equals("OPEN") || w.status().equals("HELD") || w.status().equals("CLAIMED"))
+                .filter(Seen.Window::isOpen)
                 .filter(w -> w.hardDeadline() != null && w.hardDeadline().isBefore(sweptBy)).toList();
     }
 
@@ -245,7 +245,7 @@ final class LocalRun {
     }
 
     private String status(RunWatcher watcher, int sent, Traffic traffic, LiveView view, int sweeps) {
-        long open = watcher.windows().stream().filter(w -> w.status().equals("OPEN") || w.status().equals("HELD") || w.status().equals("CLAIMED")).count();
+        long open = watcher.windows().stream().filter(Seen.Window::isOpen).count();
         return "sent " + sent + "/" + (traffic.timed().size() + traffic.followUps().size()) + " · open windows " + open
                 + " · fired " + watcher.aggregates().size() + " · side output " + watcher.sideRecords().size()
                 + " · dead letters " + watcher.deadLetters().size() + " · batches " + view.batches() + " · sweeps " + sweeps;

@@ -36,5 +36,10 @@ final class Seen {
         String id() {
             return pipeline + " " + key + " " + windowId;
         }
+
+        /** Not closed yet: open, held incomplete, or claimed and being flushed. */
+        boolean isOpen() {
+            return status.equals("OPEN") || status.equals("HELD") || status.equals("CLAIMED");
+        }
     }
 }

@@ -22,7 +22,7 @@ final class Summary {
         out.printf("  %-18s %d%n", "messages sent", sent);
         out.printf("  %-18s %d ingest/timer batches, %d sweeps%n", "invocations", batches, sweeps);
         out.printf("  %-18s %d (%d open or held, %d closed, %d merged)%n", "windows", windows.size(),
-                windows.stream().filter(w -> w.status().equals("OPEN") || w.status().equals("HELD") || w.status().equals("CLAIMED")).count(),
+                windows.stream().filter(Seen.Window::isOpen).count(),
                 windows.stream().filter(w -> w.status().equals("CLOSED")).count(),
                 windows.stream().filter(w -> w.status().equals("MERGED")).count());
         out.printf("  %-18s %d (of which corrections %d, incomplete %d)%n", "aggregates fired", aggregates.size(), corrections, incomplete);
@@ -39,7 +39,7 @@ final class Summary {
             }
         }
         List<Seen.Window> open = windows.stream()
-                .filter(w -> w.status().equals("OPEN") || w.status().equals("HELD") || w.status().equals("CLAIMED")).toList();
+                .filter(Seen.Window::isOpen).toList();
         if (!open.isEmpty()) {
             out.println();
             out.println("  still open (each fires by its hard deadline at the latest, as its incomplete policy says; not waited for):");

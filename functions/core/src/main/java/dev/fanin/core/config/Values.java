@@ -1,9 +1,9 @@
 package dev.fanin.core.config;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.fanin.core.text.ExactJson;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.fanin.core.text.ExactJson;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

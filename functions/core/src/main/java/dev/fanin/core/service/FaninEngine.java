@@ -13,7 +13,6 @@ import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.watermark.Backlog;
 import dev.fanin.core.watermark.QueueEvidence;
 import dev.fanin.core.watermark.Watermarks;
-import dev.fanin.core.window.EventTimeMath;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -163,12 +162,8 @@ public final class FaninEngine {
         long lastArrival = seenMaxEventTime == Long.MIN_VALUE ? r.lastArrival().toEpochMilli() : now.toEpochMilli();
         WatermarkSpec spec = machine(pipeline).config().watermark();
         Optional<Backlog> stored = Backlog.inForce(r.backlogs(), now.toEpochMilli(), spec.idleAfter());
-        // Evidence that starts an episode reaches back to the pipeline's last arrival (whatever was sent since may still
-        // be queued, though the first behind messages delivered, in any order, may be newer), by at most idleAfter: an
-        // outage longer than that lets the idle advance move the watermark anyway (a documented limit), and a deeper
-        // reach would let an unrelated late message make old events on time.
-        UnaryOperator<Backlog> starting = b -> stored.isPresent() ? b
-                : b.reachingBack(Math.max(r.lastArrival().toEpochMilli(), EventTimeMath.minus(b.oldestSentMillis(), spec.idleAfter().toMillis())));
+        // Evidence that starts an episode reaches back to the pipeline's last arrival (Backlog.reachingBack).
+        UnaryOperator<Backlog> starting = b -> stored.isPresent() ? b : b.reachingBack(r.lastArrival().toEpochMilli(), spec.idleAfter());
         Optional<Backlog> toStore = seen.firstDeliveries().map(starting)
                 .map(first -> stored.map(s -> s.then(first, spec.idleAfter())).orElse(first));
         if (maxEt == Instant.EPOCH.toEpochMilli() && r.lastArrival().equals(Instant.EPOCH) && seenMaxEventTime == Long.MIN_VALUE) {

@@ -283,8 +283,7 @@ public final class IngestService {
         }
     }
 
-    /** The rejections' codes, distinct, sorted, joined by {@code ,}. */
-    /** The rejections' codes, and {@code also} unless null, sorted and joined by {@code ,}. */
+    /** The rejections' codes, and {@code also} unless null, distinct, sorted and joined by {@code ,}. */
     private static String code(List<Rejected> rejected, String also) {
         return Stream.concat(rejected.stream().map(r -> r.reason().name()), Stream.ofNullable(also))
                 .distinct().sorted().collect(Collectors.joining(","));

@@ -14,8 +14,8 @@ import java.util.Optional;
  * time a poller then holds it to fill a batch (the event source's batching window) is not a backlog: counted, it made
  * every message of a steady stream behind once the window passed outOfOrderness, and the watermark never moved. A
  * <em>backlog episode</em> lasts while behind messages keep coming: it ends once none has come for {@code idleAfter}
- * (the same processing time after which a silent pipeline counts as idle). While an episode lasts, the watermark is capped at the episode's frontier
- * minus {@code outOfOrderness}:
+ * (the same processing time after which a silent pipeline counts as idle). While an episode lasts, the watermark is
+ * capped at the episode's frontier minus {@code outOfOrderness}:
  *
  * <pre>
  *   watermark &lt;= oldestSent - outOfOrderness      while now &lt; seenAt + idleAfter
@@ -48,11 +48,15 @@ public record Backlog(long oldestSentMillis, long seenAtMillis) {
     }
 
     /**
-     * This evidence reaching back to {@code lastArrivalMillis}, the pipeline's last arrival before it (when positive
-     * and older): the start of an episode, whose queue may hold anything sent since then.
+     * This evidence starting an episode: reaching back to {@code lastArrivalMillis}, the pipeline's last arrival before
+     * it (when positive and older), since its queue may hold anything sent since then, though the first behind messages
+     * delivered (in any order) may be newer; by at most {@code idleAfter}: an outage longer than that lets the idle
+     * advance move the watermark anyway (a documented limit), and a deeper reach would let one late message make old
+     * events on time.
      */
-    public Backlog reachingBack(long lastArrivalMillis) {
-        return lastArrivalMillis > 0 && lastArrivalMillis < oldestSentMillis ? new Backlog(lastArrivalMillis, seenAtMillis) : this;
+    public Backlog reachingBack(long lastArrivalMillis, Duration idleAfter) {
+        long reach = Math.max(lastArrivalMillis, EventTimeMath.minus(oldestSentMillis, idleAfter.toMillis()));
+        return reach > 0 && reach < oldestSentMillis ? new Backlog(reach, seenAtMillis) : this;
     }
 
     /** The highest watermark the episode allows. */
@@ -68,7 +72,12 @@ public record Backlog(long oldestSentMillis, long seenAtMillis) {
         if (!holdsAt(later.seenAtMillis, idleAfter)) {
             return later.seenAtMillis >= seenAtMillis ? later : this;
         }
-        return new Backlog(Math.min(oldestSentMillis, later.oldestSentMillis), Math.max(seenAtMillis, later.seenAtMillis));
+        return merged(later);
+    }
+
+    /** One episode of both, whenever each was seen: the older frontier, the later sighting. */
+    public Backlog merged(Backlog other) {
+        return new Backlog(Math.min(oldestSentMillis, other.oldestSentMillis), Math.max(seenAtMillis, other.seenAtMillis));
     }
 
     /**
@@ -87,8 +96,7 @@ public record Backlog(long oldestSentMillis, long seenAtMillis) {
         Backlog episode = null;
         for (Backlog b : pieces) {
             if (b.holdsAt(nowMillis, idleAfter)) {
-                episode = episode == null ? b
-                        : new Backlog(Math.min(episode.oldestSentMillis, b.oldestSentMillis), Math.max(episode.seenAtMillis, b.seenAtMillis));
+                episode = episode == null ? b : episode.merged(b);
             }
         }
         return Optional.ofNullable(episode);

@@ -31,7 +31,6 @@ public record QueueEvidence(Optional<Backlog> firstDeliveries, Optional<Backlog>
     }
 
     private static Backlog join(Optional<Backlog> known, Backlog b) {
-        return known.map(k -> new Backlog(Math.min(k.oldestSentMillis(), b.oldestSentMillis()), Math.max(k.seenAtMillis(), b.seenAtMillis())))
-                .orElse(b);
+        return known.map(k -> k.merged(b)).orElse(b);
     }
 }

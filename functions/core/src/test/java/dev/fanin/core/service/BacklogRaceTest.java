@@ -33,10 +33,8 @@ class BacklogRaceTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-    private static final String YAML = "version: 1\npipelines:\n  - name: p\n    envelope: raw\n    key: [$.k]\n    eventId: $.id\n"
-            + "    eventTime: {path: $.t}\n    window: {type: tumbling, size: 1m}\n    triggers: {maxLifetime: 30m}\n"
-            + "    watermark: {outOfOrderness: 10s, idleAfter: 5m}\n    allowedLateness: 10m\n"
-            + "    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
+    private static final String YAML = InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}", "30m",
+            "{outOfOrderness: 10s, idleAfter: 5m}", "    allowedLateness: 10m\n");
 
     /** A store whose reads can be pinned to a snapshot: reads made while pinned see nothing written since. */
     static final class PinnableWatermarks implements WatermarkStore {

@@ -2,14 +2,11 @@ package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -27,10 +24,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 class IdleReachBackTest {
 
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-    private static final String YAML = "version: 1\npipelines:\n  - name: p\n    envelope: raw\n    key: [$.k]\n    eventId: $.id\n"
-            + "    eventTime: {path: $.t}\n    window: {type: tumbling, size: 1m}\n    triggers: {maxLifetime: 30m}\n"
-            + "    watermark: {outOfOrderness: 10s, idleAfter: 5m}\n"
-            + "    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
+    private static final String YAML = InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}", "30m",
+            "{outOfOrderness: 10s, idleAfter: 5m}", "");
 
     private static InboundMessage msg(String id, String key, Instant eventTime, Instant sent, Instant delivered) {
         return new InboundMessage(id, "{\"k\":\"" + key + "\",\"id\":\"" + id + "\",\"t\":" + eventTime.toEpochMilli() + "}", 1, sent,
@@ -41,11 +36,9 @@ class IdleReachBackTest {
     @ValueSource(booleans = {false, true})
     void anHourLateEventIsTooLateAfterAnIdlePeriod(boolean behindNeighbour) {
         TestClock clock = new TestClock(T0);
-        RecordingSideOutput side = new RecordingSideOutput();
         RecordingTimers timers = new RecordingTimers();
-        FaninEngine engine = new FaninEngine(ConfigLoader.load(YAML, "test"),
-                new FaninPorts(new InMemoryWindowStore(4), new InMemoryWatermarkStore(), new RecordingEmitter(), timers, side, side,
-                        Metrics.NONE), FaninSettings.defaults(), clock);
+        FaninEngine engine = InMemoryEngines.of(YAML, new InMemoryWindowStore(4), new RecordingEmitter(), timers, clock);
+        RecordingSideOutput side = (RecordingSideOutput) engine.ports().sideOutput();
         IngestService ingest = new IngestService(engine);
         ingest.handle(List.of(msg("e0", "a", T0, T0, T0.plusMillis(200))));
         Instant now = T0.plus(Duration.ofHours(3));

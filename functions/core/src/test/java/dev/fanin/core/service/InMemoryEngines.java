@@ -61,9 +61,14 @@ final class InMemoryEngines {
      * 10-minute lifetime and a watermark with no out-of-orderness, idle after 5 minutes.
      */
     static String rawPipeline(String window) {
+        return rawPipeline(window, "10m", "{outOfOrderness: 0s, idleAfter: 5m}", "");
+    }
+
+    /** As {@link #rawPipeline(String)}, with the given lifetime and watermark, and {@code more} pipeline fields (lines). */
+    static String rawPipeline(String window, String maxLifetime, String watermark, String more) {
         return "version: 1\npipelines:\n  - name: p\n    envelope: raw\n    key: [$.k]\n    eventId: $.id\n"
-                + "    eventTime: {path: $.t}\n    window: " + window + "\n    triggers: {maxLifetime: 10m}\n"
-                + "    watermark: {outOfOrderness: 0s, idleAfter: 5m}\n    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
+                + "    eventTime: {path: $.t}\n    window: " + window + "\n    triggers: {maxLifetime: " + maxLifetime + "}\n"
+                + "    watermark: " + watermark + "\n" + more + "    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
     }
 
     /** The body of a raw event of {@link #rawPipeline}. */

@@ -4,14 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -32,10 +29,8 @@ class OutageFrontierTest {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-    private static final String YAML = "version: 1\npipelines:\n  - name: p\n    envelope: raw\n    key: [$.k]\n    eventId: $.id\n"
-            + "    eventTime: {path: $.t}\n    window: {type: tumbling, size: 1m}\n    triggers: {maxLifetime: 30m}\n"
-            + "    watermark: {outOfOrderness: 10s, idleAfter: 5m}\n    allowedLateness: 10m\n"
-            + "    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
+    private static final String YAML = InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}", "30m",
+            "{outOfOrderness: 10s, idleAfter: 5m}", "    allowedLateness: 10m\n");
 
     private record Msg(String id, Instant eventTime, Instant deliveredAt) {
         Instant sent() {
@@ -53,11 +48,9 @@ class OutageFrontierTest {
                 new Msg("e3", T0.plusSeconds(150), shuffled ? resumed : resumed.plusSeconds(120)));        // queued, window 10:02
         TestClock clock = new TestClock(T0);
         RecordingEmitter emitter = new RecordingEmitter();
-        RecordingSideOutput side = new RecordingSideOutput();
         RecordingTimers timers = new RecordingTimers();
-        FaninEngine engine = new FaninEngine(ConfigLoader.load(YAML, "test"),
-                new FaninPorts(new InMemoryWindowStore(4), new InMemoryWatermarkStore(), emitter, timers, side, side, Metrics.NONE),
-                FaninSettings.defaults(), clock);
+        FaninEngine engine = InMemoryEngines.of(YAML, new InMemoryWindowStore(4), emitter, timers, clock);
+        RecordingSideOutput side = (RecordingSideOutput) engine.ports().sideOutput();
         IngestService ingest = new IngestService(engine);
         SweepService sweep = new SweepService(engine);
         TimerService timerService = new TimerService(engine);

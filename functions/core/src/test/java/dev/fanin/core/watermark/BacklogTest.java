@@ -58,7 +58,7 @@ class BacklogTest {
     @ParameterizedTest(name = "last arrival {0} -> frontier {1}")
     @CsvSource({"50000, 50000", "100000, 100000", "150000, 100000", "0, 100000"})
     void anEpisodeReachesBackToTheLastArrivalBeforeIt(long lastArrival, long frontier) {
-        assertThat(new Backlog(100_000, 1_000_000).reachingBack(lastArrival)).isEqualTo(new Backlog(frontier, 1_000_000));
+        assertThat(new Backlog(100_000, 1_000_000).reachingBack(lastArrival, Duration.ofHours(1))).isEqualTo(new Backlog(frontier, 1_000_000));
     }
 
     @Test
