@@ -55,15 +55,15 @@ public final class MeteredWatermarkStore implements WatermarkStore {
 
     /** Backlog evidence: one conditional UpdateItem per batch that was behind, skipped as the adapter skips it. */
     @Override
-    public void recordBacklog(String pipeline, Backlog episode, Duration idleAfter) {
+    public void recordBacklog(String pipeline, Backlog backlog, Duration idleAfter) {
         Backlog before = backlogWritten.get(pipeline);
-        if (settings.covers(before, episode)) {
+        if (settings.covers(before, backlog, idleAfter)) {
             return;
         }
-        backlogWritten.put(pipeline, episode);
+        backlogWritten.put(pipeline, before == null ? backlog : Backlog.joined(before, backlog, idleAfter));
         bill.purpose(Purpose.WATERMARK_WRITE);
         bill.call("UpdateItem");
         bill.write(WindowKeys.watermarkPk(pipeline), CapacityRules.writeUnits(0, 0));
-        delegate.recordBacklog(pipeline, episode, idleAfter);
+        delegate.recordBacklog(pipeline, backlog, idleAfter);
     }
 }

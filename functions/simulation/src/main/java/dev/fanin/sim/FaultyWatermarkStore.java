@@ -33,9 +33,9 @@ public final class FaultyWatermarkStore implements WatermarkStore {
     }
 
     @Override
-    public void recordBacklog(String pipeline, Backlog episode, Duration idleAfter) {
+    public void recordBacklog(String pipeline, Backlog backlog, Duration idleAfter) {
         faults.beforeCall("watermark backlog", List.of(), true);
-        inner.recordBacklog(pipeline, episode, idleAfter);
+        inner.recordBacklog(pipeline, backlog, idleAfter);
         faults.afterCall("watermark backlog", List.of());
     }
 }

@@ -31,7 +31,7 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 /**
  * {@link WatermarkStore} on the window table: items {@code pk=M#<pipeline>}, {@code sk=<shard>} holding
  * {@code maxEt} (newest event time, epoch ms) and {@code lastArr} (latest arrival, epoch ms), and, once this shard's
- * writer has seen the queue behind, {@code bkSent} and {@code bkAt}: its latest {@link Backlog} evidence.
+ * writer has seen the queue behind, {@code bk}: its {@link Backlog} evidence ({@link BacklogAttribute}).
  *
  * <p>Invariant: neither value of a shard is ever lowered, whatever writers race. An advance first tries one
  * update that sets both under the condition that neither would go down ({@code <=} against each); when that fails
@@ -72,13 +72,12 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
         }
 
         /**
-         * Whether backlog evidence this instance {@code written} (null: none) makes writing {@code episode} needless: no
-         * older frontier, seen again within the granularity (the hold ends at most that much early). The bench's meter
-         * bills by the same rule.
+         * Whether backlog evidence this instance {@code written} (null: none) makes writing {@code backlog} needless
+         * ({@link Backlog#covers}: no older frontier, seen again within the granularity, so the hold ends at most that
+         * much early). The bench's meter bills by the same rule.
          */
-        public boolean covers(Backlog written, Backlog episode) {
-            return written != null && written.oldestSentMillis() <= episode.oldestSentMillis()
-                    && episode.seenAtMillis() < written.seenAtMillis() + granularity.toMillis();
+        public boolean covers(Backlog written, Backlog backlog, Duration idleAfter) {
+            return written != null && written.covers(backlog, granularity, idleAfter);
         }
     }
 
@@ -88,12 +87,7 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     static final String RAISE_BOTH_CONDITION =
             "(attribute_not_exists(#maxEt) OR #maxEt <= :t) AND (attribute_not_exists(#lastArr) OR #lastArr <= :a)";
     static final String RAISE_ONE_CONDITION = "attribute_not_exists(#v) OR #v < :v";
-    static final String BACKLOG_SENT = "bkSent";
-    static final String BACKLOG_AT = "bkAt";
-    static final String BACKLOG_UPDATE = "SET #bkSent = :s, #bkAt = :a";
-    /** The shard still holds what the writer joined its evidence to (none, or exactly these values). */
-    static final String BACKLOG_NONE = "attribute_not_exists(#bkAt)";
-    static final String BACKLOG_UNCHANGED = "#bkSent = :os AND #bkAt = :oa";
+    static final String BACKLOG_UPDATE = "SET #bk = :b REMOVE #bkSent, #bkAt";
     /** Joins tried against a shard that keeps changing under other writers before the batch fails, to be retried. */
     static final int BACKLOG_ATTEMPTS = 8;
 
@@ -158,9 +152,7 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
         for (Map<String, AttributeValue> item : QueryPages.all(dynamo, request, "watermark read")) {
             maxEventTime = Math.max(maxEventTime, millis(item, MAX_EVENT_TIME));
             lastArrival = Math.max(lastArrival, millis(item, LAST_ARRIVAL));
-            if (item.containsKey(BACKLOG_AT) && item.containsKey(BACKLOG_SENT)) {
-                backlogs.add(new Backlog(millis(item, BACKLOG_SENT), millis(item, BACKLOG_AT)));
-            }
+            BacklogAttribute.decode(item).ifPresent(backlogs::add);
         }
         return new Reading(Instant.ofEpochMilli(maxEventTime), Instant.ofEpochMilli(lastArrival), backlogs);
     }
@@ -171,24 +163,26 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
      * frontier is lost to another's later sighting.
      */
     @Override
-    public void recordBacklog(String pipeline, Backlog episode, Duration idleAfter) {
+    public void recordBacklog(String pipeline, Backlog backlog, Duration idleAfter) {
         Backlog written = knownBacklog.get(pipeline);
-        if (settings.covers(written, episode)) {
+        if (settings.covers(written, backlog, idleAfter)) {
             return;
         }
         Optional<Backlog> held = Optional.ofNullable(written);
+        BacklogAttribute.Unchanged unchanged = BacklogAttribute.unchanged(written);
         for (int attempt = 0; attempt < BACKLOG_ATTEMPTS; attempt++) {
-            Backlog joined = held.map(h -> Backlog.joined(h, episode, idleAfter)).orElse(episode);
+            Backlog joined = held.map(h -> Backlog.joined(h, backlog, idleAfter)).orElse(backlog);
             if (held.isPresent() && joined.equals(held.get())) {
                 knownBacklog.put(pipeline, joined);
                 return;
             }
             try {
-                dynamo.updateItem(backlogRequest(pipeline, joined, held));
+                dynamo.updateItem(backlogRequest(pipeline, joined, unchanged));
                 knownBacklog.put(pipeline, joined);
                 return;
             } catch (ConditionalCheckFailedException changed) {
-                held = heldBacklog(changed.item());
+                held = BacklogAttribute.decode(changed.item());
+                unchanged = BacklogAttribute.unchanged(changed.item());
             } catch (SdkException e) {
                 throw DynamoDbFailures.translate("watermark backlog", e);
             }
@@ -197,22 +191,17 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
                 + BACKLOG_ATTEMPTS + " joins in a row", null);
     }
 
-    private static Optional<Backlog> heldBacklog(Map<String, AttributeValue> item) {
-        if (item == null || !item.containsKey(BACKLOG_AT) || !item.containsKey(BACKLOG_SENT)) {
-            return Optional.empty();
-        }
-        return Optional.of(new Backlog(millis(item, BACKLOG_SENT), millis(item, BACKLOG_AT)));
-    }
-
-    UpdateItemRequest backlogRequest(String pipeline, Backlog episode, Optional<Backlog> held) {
-        Map<String, AttributeValue> values = new HashMap<>(Map.of(":s", n(episode.oldestSentMillis()), ":a", n(episode.seenAtMillis())));
-        held.ifPresent(h -> values.putAll(Map.of(":os", n(h.oldestSentMillis()), ":oa", n(h.seenAtMillis()))));
+    /** Sets the evidence if the shard still holds what it was joined to, and drops the older layout's attributes. */
+    UpdateItemRequest backlogRequest(String pipeline, Backlog backlog, BacklogAttribute.Unchanged unchanged) {
+        Map<String, AttributeValue> values = new HashMap<>(unchanged.values());
+        values.put(":b", s(BacklogAttribute.encode(backlog)));
         return UpdateItemRequest.builder()
                 .tableName(table)
                 .key(shardKey(pipeline))
                 .updateExpression(BACKLOG_UPDATE)
-                .conditionExpression(held.isPresent() ? BACKLOG_UNCHANGED : BACKLOG_NONE)
-                .expressionAttributeNames(Map.of("#bkSent", BACKLOG_SENT, "#bkAt", BACKLOG_AT))
+                .conditionExpression(unchanged.condition())
+                .expressionAttributeNames(Map.of("#bk", BacklogAttribute.NAME, "#bkSent", BacklogAttribute.LEGACY_SENT,
+                        "#bkAt", BacklogAttribute.LEGACY_AT))
                 .expressionAttributeValues(values)
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                 .build();

@@ -46,9 +46,10 @@ class DynamoDbWatermarkStoreTest {
     @Test
     void backlogEvidenceIsJoinedToWhatTheShardHoldsSoNoWritersFrontierIsLost() {
         UpdateItemRequest fresh = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1).backlogRequest("alerts", new Backlog(5, 6),
-                java.util.Optional.empty());
-        assertThat(fresh.updateExpression()).isEqualTo("SET #bkSent = :s, #bkAt = :a");
-        assertThat(fresh.conditionExpression()).isEqualTo("attribute_not_exists(#bkAt)");
+                BacklogAttribute.unchanged((Backlog) null));
+        assertThat(fresh.updateExpression()).isEqualTo("SET #bk = :b REMOVE #bkSent, #bkAt");
+        assertThat(fresh.conditionExpression()).isEqualTo("attribute_not_exists(#bk) AND attribute_not_exists(#bkAt)");
+        assertThat(fresh.expressionAttributeValues()).isEqualTo(Map.of(":b", AttributeValue.fromS("5/6/6")));
         assertThat(fresh.returnValuesOnConditionCheckFailure()).isEqualTo(ReturnValuesOnConditionCheckFailure.ALL_OLD);
 
         Duration idle = Duration.ofMinutes(5);
@@ -66,7 +67,7 @@ class DynamoDbWatermarkStoreTest {
         other.recordBacklog("alerts", new Backlog(800, 2_500), idle);
 
         Reading r = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0).read("alerts");
-        assertThat(r.backlogs()).containsExactlyInAnyOrder(new Backlog(500, 6_000), new Backlog(800, 2_500));
+        assertThat(r.backlogs()).containsExactlyInAnyOrder(new Backlog(List.of(new Backlog.Sightings(500, 1_500, 6_000))), new Backlog(800, 2_500));
         assertThat(r.maxEventTime()).isEqualTo(T0);
 
         // Evidence seen after the shard's episode ended starts a new one.
@@ -74,6 +75,38 @@ class DynamoDbWatermarkStoreTest {
         first.recordBacklog("alerts", new Backlog(later - 100, later), idle);
         assertThat(new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 0).read("alerts").backlogs())
                 .contains(new Backlog(later - 100, later));
+    }
+
+    @Test
+    void aShardKeepsTheSightingsOfTwoIntervalsSoTheFrontierCanMove() {
+        Duration idle = Duration.ofMinutes(1);
+        DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1);
+        store.recordBacklog("moving", new Backlog(10_000, 60_000), idle);
+        store.recordBacklog("moving", new Backlog(5_000, 100_000), idle);
+        store.recordBacklog("moving", new Backlog(90_000, 120_000), idle);
+        store.recordBacklog("moving", new Backlog(100_000, 150_000), idle);
+
+        Backlog held = store.read("moving").backlogs().get(0);
+        assertThat(held.sightings()).containsExactly(new Backlog.Sightings(5_000, 60_000, 100_000), new Backlog.Sightings(90_000, 120_000, 150_000));
+        assertThat(held.capMillis(159_999, idle, Duration.ZERO)).isEqualTo(5_000);
+        assertThat(held.capMillis(160_000, idle, Duration.ZERO)).as("the first minute's sightings no longer hold").isEqualTo(90_000);
+    }
+
+    /** A shard written before the evidence had groups: read as one group, joined to, and replaced by the new attribute. */
+    @Test
+    void aShardOfTheOlderLayoutIsJoinedToAndReplaced() {
+        Map<String, AttributeValue> key = Map.of("pk", AttributeValue.fromS("M#older"), "sk", AttributeValue.fromS("1"));
+        Map<String, AttributeValue> item = new java.util.HashMap<>(key);
+        item.putAll(Map.of("bkSent", AttributeValue.fromN("1000"), "bkAt", AttributeValue.fromN("2000")));
+        TABLE.client().putItem(r -> r.tableName(TABLE.name()).item(item));
+        DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1);
+        assertThat(store.read("older").backlogs()).containsExactly(new Backlog(1_000, 2_000));
+
+        store.recordBacklog("older", new Backlog(3_000, 4_000), Duration.ofMinutes(1));
+
+        assertThat(store.read("older").backlogs()).containsExactly(new Backlog(List.of(new Backlog.Sightings(1_000, 2_000, 4_000))));
+        assertThat(TABLE.client().getItem(r -> r.tableName(TABLE.name()).key(key).consistentRead(true)).item())
+                .containsKey("bk").doesNotContainKeys("bkSent", "bkAt");
     }
 
     /**

@@ -35,7 +35,7 @@ final class StateSection {
                         + "digests, the accumulators, `ttl` |\n");
         md.append("| id slice | `W#").append(name).append("#<key>` | `<windowId>#S#<n>` | sealed event-id digests, `ttl` |\n");
         md.append("| open-window counter | `C#").append(name).append("` | `slots` | open-window slots held, in total and per admission epoch |\n");
-        md.append("| watermark shard | `M#").append(name).append("` | `<shard>` | `maxEt`, `lastArr`, `ttl`, `bkSent`, `bkAt` (backlog) |\n\n");
+        md.append("| watermark shard | `M#").append(name).append("` | `<shard>` | `maxEt`, `lastArr`, `ttl`, `bk` (backlog) |\n\n");
         md.append("`<windowId>` is ").append(shape.session()
                 ? "`S` + the event time (epoch ms, 15 digits) of the event that opened the session; a session keeps it as it grows or absorbs "
                         + "others. A batch reads the key's live item (one consistent `GetItem`) and, only for events before the end of the "

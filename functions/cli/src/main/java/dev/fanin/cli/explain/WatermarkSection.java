@@ -26,13 +26,16 @@ final class WatermarkSection {
                 .append(" behind the newest one is still on time. The second is the idle advance: once no event has arrived for ")
                 .append(Human.config(idle)).append(", the watermark moves with processing time, so an idle pipeline still closes its windows (the watermark "
                         + "is the pipeline's: a key gone quiet in a busy pipeline closes as the other keys' events move it).\n\n");
+        String twiceIdle = Human.derived(Human.sum(idle, idle));
         md.append("While the input queue is behind, the watermark holds: a message that waited in the queue more than ").append(Human.config(ooo))
-                .append(" + 1 s (from its SQS send time to its first receipt) caps the watermark at that send time, or at the pipeline's last "
-                        + "arrival before it if earlier (by at most ").append(Human.config(idle)).append("), - ").append(Human.config(ooo))
-                .append(" until no such message has come for ").append(Human.config(idle))
-                .append(", so a backlog delivered in any order after an outage makes no on-time event late (docs/SEMANTICS.md, "
-                        + "\"Consumer lag\"). The windows it holds close ").append(Human.config(idle))
-                .append(" after the backlog is drained.\n\n");
+                .append(" + 1 s (from its SQS send time to its first receipt) caps the watermark at that send time - ").append(Human.config(ooo))
+                .append(" (at the pipeline's last arrival before it if earlier, by at most ").append(Human.config(idle))
+                .append(", when it starts a backlog) for ").append(Human.config(idle)).append(" after it came, up to ").append(twiceIdle)
+                .append(" (sightings are kept by intervals of ").append(Human.config(idle))
+                .append("), so a backlog delivered in any order after an outage makes no on-time event late while its oldest messages keep coming "
+                        + "(docs/SEMANTICS.md, \"Consumer lag\"). The windows it holds close at most ").append(twiceIdle)
+                .append(" after the backlog is drained, and a queue that stays behind still closes them, later by its wait plus at most ")
+                .append(twiceIdle).append(".\n\n");
         md.append("What that means here (taking event times close to arrival times):\n\n");
         if (shape.session()) {
             md.append("- A session closes about ").append(Human.derived(Human.sum(shape.length(), ooo)))

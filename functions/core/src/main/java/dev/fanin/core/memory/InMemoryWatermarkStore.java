@@ -25,9 +25,9 @@ public final class InMemoryWatermarkStore implements WatermarkStore {
     }
 
     @Override
-    public synchronized void recordBacklog(String pipeline, Backlog episode, Duration idleAfter) {
+    public synchronized void recordBacklog(String pipeline, Backlog backlog, Duration idleAfter) {
         Reading r = read(pipeline);
-        Backlog held = r.backlogs().isEmpty() ? episode : Backlog.joined(r.backlogs().get(0), episode, idleAfter);
+        Backlog held = r.backlogs().isEmpty() ? backlog : Backlog.joined(r.backlogs().get(0), backlog, idleAfter);
         readings.put(pipeline, new Reading(r.maxEventTime(), r.lastArrival(), List.of(held)));
     }
 

@@ -21,11 +21,11 @@ public interface WatermarkStore {
     void advance(String pipeline, Instant maxEventTime, Instant lastArrival);
 
     /**
-     * Joins {@code episode} into this writer's backlog evidence: the shard then holds {@link Backlog#joined} of what it
-     * held and {@code episode}, atomically. Writers sharing a shard may each have read it before the other wrote, so
+     * Joins {@code backlog} into this writer's backlog evidence: the shard then holds {@link Backlog#joined} of what it
+     * held and {@code backlog}, atomically. Writers sharing a shard may each have read it before the other wrote, so
      * a plain replace would lose the older frontier of one of them (and the watermark would pass events still queued).
      */
-    void recordBacklog(String pipeline, Backlog episode, Duration idleAfter);
+    void recordBacklog(String pipeline, Backlog backlog, Duration idleAfter);
 
     /**
      * @param backlogs each shard's latest backlog evidence (a shard that never saw one has none); which of them still

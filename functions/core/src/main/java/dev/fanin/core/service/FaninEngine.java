@@ -147,14 +147,14 @@ public final class FaninEngine {
 
     /**
      * The watermark an ingest batch acts on: the stored shards raised by the batch's newest event time, capped by the
-     * backlog episode in force joined to the batch's own evidence ({@link Backlog}).
+     * backlog evidence in force joined to the batch's own ({@link Backlog}).
      *
-     * @param episodeToStore the stored episode joined to the batch's first deliveries, when they were behind: what
+     * @param backlogToStore the stored evidence joined to the batch's first deliveries, when they were behind: what
      *                       the batch records so that the sweeper and the timers hold the watermark too
      * @param stored         the stored inputs it was computed from, which decide whether the batch stores its own
      *                       ({@link dev.fanin.core.watermark.StoredAdvance})
      */
-    public record BatchWatermark(long millis, Optional<Backlog> episodeToStore, WatermarkStore.Reading stored) { }
+    public record BatchWatermark(long millis, Optional<Backlog> backlogToStore, WatermarkStore.Reading stored) { }
 
     public BatchWatermark watermark(String pipeline, long seenMaxEventTime, QueueEvidence seen, Instant now) {
         WatermarkStore.Reading r = ports.watermarks().read(pipeline);
@@ -162,17 +162,17 @@ public final class FaninEngine {
         long lastArrival = seenMaxEventTime == Long.MIN_VALUE ? r.lastArrival().toEpochMilli() : now.toEpochMilli();
         WatermarkSpec spec = machine(pipeline).config().watermark();
         Optional<Backlog> stored = Backlog.inForce(r.backlogs(), now.toEpochMilli(), spec.idleAfter());
-        // Evidence that starts an episode reaches back to the pipeline's last arrival (Backlog.reachingBack).
+        // Evidence when none holds starts an episode: it reaches back to the pipeline's last arrival (Backlog.reachingBack).
         UnaryOperator<Backlog> starting = b -> stored.isPresent() ? b : b.reachingBack(r.lastArrival().toEpochMilli(), spec.idleAfter());
         Optional<Backlog> toStore = seen.firstDeliveries().map(starting)
-                .map(first -> stored.map(s -> s.then(first, spec.idleAfter())).orElse(first));
+                .map(first -> stored.map(s -> Backlog.joined(s, first, spec.idleAfter())).orElse(first));
         if (maxEt == Instant.EPOCH.toEpochMilli() && r.lastArrival().equals(Instant.EPOCH) && seenMaxEventTime == Long.MIN_VALUE) {
             // Nothing ever seen: no window exists whose close could depend on the watermark.
             return new BatchWatermark(Watermarks.NO_WATERMARK, toStore, r);
         }
         // The batch's own evidence (its redeliveries too, which reach back to nothing) joined to what it stores.
         Optional<Backlog> own = seen.all().map(all -> toStore.map(t -> Backlog.joined(t, all, spec.idleAfter())).orElse(all));
-        Optional<Backlog> forBatch = own.map(o -> stored.map(s -> s.then(o, spec.idleAfter())).orElse(o)).or(() -> stored);
+        Optional<Backlog> forBatch = own.map(o -> stored.map(s -> Backlog.joined(s, o, spec.idleAfter())).orElse(o)).or(() -> stored);
         return new BatchWatermark(Watermarks.watermarkMillis(spec, maxEt, lastArrival, forBatch, now.toEpochMilli()), toStore, r);
     }
 }

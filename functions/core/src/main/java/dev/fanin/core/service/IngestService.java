@@ -165,7 +165,7 @@ public final class IngestService {
             FaninEngine.BatchWatermark held = engine.watermark(pipeline, maxEventTime, queue, batch.start);
             // Stored before the windows are written, so that a concurrent sweep holds back as this batch does.
             Duration idleAfter = engine.machine(pipeline).config().watermark().idleAfter();
-            held.episodeToStore().ifPresent(b -> engine.ports().watermarks().recordBacklog(pipeline, b, idleAfter));
+            held.backlogToStore().ifPresent(b -> engine.ports().watermarks().recordBacklog(pipeline, b, idleAfter));
             return Optional.of(held);
         } catch (StoreUnavailableException e) {
             batch.fail(events, "store unavailable reading the watermark");

@@ -14,8 +14,8 @@ import java.util.Optional;
  * The first two terms are bounded out-of-orderness over event time. The last term is the idle advance: once no
  * event has arrived for longer than {@code idleAfter} (processing time), the watermark moves forward with processing
  * time, so an idle key or an idle pipeline still closes its windows. While the input queue is known to be behind
- * (a {@link Backlog} episode), the watermark is capped at the episode's frontier, so it does not run ahead of the
- * events still waiting in the queue. All arithmetic saturates (no wrap-around).
+ * (a {@link Backlog}), the watermark is capped at the backlog's frontier, so it does not run ahead of the events still
+ * waiting in the queue. All arithmetic saturates (no wrap-around).
  *
  * <p>The value is not monotone across arrivals: an event that ends an idle period resets the idle term. Callers
  * that need monotonicity keep the maximum they have acted on; a window once closed stays closed either way.
@@ -43,13 +43,13 @@ public final class Watermarks {
         return EventTimeMath.plus(bounded, Math.max(0, idleFor));
     }
 
-    /** As {@link #watermarkMillis(WatermarkSpec, long, long, long)}, capped by the backlog episode if it holds at now. */
+    /** As {@link #watermarkMillis(WatermarkSpec, long, long, long)}, capped by the backlog evidence that holds at now. */
     public static long watermarkMillis(WatermarkSpec spec, long maxEventTimeMillis, long lastArrivalMillis, Optional<Backlog> backlog,
                                        long nowMillis) {
         long watermark = watermarkMillis(spec, maxEventTimeMillis, lastArrivalMillis, nowMillis);
-        if (watermark == NO_WATERMARK || backlog.isEmpty() || !backlog.get().holdsAt(nowMillis, spec.idleAfter())) {
+        if (watermark == NO_WATERMARK || backlog.isEmpty()) {
             return watermark;
         }
-        return Math.min(watermark, backlog.get().capMillis(spec.outOfOrderness()));
+        return Math.min(watermark, backlog.get().capMillis(nowMillis, spec.idleAfter(), spec.outOfOrderness()));
     }
 }

@@ -28,31 +28,88 @@ class BacklogTest {
         assertThat(new Backlog(100_000, 1_000_000).holdsAt(1_000_000 + after, IDLE)).isEqualTo(holds);
     }
 
+    /** The start of an interval of idleAfter (30 s): sightings from T to T + 29 999 ms are one group. */
+    private static final long T = 990_000;
+
     @Test
     void theCapIsTheFrontierMinusOutOfOrderness() {
-        assertThat(new Backlog(100_000, 1_000_000).capMillis(SPEC.outOfOrderness())).isEqualTo(90_000);
+        assertThat(new Backlog(100_000, 1_000_000).capMillis(1_000_000, IDLE, SPEC.outOfOrderness())).isEqualTo(90_000);
     }
 
     @Test
-    void laterEvidenceWhileTheEpisodeHoldsKeepsTheOlderFrontier() {
-        Backlog first = new Backlog(100_000, 1_000_000);
-        assertThat(first.then(new Backlog(200_000, 1_029_999), IDLE)).isEqualTo(new Backlog(100_000, 1_029_999));
-        assertThat(first.then(new Backlog(50_000, 1_010_000), IDLE)).isEqualTo(new Backlog(50_000, 1_010_000));
+    void sightingsInOneIntervalAreOneGroupWithTheOlderFrontier() {
+        Backlog first = new Backlog(100_000, T);
+        assertThat(Backlog.joined(first, new Backlog(200_000, T + 29_999), IDLE))
+                .isEqualTo(new Backlog(List.of(new Backlog.Sightings(100_000, T, T + 29_999))));
+        assertThat(Backlog.joined(first, new Backlog(50_000, T + 10_000), IDLE))
+                .isEqualTo(new Backlog(List.of(new Backlog.Sightings(50_000, T, T + 10_000))));
+    }
+
+    @ParameterizedTest(name = "at T + {0} ms the cap is {1}")
+    @CsvSource({
+            "30000, 90000",          // the first interval's group (oldest sent 100 s) was last seen 10 s ago
+            "49999, 90000",          // ... and holds until idleAfter after that
+            "50000, 190000",         // then the later group alone: oldest sent 200 s
+            "59999, 190000",
+            "60000, " + Long.MAX_VALUE, // nothing seen for idleAfter: no cap
+    })
+    void theFrontierMovesWhenTheOlderSightingsStopHolding(long after, long cap) {
+        Backlog first = Backlog.joined(new Backlog(100_000, T), new Backlog(150_000, T + 20_000), IDLE);
+        Backlog both = Backlog.joined(first, new Backlog(200_000, T + 30_000), IDLE);
+        assertThat(both.sightings()).hasSize(2);
+        assertThat(both.capMillis(T + after, IDLE, SPEC.outOfOrderness())).isEqualTo(cap);
+    }
+
+    @Test
+    void aQueueThatStaysBehindMovesTheCapWithIt() {
+        // One behind message every 5 s for an hour, each sent 20 s before it was seen.
+        Backlog held = new Backlog(T - 20_000, T);
+        for (long seen = T + 5_000; seen <= T + 3_600_000; seen += 5_000) {
+            held = Backlog.joined(held, new Backlog(seen - 20_000, seen), IDLE);
+            assertThat(held.sightings()).hasSizeLessThanOrEqualTo(2);
+            long cap = held.capMillis(seen, IDLE, SPEC.outOfOrderness());
+            assertThat(cap).as("at T + %d ms", seen - T)
+                    .isGreaterThanOrEqualTo(seen - 20_000 - 2 * IDLE.toMillis() - SPEC.outOfOrderness().toMillis())
+                    .isLessThanOrEqualTo(seen - 20_000 - SPEC.outOfOrderness().toMillis());
+        }
     }
 
     @Test
     void evidenceAfterTheEpisodeEndedStartsANewOne() {
-        Backlog first = new Backlog(100_000, 1_000_000);
-        assertThat(first.then(new Backlog(200_000, 1_030_000), IDLE)).isEqualTo(new Backlog(200_000, 1_030_000));
+        Backlog first = new Backlog(100_000, T);
+        assertThat(Backlog.joined(first, new Backlog(200_000, T + 30_000), IDLE)).isEqualTo(new Backlog(200_000, T + 30_000));
     }
 
     @Test
-    void evidenceJoinedInEitherOrderIsOneEpisode() {
-        Backlog earlier = new Backlog(100_000, 1_000_000);
-        Backlog later = new Backlog(200_000, 1_029_999);
-        assertThat(Backlog.joined(later, earlier, IDLE)).isEqualTo(Backlog.joined(earlier, later, IDLE)).isEqualTo(new Backlog(100_000, 1_029_999));
-        Backlog afterTheEnd = new Backlog(200_000, 1_030_000);
+    void evidenceJoinedInEitherOrderIsTheSame() {
+        Backlog earlier = new Backlog(100_000, T);
+        Backlog later = new Backlog(200_000, T + 29_999);
+        Backlog nextInterval = new Backlog(150_000, T + 35_000);
+        assertThat(Backlog.joined(later, earlier, IDLE)).isEqualTo(Backlog.joined(earlier, later, IDLE))
+                .isEqualTo(new Backlog(List.of(new Backlog.Sightings(100_000, T, T + 29_999))));
+        Backlog three = Backlog.joined(Backlog.joined(earlier, later, IDLE), nextInterval, IDLE);
+        assertThat(Backlog.joined(nextInterval, Backlog.joined(later, earlier, IDLE), IDLE)).isEqualTo(three);
+        assertThat(Backlog.joined(three, three, IDLE)).isEqualTo(three);
+        Backlog afterTheEnd = new Backlog(200_000, T + 30_000);
         assertThat(Backlog.joined(afterTheEnd, earlier, IDLE)).isEqualTo(afterTheEnd);
+    }
+
+    @Test
+    void ofMoreThanTwoGroupsTheOlderAreOneHeldAsLongAsTheLatestOfThem() {
+        // Possible only when idleAfter changed between writes: three intervals of 10 s all still holding.
+        Backlog wide = new Backlog(List.of(new Backlog.Sightings(100_000, T, T + 25_000), new Backlog.Sightings(120_000, T + 26_000, T + 27_000)));
+        Backlog joined = Backlog.joined(wide, new Backlog(300_000, T + 31_000), Duration.ofSeconds(10));
+        assertThat(joined.sightings()).containsExactly(new Backlog.Sightings(100_000, T, T + 27_000), new Backlog.Sightings(300_000, T + 31_000, T + 31_000));
+    }
+
+    @Test
+    void writingAgainIsNeedlessOnlyForNoOlderFrontierSeenWithinTheSlack() {
+        Backlog written = new Backlog(100_000, T);
+        Duration slack = Duration.ofSeconds(1);
+        assertThat(written.covers(new Backlog(150_000, T + 999), slack, IDLE)).isTrue();
+        assertThat(written.covers(new Backlog(150_000, T + 1_000), slack, IDLE)).as("seen a second later").isFalse();
+        assertThat(written.covers(new Backlog(99_999, T + 10), slack, IDLE)).as("an older frontier").isFalse();
+        assertThat(new Backlog(100_000, T + 29_999).covers(new Backlog(150_000, T + 30_000), slack, IDLE)).as("a new interval").isFalse();
     }
 
     @ParameterizedTest(name = "last arrival {0} -> frontier {1}")
@@ -62,11 +119,12 @@ class BacklogTest {
     }
 
     @Test
-    void theEpisodeInForceJoinsTheShardsThatStillHold() {
+    void theEvidenceInForceJoinsTheShardsGroupsThatStillHold() {
         List<Backlog> shards = List.of(new Backlog(100_000, 1_000_000), new Backlog(150_000, 1_020_000), new Backlog(120_000, 1_010_000));
-        assertThat(Backlog.inForce(shards, 1_025_000, IDLE)).contains(new Backlog(100_000, 1_020_000));
-        assertThat(Backlog.inForce(shards, 1_035_000, IDLE)).as("the first shard's evidence has expired")
-                .contains(new Backlog(120_000, 1_020_000));
+        assertThat(Backlog.inForce(shards, 1_025_000, IDLE)).contains(new Backlog(List.of(
+                new Backlog.Sightings(100_000, 1_000_000, 1_010_000), new Backlog.Sightings(150_000, 1_020_000, 1_020_000))));
+        assertThat(Backlog.inForce(shards, 1_035_000, IDLE)).as("the first shard's evidence has expired").contains(new Backlog(List.of(
+                new Backlog.Sightings(120_000, 1_010_000, 1_010_000), new Backlog.Sightings(150_000, 1_020_000, 1_020_000))));
         assertThat(Backlog.inForce(shards, 1_050_000, IDLE)).isEmpty();
     }
 
