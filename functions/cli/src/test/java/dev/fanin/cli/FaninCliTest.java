@@ -79,9 +79,16 @@ class FaninCliTest {
     @Test
     void anOperatorCommandWithoutAStackNamesWhatToGive() {
         CliRun run = CliRun.run("windows", "list");
+        CliRun status = CliRun.run("status");
+        CliRun deadLetters = CliRun.run("dead-letters", "list");
 
         assertThat(run.exit()).isEqualTo(2);
-        assertThat(run.err()).contains("name the stack with --stack NAME, or give --table, --dead-letter-queue-url");
+        assertThat(run.err()).as("what the functions' runtime runs on")
+                .contains("name the stack with --stack NAME, or give --table, --dead-letter-queue-url, --timer-queue-url, "
+                        + "--late-events-queue-url, --bus\n");
+        assertThat(status.err()).as("and the queue whose depth it shows")
+                .contains("give --table, --dead-letter-queue-url, --input-queue-url, --timer-queue-url, --late-events-queue-url, --bus\n");
+        assertThat(deadLetters.err()).contains("name the stack with --stack NAME, or give --dead-letter-queue-url\n");
     }
 
     @Test

@@ -5,7 +5,8 @@ import dev.fanin.cli.Console;
 import dev.fanin.cli.FaninCli;
 import dev.fanin.cli.FaninCommand;
 import dev.fanin.cli.UsageException;
-import java.time.Clock;
+import dev.fanin.cli.ops.StackOptions.Resource;
+import java.util.EnumSet;
 import java.util.List;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -14,7 +15,9 @@ import picocli.CommandLine.Option;
 /** {@code fanin dead-letters}: read the input dead-letter queue and move messages back after a fix. */
 @Command(name = "dead-letters", description = "list, show and redrive the input dead-letter queue's messages, with fanin's reason",
         subcommands = {DeadLettersCommand.ListLetters.class, DeadLettersCommand.ShowLetter.class, DeadLettersCommand.RedriveLetters.class},
-        footer = {"", "docs/INTAKE.md lists every reason and its fix; docs/OPERATIONS.md the runbook."})
+        footer = {"", "Without --stack, give --dead-letter-queue-url (and --input-queue-url to",
+                "redrive); nothing else is read. docs/INTAKE.md lists every reason and its",
+                "fix; docs/OPERATIONS.md the runbook."})
 public final class DeadLettersCommand extends FaninCommand {
 
     @Override
@@ -36,7 +39,7 @@ public final class DeadLettersCommand extends FaninCommand {
 
         @Override
         protected int run(Console console) throws UsageException {
-            try (Operated stack = Operated.connect(target, console, Clock.systemUTC())) {
+            try (Operated stack = Operated.withoutRuntime(target, EnumSet.of(Resource.DEAD_LETTER_QUEUE), console)) {
                 List<SqsDeadLetterQueue.Letter> letters = queue(stack).read(max).stream()
                         .filter(l -> reason == null || l.hasReason(reason)).toList();
                 for (SqsDeadLetterQueue.Letter l : letters) {
@@ -61,7 +64,7 @@ public final class DeadLettersCommand extends FaninCommand {
 
         @Override
         protected int run(Console console) throws UsageException {
-            try (Operated stack = Operated.connect(target, console, Clock.systemUTC())) {
+            try (Operated stack = Operated.withoutRuntime(target, EnumSet.of(Resource.DEAD_LETTER_QUEUE), console)) {
                 for (SqsDeadLetterQueue.Letter l : queue(stack).read(Integer.MAX_VALUE)) {
                     if (l.messageId().equals(messageId) || l.originalMessageId().equals(messageId)) {
                         console.out().println("message id      " + l.messageId());
@@ -105,7 +108,8 @@ public final class DeadLettersCommand extends FaninCommand {
             if (!all && ids == null && reason == null) {
                 throw new UsageException("choose the messages: --message-id ID,..., --reason PREFIX or --all");
             }
-            try (Operated stack = Operated.connect(target, console, Clock.systemUTC())) {
+            try (Operated stack = Operated.withoutRuntime(target, EnumSet.of(Resource.DEAD_LETTER_QUEUE, Resource.INPUT_QUEUE),
+                    console)) {
                 if (!yes && !Confirm.ask(console, "redrive " + (all ? "every" : "the selected") + " dead letter of "
                         + stack.stack().deadLetterQueueUrl() + " to " + stack.stack().inputQueueUrl() + "?")) {
                     console.err().println("not confirmed: nothing moved (give --yes to redrive without asking)");

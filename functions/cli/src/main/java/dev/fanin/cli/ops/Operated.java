@@ -4,14 +4,17 @@ import dev.fanin.aws.dynamodb.WindowTableReader;
 import dev.fanin.cli.Console;
 import dev.fanin.cli.QuietLogs;
 import dev.fanin.cli.UsageException;
+import dev.fanin.cli.ops.StackOptions.Resource;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.service.FaninEngine;
 import dev.fanin.lambda.FaninRuntime;
 import java.time.Clock;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A stack connected for operating: its resources, the functions' own runtime over them (so a close is the functions'
@@ -19,8 +22,16 @@ import java.util.Optional;
  */
 public final class Operated implements AutoCloseable {
 
+    /**
+     * What the functions' runtime runs on: their settings require the table and the three queues, and the pipelines'
+     * emit targets resolve against the bus ({@code ${FANIN_EMIT_BUS_NAME}}).
+     */
+    private static final Set<Resource> RUNTIME = EnumSet.of(Resource.TABLE, Resource.DEAD_LETTER_QUEUE, Resource.TIMER_QUEUE,
+            Resource.LATE_EVENTS_QUEUE, Resource.BUS);
+
     private final OperatedStack stack;
     private final OperatorClients clients;
+    /** Null for a command that does not run it ({@link #withoutRuntime}); so is {@link #table}. */
     private final FaninRuntime runtime;
     private final WindowTableReader table;
 
@@ -28,18 +39,42 @@ public final class Operated implements AutoCloseable {
         this.stack = stack;
         this.clients = clients;
         this.runtime = runtime;
-        this.table = new WindowTableReader(clients.dynamoDb(), stack.tableName());
+        this.table = runtime == null ? null : new WindowTableReader(clients.dynamoDb(), stack.tableName());
     }
 
-    /** @throws UsageException when the stack or its resources are not named, or no region is known */
-    public static Operated connect(StackOptions options, Console console, Clock clock) throws UsageException {
+    /**
+     * For a command that runs the functions' runtime on the stack ({@code windows}, {@code status}): the resources the
+     * runtime runs on, and {@code alsoUses}, those the command reads itself.
+     *
+     * @throws UsageException when the stack or those resources are not named, or no region is known
+     */
+    public static Operated connect(StackOptions options, Console console, Clock clock, Resource... alsoUses) throws UsageException {
+        Set<Resource> uses = EnumSet.copyOf(RUNTIME);
+        uses.addAll(List.of(alsoUses));
+        return open(options, uses, console, Optional.of(clock));
+    }
+
+    /**
+     * For a command that only reads and moves queue messages ({@code dead-letters}): the resources it {@code uses}, and
+     * no runtime, so neither the pipelines nor the table are read.
+     *
+     * @throws UsageException when the stack or those resources are not named, or no region is known
+     */
+    public static Operated withoutRuntime(StackOptions options, Set<Resource> uses, Console console) throws UsageException {
+        return open(options, uses, console, Optional.empty());
+    }
+
+    /** @param runtimeClock the runtime's clock; empty for none */
+    private static Operated open(StackOptions options, Set<Resource> uses, Console console, Optional<Clock> runtimeClock)
+            throws UsageException {
         // Without --stack, the flags alone must name the resources: say what is missing before any AWS call.
-        OperatedStack named = options.stackName().isEmpty() ? options.resolve(Map.of()) : null;
+        OperatedStack named = options.stackName().isEmpty() ? options.resolve(Map.of(), uses) : null;
         QuietLogs.off();
         OperatorClients clients = new OperatorClients(console.env());
         try {
-            OperatedStack stack = named != null ? named : options.resolve(clients.outputsAndParameters(options.stackName().get()));
-            FaninRuntime runtime = FaninRuntime.forOperator(stack.functionEnvironment(console.env(), clients.region()), clock);
+            OperatedStack stack = named != null ? named : options.resolve(clients.outputsAndParameters(options.stackName().get()), uses);
+            FaninRuntime runtime = runtimeClock.isEmpty() ? null
+                    : FaninRuntime.forOperator(stack.functionEnvironment(console.env(), clients.region()), runtimeClock.get());
             return new Operated(stack, clients, runtime);
         } catch (UsageException | RuntimeException e) {
             clients.close();
@@ -56,11 +91,11 @@ public final class Operated implements AutoCloseable {
     }
 
     public FaninEngine engine() {
-        return runtime.engine();
+        return runtime().engine();
     }
 
     public FaninConfig config() {
-        return runtime.engine().config();
+        return engine().config();
     }
 
     /**
@@ -68,7 +103,7 @@ public final class Operated implements AutoCloseable {
      * change, whose windows still close under their last definition, and may need an operator as much as any).
      */
     public List<PipelineConfig> pipelines() {
-        return runtime.engine().sweptPipelines();
+        return engine().sweptPipelines();
     }
 
     /** A configured or retired pipeline by name. */
@@ -88,7 +123,15 @@ public final class Operated implements AutoCloseable {
     }
 
     public WindowTableReader table() {
+        runtime();      // a command without the runtime has no table named
         return table;
+    }
+
+    private FaninRuntime runtime() {
+        if (runtime == null) {
+            throw new IllegalStateException("connected without the functions' runtime (Operated.withoutRuntime)");
+        }
+        return runtime;
     }
 
     @Override

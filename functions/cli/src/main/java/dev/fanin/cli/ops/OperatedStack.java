@@ -5,7 +5,8 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The resources of one deployed fanin stack, as the commands that operate it need them.
+ * The resources of one deployed fanin stack, as the commands that operate it need them: a resource the command does
+ * not use is null unless named ({@link StackOptions#resolve}).
  *
  * @param stack           the stack name, when given
  * @param configLocation  where the stack's functions read their pipelines ({@code FANIN_CONFIG}: a file, the jar, S3,

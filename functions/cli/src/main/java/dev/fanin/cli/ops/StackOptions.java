@@ -6,16 +6,35 @@ import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import picocli.CommandLine.Option;
 
 /**
  * Which deployed stack a command operates: {@code --stack NAME} reads its resources from the CloudFormation outputs
  * (and {@code DueShards}, {@code MaxReceiveCount}, {@code PipelineConfigLocation} from its parameters), or the resources
- * are named one by one. A flag
+ * the command uses are named one by one. A flag
  * given beside {@code --stack} overrides the output. Credentials and region come the AWS SDK's usual way
  * ({@code AWS_PROFILE}, {@code AWS_REGION}, ...); {@code AWS_ENDPOINT_URL} points every client at a local endpoint.
  */
 public final class StackOptions {
+
+    /** A resource of the stack a command may use: the flag that names it and the stack output that does. */
+    public enum Resource {
+        TABLE("--table", "WindowTableName"),
+        DEAD_LETTER_QUEUE("--dead-letter-queue-url", "InputDeadLetterQueueUrl"),
+        INPUT_QUEUE("--input-queue-url", "InputQueueUrl"),
+        TIMER_QUEUE("--timer-queue-url", "TimerQueueUrl"),
+        LATE_EVENTS_QUEUE("--late-events-queue-url", "LateEventsQueueUrl"),
+        BUS("--bus", "OutputBusName");
+
+        private final String flag;
+        private final String output;
+
+        Resource(String flag, String output) {
+            this.flag = flag;
+            this.output = output;
+        }
+    }
 
     @Option(names = "--stack", paramLabel = "NAME", description = "the CloudFormation stack fanin was deployed as (its outputs name the resources)")
     String stack;
@@ -46,21 +65,21 @@ public final class StackOptions {
 
     /**
      * The resources, from the flags and {@code found}, the outputs and parameters of the {@link #stackName()} stack
-     * (empty without one).
+     * (empty without one). Only those the command {@code uses} must be named: one it does not use is null unless given.
      *
      * @throws UsageException naming what is missing and how to give it
      */
-    public OperatedStack resolve(Map<String, String> found) throws UsageException {
+    public OperatedStack resolve(Map<String, String> found, Set<Resource> uses) throws UsageException {
         if (config != null && !Files.isRegularFile(config)) {
             throw new UsageException("--config " + config + ": no such file");
         }
         Map<String, String> missing = new LinkedHashMap<>();
-        String tableName = pick(table, found, "WindowTableName", "--table", missing);
-        String dlq = pick(deadLetterQueueUrl, found, "InputDeadLetterQueueUrl", "--dead-letter-queue-url", missing);
-        String input = pick(inputQueueUrl, found, "InputQueueUrl", "--input-queue-url", missing);
-        String timers = pick(timerQueueUrl, found, "TimerQueueUrl", "--timer-queue-url", missing);
-        String late = pick(lateEventsQueueUrl, found, "LateEventsQueueUrl", "--late-events-queue-url", missing);
-        String busName = pick(bus, found, "OutputBusName", "--bus", missing);
+        String tableName = pick(table, found, Resource.TABLE, uses, missing);
+        String dlq = pick(deadLetterQueueUrl, found, Resource.DEAD_LETTER_QUEUE, uses, missing);
+        String input = pick(inputQueueUrl, found, Resource.INPUT_QUEUE, uses, missing);
+        String timers = pick(timerQueueUrl, found, Resource.TIMER_QUEUE, uses, missing);
+        String late = pick(lateEventsQueueUrl, found, Resource.LATE_EVENTS_QUEUE, uses, missing);
+        String busName = pick(bus, found, Resource.BUS, uses, missing);
         if (!missing.isEmpty()) {
             throw new UsageException("name the stack with --stack NAME, or give " + String.join(", ", missing.keySet())
                     + (stack == null ? "" : " (stack " + stack + " has no output " + String.join(", ", missing.values()) + ")"));
@@ -74,10 +93,11 @@ public final class StackOptions {
                 configLocation, shards, maxReceiveCount);
     }
 
-    private static String pick(String flag, Map<String, String> found, String output, String flagName, Map<String, String> missing) {
-        String value = flag != null ? flag : found.get(output);
-        if (value == null || value.isBlank()) {
-            missing.put(flagName, output);
+    /** The flag, else the output; a used resource named by neither goes into {@code missing}. */
+    private static String pick(String flag, Map<String, String> found, Resource resource, Set<Resource> uses, Map<String, String> missing) {
+        String value = flag != null ? flag : found.get(resource.output);
+        if ((value == null || value.isBlank()) && uses.contains(resource)) {
+            missing.put(resource.flag, resource.output);
         }
         return value;
     }

@@ -43,7 +43,7 @@ public final class StatusCommand extends FaninCommand {
         if (maxReads < 1) {
             throw new UsageException("--max-reads must be at least 1");
         }
-        try (Operated stack = Operated.connect(target, console, Clock.systemUTC())) {
+        try (Operated stack = Operated.connect(target, console, Clock.systemUTC(), StackOptions.Resource.INPUT_QUEUE)) {
             Instant now = Instant.now();
             PrintStream out = console.out();
             out.println("fanin status" + stack.stack().stack().map(s -> " of stack " + s).orElse("") + " at " + Times.iso(now));

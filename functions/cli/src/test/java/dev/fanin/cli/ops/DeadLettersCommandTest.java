@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -73,6 +74,31 @@ class DeadLettersCommandTest {
                 "input dead letters  1 waiting", "last hour (CloudWatch, namespace Fanin, whole stack)");
         // moto 5.2.1 does not serve CloudWatch's current protocol (RPC v2 CBOR): the command says so instead of failing.
         assertThat(status.out()).containsAnyOf("not available: the endpoint does not serve GetMetricData", "events accepted");
+    }
+
+    @Test
+    void deadLettersAsksOnlyForTheQueuesItUses() {
+        stack.send("not json");
+        stack.deliver();
+        String deadLetters = stack.resources.queueUrl("InputDeadLetterQueue");
+
+        OperatedFixture.Run list = stack.faninAsIs("", "dead-letters", "list", "--dead-letter-queue-url", deadLetters);
+        OperatedFixture.Run redrive = stack.faninAsIs("", "dead-letters", "redrive", "--all", "--yes", "--dead-letter-queue-url", deadLetters);
+
+        assertThat(list.exit()).as(list.err()).isZero();
+        assertThat(list.out()).contains("1 dead letter in " + deadLetters);
+        assertThat(redrive.exit()).isEqualTo(2);
+        assertThat(redrive.err()).contains("name the stack with --stack NAME, or give --input-queue-url\n");
+
+        // A stack is read the same way: only the outputs the command uses must be there.
+        String onlyDeadLetters = stack.createStack(Map.of("InputDeadLetterQueueUrl", deadLetters));
+        OperatedFixture.Run listed = stack.faninAsIs("", "dead-letters", "list", "--stack", onlyDeadLetters);
+        OperatedFixture.Run refused = stack.faninAsIs("", "dead-letters", "redrive", "--all", "--yes", "--stack", onlyDeadLetters);
+
+        assertThat(listed.exit()).as(listed.err()).isZero();
+        assertThat(listed.out()).contains("1 dead letter in " + deadLetters);
+        assertThat(refused.exit()).isEqualTo(2);
+        assertThat(refused.err()).contains("give --input-queue-url (stack " + onlyDeadLetters + " has no output InputQueueUrl)");
     }
 
     @Test

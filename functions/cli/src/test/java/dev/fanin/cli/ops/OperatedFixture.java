@@ -30,6 +30,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
@@ -148,6 +152,23 @@ final class OperatedFixture {
         return Map.of("WindowTableName", resources.tableName(), "InputQueueUrl", resources.queueUrl("InputQueue"),
                 "InputDeadLetterQueueUrl", resources.queueUrl("InputDeadLetterQueue"), "TimerQueueUrl", resources.queueUrl("TimerQueue"),
                 "LateEventsQueueUrl", resources.queueUrl("LateEventsQueue"), "OutputBusName", resources.busName());
+    }
+
+    /**
+     * A CloudFormation stack on the local endpoint with these outputs (and the template's {@code DueShards} parameter),
+     * for {@code --stack}; returns its name.
+     */
+    String createStack(Map<String, String> outputs) {
+        StringBuilder template = new StringBuilder("Parameters:\n  DueShards: {Type: Number, Default: 16}\n"
+                + "Resources:\n  Marker: {Type: AWS::SQS::Queue}\nOutputs:\n");
+        outputs.forEach((name, value) -> template.append("  ").append(name).append(": {Value: '").append(value).append("'}\n"));
+        String name = "fanin-ops-" + UUID.randomUUID().toString().substring(0, 8);
+        try (CloudFormationClient cloudFormation = CloudFormationClient.builder().endpointOverride(endpoint.endpoint())
+                .region(LocalAwsEndpoint.REGION).httpClientBuilder(UrlConnectionHttpClient.builder())
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("fanin-local", "fanin-local"))).build()) {
+            cloudFormation.createStack(r -> r.stackName(name).templateBody(template.toString()));
+        }
+        return name;
     }
 
     /** {@code fanin <args> --table ... --config ...}: the command line against this stack, answering {@code stdin}. */

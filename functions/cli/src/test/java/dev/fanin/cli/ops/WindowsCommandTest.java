@@ -20,11 +20,6 @@ import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
-import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
-import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
-import software.amazon.awssdk.regions.Region;
-import software.amazon.awssdk.services.cloudformation.CloudFormationClient;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 
 /**
@@ -201,15 +196,7 @@ class WindowsCommandTest {
     @Test
     void theStackIsFoundByNameFromItsCloudFormationOutputs() throws Exception {
         holdJobs("job-s");
-        StringBuilder template = new StringBuilder("Parameters:\n  DueShards: {Type: Number, Default: 16}\n"
-                + "Resources:\n  Marker: {Type: AWS::SQS::Queue}\nOutputs:\n");
-        stack.outputs().forEach((name, value) -> template.append("  ").append(name).append(": {Value: '").append(value).append("'}\n"));
-        String name = "fanin-ops-" + java.util.UUID.randomUUID().toString().substring(0, 8);
-        try (CloudFormationClient cloudFormation = CloudFormationClient.builder().endpointOverride(stack.endpoint.endpoint())
-                .region(Region.US_EAST_1).httpClientBuilder(UrlConnectionHttpClient.builder())
-                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("fanin-local", "fanin-local"))).build()) {
-            cloudFormation.createStack(r -> r.stackName(name).templateBody(template.toString()));
-        }
+        String name = stack.createStack(stack.outputs());
 
         OperatedFixture.Run list = stack.faninAsIs("", "windows", "list", "--stack", name, "--status", "held");
         OperatedFixture.Run unknown = stack.faninAsIs("", "windows", "list", "--stack", "no-such-stack");
