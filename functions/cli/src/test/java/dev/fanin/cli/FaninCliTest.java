@@ -2,14 +2,21 @@ package dev.fanin.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fanin.cli.ops.StackOptions;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
+import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 class FaninCliTest {
@@ -89,6 +96,37 @@ class FaninCliTest {
         assertThat(status.err()).as("and the queue whose depth it shows")
                 .contains("give --table, --dead-letter-queue-url, --input-queue-url, --timer-queue-url, --late-events-queue-url, --bus\n");
         assertThat(deadLetters.err()).contains("name the stack with --stack NAME, or give --dead-letter-queue-url\n");
+    }
+
+    @Test
+    void theWindowsHelpSaysWhereItsSubcommandsReadThePipelinesInTheOrderTheyDo(@TempDir Path dir) throws Exception {
+        Path file = Files.writeString(dir.resolve("pipelines.yaml"), "version: 1\n");
+        Map<String, String> stack = Map.of("PipelineConfigLocation", "s3://bucket/pipelines.yaml");
+        String group = oneLine(CliRun.run("windows", "--help").out());
+        String list = oneLine(CliRun.run("windows", "list", "--help").out());
+
+        // The order StackOptions.resolve reads them in (FaninRuntime.forOperator reads the location it names)...
+        assertThat(configLocation(stack, "--stack", "s")).isEqualTo("s3://bucket/pipelines.yaml");
+        assertThat(configLocation(stack, "--stack", "s", "--config", file.toString())).isEqualTo("file:" + file.toAbsolutePath());
+        assertThat(configLocation(Map.of(), "--config", file.toString())).isEqualTo("file:" + file.toAbsolutePath());
+        assertThat(configLocation(Map.of())).isEqualTo("classpath:fanin/pipelines.yaml");
+        // ...is the order the group says, as its subcommands do.
+        assertThat(group).contains("reads the pipelines: with --stack, where the stack's functions read them (its "
+                + "PipelineConfigLocation parameter), unless --config FILE names others; without --stack, --config FILE, else the "
+                + "bundled ones.");
+        assertThat(group).doesNotContain("reads the pipelines it runs from --config FILE");
+        assertThat(list).contains("--config=FILE the pipelines YAML the stack runs (default: the stack's PipelineConfigLocation with "
+                + "--stack, else the bundled one)");
+    }
+
+    private static String configLocation(Map<String, String> stack, String... flags) throws Exception {
+        StackOptions options = new StackOptions();
+        new CommandLine(options).parseArgs(flags);
+        return options.resolve(stack, Set.of()).configLocation();
+    }
+
+    private static String oneLine(String help) {
+        return help.replaceAll("\\s+", " ");
     }
 
     @Test
