@@ -4,6 +4,8 @@ import dev.fanin.cli.Console;
 import dev.fanin.cli.FaninCli;
 import dev.fanin.cli.FaninCommand;
 import dev.fanin.cli.UsageException;
+import dev.fanin.core.config.EmitTarget;
+import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.emit.AggregateEvent;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.StoredWindow;
@@ -23,7 +25,8 @@ import picocli.CommandLine.Option;
 /**
  * {@code fanin windows close}: closes one window, or the held (or open) windows of a pipeline, now, as an explicit
  * operator decision: the functions' own claim, emit and commit, reason OPERATOR, {@code complete} as the window stands,
- * the note in the aggregate. A window some other close claimed first is reported, not closed again.
+ * the note in the aggregate. A window some other close claimed first is reported, not closed again; one claimed whose
+ * emission then fails is reported CLAIMED with why, not CLOSED.
  */
 @Command(name = "close", description = "close a window (or a pipeline's held windows) now: reason OPERATOR, exactly once, with your note",
         footer = {"", "examples:",
@@ -31,7 +34,8 @@ import picocli.CommandLine.Option;
                 "      --note 'manifest lists a file that was never uploaded; INC-1234'",
                 "  fanin windows close --stack fanin --pipeline shard-completions --all-held --note 'shard host lost' --yes",
                 "Asks for confirmation on the terminal unless --yes. Exits 0 when every selected window is closed (by this",
-                "command or by a close that won the race), 1 when one was not found or kept conflicting, 2 when not confirmed."})
+                "command or by a close that won the race), 1 when one was not found, kept conflicting, or was claimed but",
+                "its emission failed (it stays CLAIMED: the line says why), 2 when not confirmed."})
 final class CloseWindowsCommand extends FaninCommand {
 
     @Mixin
@@ -71,7 +75,7 @@ final class CloseWindowsCommand extends FaninCommand {
             boolean allClosed = true;
             for (WindowRef ref : selected) {
                 OperatorService.Result result = operator.close(ref, note);
-                console.out().println(line(ref, result));
+                console.out().println(line(stack, ref, result));
                 allClosed &= result.outcome() == OperatorService.Outcome.CLOSED || result.outcome() == OperatorService.Outcome.NOT_OPEN;
             }
             return allClosed ? FaninCli.OK : FaninCli.INVALID_INPUT;
@@ -95,6 +99,25 @@ final class CloseWindowsCommand extends FaninCommand {
         return Confirm.ask(console, "close " + selected.size() + (selected.size() == 1 ? " window" : " windows") + "?");
     }
 
+    /**
+     * Why the emission failed. A NoTarget error means the pipeline has no emit target here: a retired pipeline whose
+     * recorded target does not resolve with the stack's variables. The emitter's text points at a log line this
+     * command does not print, so the target is named instead.
+     */
+    private static String emitFailure(Operated stack, WindowRef ref, String error) {
+        if (!error.startsWith("NoTarget")) {
+            return "emission failed: " + error;
+        }
+        PipelineConfig pipeline = stack.known(ref.pipeline()).orElseThrow();
+        return "emission failed, its target is missing: pipeline " + pipeline.name() + (stack.isRetired(pipeline) ? " (retired)" : "")
+                + " emits to " + target(pipeline.emit()) + ", which does not resolve with the stack's variables (NoTarget)";
+    }
+
+    private static String target(EmitTarget target) {
+        return target instanceof EmitTarget.Sqs sqs ? "SQS queue " + sqs.queueUrl()
+                : "EventBridge bus " + ((EmitTarget.EventBridge) target).busName();
+    }
+
     /** "incomplete (2 of 4, missing 1, 3)" or "complete (5 events)", as emitted. */
     private static String completeness(AggregateEvent a) {
         String counts = a.expected() == null ? a.seen() + " events" : a.seen() + " of " + a.expected()
@@ -102,13 +125,17 @@ final class CloseWindowsCommand extends FaninCommand {
         return (a.complete() ? "complete" : "incomplete") + " (" + counts + ")";
     }
 
-    private static String line(WindowRef ref, OperatorService.Result result) {
+    private static String line(Operated stack, WindowRef ref, OperatorService.Result result) {
         String window = ref.pipeline() + "  " + ref.key() + "  " + ref.windowId();
         WindowState state = result.state();
         return switch (result.outcome()) {
             case CLOSED -> "CLOSED      " + window + "  OPERATOR  " + completeness(result.aggregate()) + "  aggregate "
                     + result.aggregate().aggregateId()
-                    + (state.status() == WindowStatus.CLAIMED ? "  (emission failed: the sweeper re-emits it when the lease ends)" : "");
+                    + (state.status() == WindowStatus.CLAIMED ? "  (emitted, not committed: the sweeper finishes it when the lease ends)"
+                            : "");
+            case EMIT_FAILED -> "CLAIMED     " + window + "  OPERATOR  " + completeness(result.aggregate()) + "  aggregate "
+                    + result.aggregate().aggregateId() + "  " + emitFailure(stack, ref, result.emitError()) + "; it stays claimed, and the"
+                    + " sweeper emits it after its lease (" + Times.iso(state.leaseUntil()) + ") only once its target takes it";
             case NOT_OPEN -> "NOT CLOSED  " + window + "  it is " + state.status()
                     + (state.claim() != null ? " by " + state.claim().reason() : "") + " already: the close that came first stands";
             case NOT_FOUND -> "NOT FOUND   " + window;

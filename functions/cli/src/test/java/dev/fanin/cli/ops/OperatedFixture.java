@@ -57,13 +57,19 @@ final class OperatedFixture {
     private Path config;
     /** The configuration the command line is given: the functions' own, unless a test hands the operator another. */
     private Path operatorConfig;
+    /** Variables the functions run with beside the template's; the command line is not given them. */
+    private Map<String, String> functionVariables;
     private FaninRuntime runtime;
     private final Set<String> seenAggregates = new HashSet<>();
 
     OperatedFixture(Path dir, String configYaml) throws IOException {
+        this(dir, configYaml, Map.of());
+    }
+
+    OperatedFixture(Path dir, String configYaml, Map<String, String> functionVariables) throws IOException {
         resources = TemplateResources.load(TEMPLATE).createOn(endpoint, "ops-" + UUID.randomUUID().toString().substring(0, 8) + "-");
         sqs = endpoint.sqs();
-        useConfig(dir, configYaml);
+        useConfig(dir, configYaml, functionVariables);
     }
 
     /** Deploys another configuration: the functions and the command line read it from now on. */
@@ -71,6 +77,12 @@ final class OperatedFixture {
         config = Files.writeString(dir.resolve("pipelines-" + UUID.randomUUID() + ".yaml"), configYaml);
         operatorConfig = config;
         runtime = runtime(Clock.systemUTC());
+    }
+
+    /** Deploys another configuration and, with it, these variables beside the template's (the earlier ones go). */
+    void useConfig(Path dir, String configYaml, Map<String, String> functionVariables) throws IOException {
+        this.functionVariables = Map.copyOf(functionVariables);
+        useConfig(dir, configYaml);
     }
 
     /** The command line is given {@code configYaml} (say, a draft) from now on; the functions keep theirs. */
@@ -81,6 +93,7 @@ final class OperatedFixture {
     /** The functions' runtime, on {@code clock} (a sweep "later" runs on a clock ahead of this one). */
     FaninRuntime runtime(Clock clock) {
         Map<String, String> env = new HashMap<>(resources.functionEnvironment());
+        env.putAll(functionVariables);
         env.putAll(awsEnvironment());
         env.put("FANIN_CONFIG", "file:" + config.toAbsolutePath());
         return FaninRuntime.create(env, clock);

@@ -5,11 +5,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fanin.aws.dynamodb.DynamoDbPipelineHistory;
 import dev.fanin.core.port.PipelineHistory;
+import dev.fanin.testkit.LocalAwsEndpoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.List;
+import java.util.Map;
+import java.util.UUID;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -62,6 +65,37 @@ class RetiredPipelineWindowsTest {
         OperatedFixture.Run unknown = stack.fanin("", "windows", "list", "--pipeline", "nightly");
         assertThat(unknown.exit()).isEqualTo(2);
         assertThat(unknown.err()).contains("no pipeline \"nightly\"; the stack's pipelines are: batches, jobs (retired)");
+    }
+
+    @Test
+    void closingARetiredPipelinesWindowWhoseTargetIsGoneSaysItStaysClaimedAndWhy() throws Exception {
+        // jobs emits to the stack's EmitQueueUrl; the deployment that removes jobs clears it too.
+        String jobsToSqs = WindowsCommandTest.JOBS.replace(
+                "eventbridge: {bus: \"${FANIN_EMIT_BUS_NAME}\", source: fanin, detailType: fanin.aggregate}",
+                "sqs: {queueUrl: \"${FANIN_EMIT_QUEUE_URL}\"}");
+        String emitQueue = LocalAwsEndpoint.shared().sqs().createQueue(r -> r.queueName("ops-emit-" + UUID.randomUUID().toString()
+                .substring(0, 8))).queueUrl();
+        OperatedFixture stack = new OperatedFixture(dir, jobsToSqs, Map.of("FANIN_EMIT_QUEUE_URL", emitQueue));
+        Instant past = Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.HOURS);
+        stack.send("{\"job\":\"job-7\",\"shard\":0,\"n\":4,\"at\":\"" + past + "\"}");
+        stack.deliver();
+        stack.send("{\"job\":\"fresh\",\"shard\":0,\"n\":1,\"at\":\"" + Instant.now() + "\"}");
+        stack.deliver();
+        stack.sweep(Duration.ofMinutes(2));
+        stack.useConfig(dir, WITHOUT_JOBS, Map.of());
+        Matcher row = Pattern.compile("(?m)^HELD .* jobs +job-7 +(T\\d+) ").matcher(stack.fanin("", "windows", "list", "--status", "held").out());
+        assertThat(row.find()).isTrue();
+
+        OperatedFixture.Run close = stack.fanin("", "windows", "close", "--pipeline", "jobs", "--key", "job-7", "--window", row.group(1),
+                "--note", "the jobs pipeline was replaced", "--yes");
+
+        assertThat(close.exit()).as(close.out() + close.err()).isEqualTo(1);
+        assertThat(close.out()).containsPattern("(?m)^CLAIMED +jobs +job-7 +" + row.group(1) + " +OPERATOR ")
+                .contains("emission failed, its target is missing: pipeline jobs (retired) emits to SQS queue ${FANIN_EMIT_QUEUE_URL}",
+                        "NoTarget")
+                .doesNotContain("CLOSED ");
+        OperatedFixture.Run show = stack.fanin("", "windows", "show", "--pipeline", "jobs", "--key", "job-7", "--window", row.group(1), "--json");
+        assertThat(OperatedFixture.JSON.readTree(show.out()).path("status").asText()).isEqualTo("CLAIMED");
     }
 
     @Test

@@ -79,7 +79,7 @@ public final class FlushService {
                 sent.add(s);
             }
         }
-        sent.addAll(emit(toTarget, now));
+        sent.addAll(emit(toTarget, now, followups));
         for (WindowState s : sent) {
             commit(s, followups);
         }
@@ -102,9 +102,9 @@ public final class FlushService {
 
     /**
      * Emits the claims to their targets in one call; returns those sent. A failed one stays claimed and is taken over
-     * when its lease ends.
+     * when its lease ends; its error goes into {@code followups}.
      */
-    private List<WindowState> emit(List<WindowState> claims, Instant now) {
+    private List<WindowState> emit(List<WindowState> claims, Instant now, Followups followups) {
         if (claims.isEmpty()) {
             return List.of();
         }
@@ -128,6 +128,7 @@ public final class FlushService {
                 sent.add(s);
             } else {
                 metrics.count(MetricNames.EMIT_FAILURES, s.ref().pipeline());
+                followups.emitErrors.put(s.ref(), String.valueOf(r.error()));
                 WindowLog.warn(LOG, s.ref(), "emission failed; the claim stays and is taken over when its lease ends",
                         Map.of("aggregateId", s.claim().aggregateId(), "error", String.valueOf(r.error()), "leaseUntil", s.leaseUntil()));
             }

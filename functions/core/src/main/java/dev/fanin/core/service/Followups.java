@@ -71,6 +71,8 @@ final class Followups {
      */
     final Map<WindowRef, StoredWindow> visitWrote = new HashMap<>();
     final Map<WindowRef, LiveSessions> visitWroteLive = new HashMap<>();
+    /** The claims this invocation could not emit, with the target's error: an operator's close reports it. */
+    final Map<WindowRef, String> emitErrors = new HashMap<>();
     /** Per pipeline, how many windows this invocation may still create at most: the size of the next reservation. */
     final Map<String, Integer> creationsAhead = new HashMap<>();
 }

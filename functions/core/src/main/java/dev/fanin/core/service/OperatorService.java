@@ -22,8 +22,14 @@ public final class OperatorService {
 
     /** What became of the request. */
     public enum Outcome {
-        /** The operator's close was claimed; the aggregate was emitted and committed (or will be, by a takeover). */
+        /** The operator's close was claimed and its aggregate emitted; committed (or, if that failed, by a takeover). */
         CLOSED,
+        /**
+         * The operator's close was claimed but its emission failed ({@link Result#emitError()}): the window stays
+         * CLAIMED, and a sweep takes the claim over when its lease ends, emitting the same aggregate if the target takes
+         * it then.
+         */
+        EMIT_FAILED,
         /** The window was already claimed, closed or merged: nothing written (see the state for the close that won). */
         NOT_OPEN,
         /** No such window. */
@@ -35,9 +41,11 @@ public final class OperatorService {
     /**
      * @param outcome     what happened
      * @param state       the window after the request (read again after the flush, or as found); null when not found
-     * @param aggregate   the operator's aggregate as emitted (without {@code emittedAt}) when {@code outcome} is CLOSED, else null
+     * @param aggregate   the operator's aggregate as claimed (without {@code emittedAt}) when {@code outcome} is CLOSED or
+     *                    EMIT_FAILED, else null
+     * @param emitError   why the emission failed (the target's error code and message) when EMIT_FAILED, else null
      */
-    public record Result(Outcome outcome, WindowState state, AggregateEvent aggregate) { }
+    public record Result(Outcome outcome, WindowState state, AggregateEvent aggregate, String emitError) { }
 
     private final FaninEngine engine;
     private final WindowWrites writes;
@@ -55,7 +63,7 @@ public final class OperatorService {
         long watermark = engine.watermark(ref.pipeline(), Long.MIN_VALUE, now);
         Followups followups = new Followups();
         return Conflicts.retry(engine.settings().conflictRetries(), () -> attempt(ref, note, watermark, now, followups))
-                .orElseGet(() -> new Result(Outcome.CONFLICTED, null, null));
+                .orElseGet(() -> new Result(Outcome.CONFLICTED, null, null, null));
     }
 
     /**
@@ -69,20 +77,22 @@ public final class OperatorService {
         Optional<StoredWindow> liveCopy = live == null ? Optional.empty() : live.session(ref.windowId());
         Optional<StoredWindow> loaded = liveCopy.isPresent() ? liveCopy : engine.ports().store().load(ref);
         if (loaded.isEmpty()) {
-            return Optional.of(new Result(Outcome.NOT_FOUND, null, null));
+            return Optional.of(new Result(Outcome.NOT_FOUND, null, null, null));
         }
         WindowState state = engine.decode(loaded.get());
         Transition t = engine.machine(ref.pipeline()).closeByOperator(state, note, watermark, now);
         if (!t.write()) {
-            return Optional.of(new Result(Outcome.NOT_OPEN, state, null));
+            return Optional.of(new Result(Outcome.NOT_OPEN, state, null, null));
         }
         if (!write(liveCopy.isPresent() ? live : null, loaded.get(), state, t, followups)) {
             return Optional.empty();
         }
         flush.flush(followups);
-        // As it stands after the flush: CLOSED once committed, still CLAIMED when the emission failed.
+        // As it stands after the flush: CLOSED once committed, still CLAIMED when the emission (or the commit) failed.
         WindowState after = engine.ports().store().load(ref).map(engine::decode).orElse(t.next());
-        return Optional.of(new Result(Outcome.CLOSED, after, AggregateEvent.fromJson(t.next().claim().emission())));
+        String emitError = followups.emitErrors.get(ref);
+        return Optional.of(new Result(emitError == null ? Outcome.CLOSED : Outcome.EMIT_FAILED, after,
+                AggregateEvent.fromJson(t.next().claim().emission()), emitError));
     }
 
     /** @param live the key's live sessions when the window is one of them, else null */

@@ -10,6 +10,7 @@ import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.core.port.AggregateEmitter;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.WindowStatus;
 import dev.fanin.testkit.TestClock;
@@ -61,6 +62,7 @@ class OperatorServiceTest {
         OperatorService.Result result = operator.close(held.ref(), "shard 1 and 3 are lost with host x; INC-42");
 
         assertThat(result.outcome()).isEqualTo(OperatorService.Outcome.CLOSED);
+        assertThat(result.emitError()).isNull();
         assertThat(emitter.emitted()).singleElement().satisfies(request -> {
             assertThat(request.aggregateId()).isEqualTo(result.aggregate().aggregateId()).isEqualTo(held.ref().aggregateId(0));
             JsonNode detail = JSON.readTree(request.detailJson());
@@ -77,6 +79,22 @@ class OperatorServiceTest {
         clock.set(T0.plus(java.time.Duration.ofMinutes(11)));
         new SweepService(engine).sweep(clock.instant().plusSeconds(30));
         assertThat(emitter.emitted()).as("neither the second request nor the deadline sweep closes it again").hasSize(1);
+    }
+
+    @Test
+    void aCloseWhoseEmissionFailsSaysWhyAndLeavesTheWindowClaimed() {
+        WindowState held = heldWithShards(0, 2);
+        FaninEngine noTarget = InMemoryEngines.of(HOLD, store, requests -> requests.stream()
+                .map(r -> new AggregateEmitter.Result(r.aggregateId(), false, "NoTarget: pipeline 'p' has no emit target here")).toList(),
+                new RecordingTimers(), clock);
+
+        OperatorService.Result result = new OperatorService(noTarget).close(held.ref(), "the target is gone");
+
+        assertThat(result.outcome()).isEqualTo(OperatorService.Outcome.EMIT_FAILED);
+        assertThat(result.emitError()).isEqualTo("NoTarget: pipeline 'p' has no emit target here");
+        assertThat(result.aggregate().aggregateId()).isEqualTo(held.ref().aggregateId(0));
+        assertThat(result.state().status()).isEqualTo(WindowStatus.CLAIMED);
+        assertThat(engine.decode(store.all().get(0)).status()).isEqualTo(WindowStatus.CLAIMED);
     }
 
     @Test
