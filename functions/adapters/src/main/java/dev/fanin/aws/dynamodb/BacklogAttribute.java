@@ -1,32 +1,35 @@
 package dev.fanin.aws.dynamodb;
 
 import dev.fanin.core.watermark.Backlog;
-import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import java.util.stream.Stream;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A watermark shard's {@link Backlog} evidence as one string attribute, {@code bk}: its groups, oldest first, each
- * {@code <oldest sent>/<first seen>/<last seen>} (epoch ms), joined by {@code ;}. One attribute, so that a
- * compare-and-set compares the evidence whole. A shard written before the evidence had groups holds {@code bkSent}
- * and {@code bkAt} (one group, first seen when last seen): read as such until a write replaces them.
+ * {@code <oldest sent>/<first seen>/<last seen>} (epoch ms), and its floor, {@code F<oldest sent>/<resumed at>/<last
+ * seen>}, joined by {@code ;}. One attribute, so that a compare-and-set compares the evidence whole. A shard written
+ * before the evidence had groups holds {@code bkSent} and {@code bkAt} (one group, first seen when last seen): read as
+ * such, beside {@code bk} if a writer of that version wrote them during a deployment, until a write replaces them.
  */
 final class BacklogAttribute {
 
     static final String NAME = "bk";
     static final String LEGACY_SENT = "bkSent";
     static final String LEGACY_AT = "bkAt";
+    private static final String FLOOR = "F";
 
     private BacklogAttribute() {
     }
 
     static String encode(Backlog backlog) {
-        return backlog.sightings().stream()
-                .map(s -> s.oldestSentMillis() + "/" + s.firstSeenMillis() + "/" + s.seenAtMillis())
-                .collect(Collectors.joining(";"));
+        Stream<String> groups = backlog.sightings().stream().map(s -> s.oldestSentMillis() + "/" + s.firstSeenMillis() + "/" + s.seenAtMillis());
+        Stream<String> floor = backlog.floor().stream().map(f -> FLOOR + f.oldestSentMillis() + "/" + f.resumedAtMillis() + "/" + f.seenAtMillis());
+        return Stream.concat(groups, floor).collect(Collectors.joining(";"));
     }
 
     /** The evidence an item holds, if any. */
@@ -34,13 +37,14 @@ final class BacklogAttribute {
         if (item == null) {
             return Optional.empty();
         }
-        if (item.containsKey(NAME)) {
-            return Optional.of(parse(item.get(NAME).s()));
+        Optional<Backlog.Sightings> legacy = !item.containsKey(LEGACY_SENT) || !item.containsKey(LEGACY_AT) ? Optional.empty()
+                : Optional.of(group(new String[] {item.get(LEGACY_SENT).n(), item.get(LEGACY_AT).n(), item.get(LEGACY_AT).n()}));
+        if (!item.containsKey(NAME)) {
+            return legacy.map(l -> new Backlog(List.of(l)));
         }
-        if (item.containsKey(LEGACY_SENT) && item.containsKey(LEGACY_AT)) {
-            return Optional.of(new Backlog(Long.parseLong(item.get(LEGACY_SENT).n()), Long.parseLong(item.get(LEGACY_AT).n())));
-        }
-        return Optional.empty();
+        Backlog stored = parse(item.get(NAME).s());
+        return Optional.of(legacy.map(l -> new Backlog(Stream.concat(stored.sightings().stream(), Stream.of(l)).toList(), stored.floor()))
+                .orElse(stored));
     }
 
     /** A condition that a shard's evidence is as read, with its values (names: {@code #bk}, {@code #bkSent}, {@code #bkAt}). */
@@ -64,13 +68,25 @@ final class BacklogAttribute {
     }
 
     private static Backlog parse(String text) {
-        List<Backlog.Sightings> groups = Arrays.stream(text.split(";")).map(group -> {
-            String[] f = group.split("/");
+        List<Backlog.Sightings> groups = new ArrayList<>();
+        Optional<Backlog.Floor> floor = Optional.empty();
+        for (String entry : text.split(";")) {
+            boolean isFloor = entry.startsWith(FLOOR);
+            String[] f = (isFloor ? entry.substring(FLOOR.length()) : entry).split("/");
             if (f.length != 3) {
-                throw new IllegalStateException("watermark shard attribute " + NAME + " is not <sent>/<first>/<last>[;...]: " + text);
+                throw new IllegalStateException("watermark shard attribute " + NAME + " is not <sent>/<first>/<last>[;...][;F<sent>/<resumed>/<last>]: "
+                        + text);
             }
-            return new Backlog.Sightings(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]));
-        }).toList();
-        return new Backlog(groups);
+            if (isFloor) {
+                floor = Optional.of(new Backlog.Floor(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])));
+            } else {
+                groups.add(group(f));
+            }
+        }
+        return new Backlog(groups, floor);
+    }
+
+    private static Backlog.Sightings group(String[] f) {
+        return new Backlog.Sightings(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2]));
     }
 }

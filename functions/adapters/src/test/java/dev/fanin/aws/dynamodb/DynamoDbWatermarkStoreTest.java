@@ -92,6 +92,20 @@ class DynamoDbWatermarkStoreTest {
         assertThat(held.capMillis(160_000, idle, Duration.ZERO)).as("the first minute's sightings no longer hold").isEqualTo(90_000);
     }
 
+    @Test
+    void anOutagesFloorIsStoredWithItsGroups() {
+        Duration idle = Duration.ofMinutes(1);
+        DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1);
+        Backlog reached = new Backlog(200_000, 300_000).reachingBack(150_000, idle);
+        store.recordBacklog("floored", reached, idle);
+        assertThat(store.read("floored").backlogs().get(0).floor()).contains(new Backlog.Floor(150_000, 300_000, 300_000));
+        store.recordBacklog("floored", new Backlog(120_000, 330_000), idle);
+
+        Backlog held = store.read("floored").backlogs().get(0);
+        assertThat(held.floor()).contains(new Backlog.Floor(120_000, 300_000, 330_000));
+        assertThat(held.sightings()).containsExactly(new Backlog.Sightings(120_000, 300_000, 330_000));
+    }
+
     /** A shard written before the evidence had groups: read as one group, joined to, and replaced by the new attribute. */
     @Test
     void aShardOfTheOlderLayoutIsJoinedToAndReplaced() {

@@ -29,11 +29,11 @@ final class WatermarkSection {
         String twiceIdle = Human.derived(Human.sum(idle, idle));
         md.append("While the input queue is behind, the watermark holds: a message that waited in the queue more than ").append(Human.config(ooo))
                 .append(" + 1 s (from its SQS send time to its first receipt) caps the watermark at that send time - ").append(Human.config(ooo))
-                .append(" (at the pipeline's last arrival before it if earlier, by at most ").append(Human.config(idle))
-                .append(", when it starts a backlog) for ").append(Human.config(idle)).append(" after it came, up to ").append(twiceIdle)
+                .append(" for ").append(Human.config(idle)).append(" after it came, up to ").append(twiceIdle)
                 .append(" (sightings are kept by intervals of ").append(Human.config(idle))
-                .append("), so a backlog delivered in any order after an outage makes no on-time event late while its oldest messages keep coming "
-                        + "(docs/SEMANTICS.md, \"Consumer lag\"). The windows it holds close at most ").append(twiceIdle)
+                .append("); after an outage, at the pipeline's last arrival before it (by at most ").append(Human.config(idle))
+                .append(" below its oldest message) for as long as messages sent during the outage keep coming, so a backlog delivered in any order makes no "
+                        + "on-time event late (docs/SEMANTICS.md, \"Consumer lag\"). The windows it holds close at most ").append(twiceIdle)
                 .append(" after the backlog is drained, and a queue that stays behind still closes them, later by its wait plus at most ")
                 .append(twiceIdle).append(".\n\n");
         md.append("What that means here (taking event times close to arrival times):\n\n");

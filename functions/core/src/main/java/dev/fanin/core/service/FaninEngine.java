@@ -162,8 +162,8 @@ public final class FaninEngine {
         long lastArrival = seenMaxEventTime == Long.MIN_VALUE ? r.lastArrival().toEpochMilli() : now.toEpochMilli();
         WatermarkSpec spec = machine(pipeline).config().watermark();
         Optional<Backlog> stored = Backlog.inForce(r.backlogs(), now.toEpochMilli(), spec.idleAfter());
-        // Evidence when none holds starts an episode: it reaches back to the pipeline's last arrival (Backlog.reachingBack).
-        UnaryOperator<Backlog> starting = b -> stored.isPresent() ? b : b.reachingBack(r.lastArrival().toEpochMilli(), spec.idleAfter());
+        // Evidence after an outage reaches back to the pipeline's last arrival (Backlog.reachingBack).
+        UnaryOperator<Backlog> starting = b -> b.reachingBack(r.lastArrival().toEpochMilli(), spec.idleAfter());
         Optional<Backlog> toStore = seen.firstDeliveries().map(starting)
                 .map(first -> stored.map(s -> Backlog.joined(s, first, spec.idleAfter())).orElse(first));
         if (maxEt == Instant.EPOCH.toEpochMilli() && r.lastArrival().equals(Instant.EPOCH) && seenMaxEventTime == Long.MIN_VALUE) {

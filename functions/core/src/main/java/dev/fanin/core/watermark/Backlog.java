@@ -7,6 +7,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -35,9 +36,14 @@ import java.util.TreeMap;
  * {@code idleAfter}; one pinned at the oldest message of the episode held them until their {@code maxLifetime}. The
  * cap costs no call: the sent times come with every message.
  *
+ * <p>An outage is different: its queue holds messages nobody has seen yet, sent since the pipeline's last arrival. The
+ * evidence that ends it reaches back to that arrival ({@link #reachingBack}), and that {@link Floor} stays while
+ * messages sent before the consumers were back keep coming, whatever order the drain takes.
+ *
  * @param sightings at most two groups, by the interval of {@code idleAfter} their first sighting fell in, oldest first
+ * @param floor     what an outage left, while its messages keep coming
  */
-public record Backlog(List<Sightings> sightings) {
+public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
 
     /**
      * How long a message of a queue that keeps up may still take to reach a consumer (a long poll's hand-over, the
@@ -69,11 +75,41 @@ public record Backlog(List<Sightings> sightings) {
         }
     }
 
+    /**
+     * An outage's backlog: every message sent from {@code oldestSentMillis} (the pipeline's last arrival before it, or
+     * an older message of it seen since) until {@code resumedAtMillis} (when behind messages came again) may still be
+     * queued. It holds until {@code idleAfter} after the last sighting of such a message, {@code seenAtMillis}: a drain
+     * in any order brings them along until the outage's part of the queue is empty. A queue that stays behind after
+     * the outage sends newer messages only, so the floor lifts and the frontier moves.
+     */
+    public record Floor(long oldestSentMillis, long resumedAtMillis, long seenAtMillis) {
+
+        boolean holdsAt(long nowMillis, Duration idleAfter) {
+            return nowMillis < EventTimeMath.plus(seenAtMillis, idleAfter.toMillis());
+        }
+
+        Floor with(Floor other) {
+            return new Floor(Math.min(oldestSentMillis, other.oldestSentMillis), Math.max(resumedAtMillis, other.resumedAtMillis),
+                    Math.max(seenAtMillis, other.seenAtMillis));
+        }
+
+        /** This floor after {@code s} was seen: held on, and lowered, by a message sent before the consumers were back. */
+        Floor seeing(Sightings s) {
+            return s.oldestSentMillis() >= resumedAtMillis ? this : new Floor(Math.min(oldestSentMillis, s.oldestSentMillis()),
+                    resumedAtMillis, Math.max(seenAtMillis, s.seenAtMillis()));
+        }
+    }
+
     public Backlog {
         if (sightings.isEmpty()) {
             throw new IllegalArgumentException("a backlog has at least one sighting");
         }
         sightings = List.copyOf(sightings);
+        floor = Objects.requireNonNull(floor, "floor");
+    }
+
+    public Backlog(List<Sightings> sightings) {
+        this(sightings, Optional.empty());
     }
 
     /** One sighting: the oldest send time among behind messages seen at {@code seenAtMillis}. */
@@ -91,9 +127,10 @@ public record Backlog(List<Sightings> sightings) {
         return sightings.stream().mapToLong(Sightings::seenAtMillis).max().orElseThrow();
     }
 
-    /** The oldest send time of every group kept, whether it still holds or not. */
+    /** The oldest send time of every group kept and the floor, whether they still hold or not. */
     public long oldestSentMillis() {
-        return sightings.stream().mapToLong(Sightings::oldestSentMillis).min().orElseThrow();
+        long groups = sightings.stream().mapToLong(Sightings::oldestSentMillis).min().orElseThrow();
+        return Math.min(groups, floor.map(Floor::oldestSentMillis).orElse(Long.MAX_VALUE));
     }
 
     /** Whether a behind message seen recently enough still holds the watermark at {@code nowMillis}. */
@@ -105,25 +142,27 @@ public record Backlog(List<Sightings> sightings) {
     public long capMillis(long nowMillis, Duration idleAfter, Duration outOfOrderness) {
         long frontier = sightings.stream().filter(s -> s.holdsAt(nowMillis, idleAfter)).mapToLong(Sightings::oldestSentMillis)
                 .min().orElse(Long.MAX_VALUE);
+        frontier = Math.min(frontier, floor.filter(f -> f.holdsAt(nowMillis, idleAfter)).map(Floor::oldestSentMillis).orElse(Long.MAX_VALUE));
         return frontier == Long.MAX_VALUE ? frontier : EventTimeMath.minus(frontier, outOfOrderness.toMillis());
     }
 
     /**
-     * This evidence starting an episode (nothing held before it): its oldest group reaching back to
-     * {@code lastArrivalMillis}, the pipeline's last arrival before it (when positive and older), since its queue may
-     * hold anything sent since then, though the first behind messages delivered (in any order) may be newer; by at most
-     * {@code idleAfter}: an outage longer than that lets the idle advance move the watermark anyway (a documented
-     * limit), and a deeper reach would let one late message make old events on time.
+     * This evidence after an outage: when the pipeline's last arrival before it ({@code lastArrivalMillis}, when
+     * positive) is older than every message it saw, nothing arrived while those were sent, and the queue may hold
+     * anything sent since that arrival, though the first behind messages delivered (in any order) may be newer ones.
+     * The evidence then carries a {@link Floor} there, by at most {@code idleAfter} below its oldest message: an outage
+     * longer than that lets the idle advance move the watermark anyway (a documented limit), and a deeper reach would
+     * let one late message make old events on time. A queue that stays behind keeps arriving, so it reaches nothing.
      */
     public Backlog reachingBack(long lastArrivalMillis, Duration idleAfter) {
-        Sightings oldest = sightings.get(0);
-        long reach = Math.max(lastArrivalMillis, EventTimeMath.minus(oldest.oldestSentMillis(), idleAfter.toMillis()));
-        if (reach <= 0 || reach >= oldest.oldestSentMillis()) {
+        long oldest = sightings.stream().mapToLong(Sightings::oldestSentMillis).min().orElseThrow();
+        long reach = Math.max(lastArrivalMillis, EventTimeMath.minus(oldest, idleAfter.toMillis()));
+        if (reach <= 0 || reach >= oldest) {
             return this;
         }
-        List<Sightings> reached = new ArrayList<>(sightings);
-        reached.set(0, new Sightings(reach, oldest.firstSeenMillis(), oldest.seenAtMillis()));
-        return new Backlog(reached);
+        long seenAt = seenAtMillis();
+        Floor reached = new Floor(reach, seenAt, seenAt);
+        return new Backlog(sightings, Optional.of(floor.map(f -> f.with(reached)).orElse(reached)));
     }
 
     /** One group of both, whenever each was seen: what one batch's deliveries say together. */
@@ -132,17 +171,22 @@ public record Backlog(List<Sightings> sightings) {
         for (Sightings s : concat(this, other)) {
             all = all.with(s);
         }
-        return new Backlog(List.of(all));
+        return new Backlog(List.of(all), floor(this, other));
     }
 
     /**
      * The evidence of both, whatever order they were seen in: what a shard holds after two writers that each read it
      * before the other wrote. Groups that no longer held at the latest sighting are dropped (that episode ended), groups
      * first seen in the same interval of {@code idleAfter} are one, and of more than {@link #GROUPS} the older ones are
-     * one (held as long as the latest of them: never less than either alone).
+     * one (held as long as the latest of them: never less than either alone). A floor is held on by every group with a
+     * message sent before the consumers were back.
      */
     public static Backlog joined(Backlog a, Backlog b, Duration idleAfter) {
         long latest = Math.max(a.seenAtMillis(), b.seenAtMillis());
+        Optional<Floor> floor = floor(a, b);
+        for (Sightings s : concat(a, b)) {
+            floor = floor.map(f -> f.seeing(s));
+        }
         Map<Long, Sightings> byInterval = new TreeMap<>();
         for (Sightings s : concat(a, b)) {
             if (s.holdsAt(latest, idleAfter)) {
@@ -155,7 +199,7 @@ public record Backlog(List<Sightings> sightings) {
             kept.remove(0);
         }
         kept.sort(Comparator.comparingLong(Sightings::firstSeenMillis));
-        return new Backlog(kept);
+        return new Backlog(kept, floor.filter(f -> f.holdsAt(latest, idleAfter)));
     }
 
     /**
@@ -163,9 +207,12 @@ public record Backlog(List<Sightings> sightings) {
      * and seen again within {@code slack} of it (the hold then ends at most that much early).
      */
     public boolean covers(Backlog other, Duration slack, Duration idleAfter) {
-        return other.sightings.stream().allMatch(o -> sightings.stream().anyMatch(s -> s.interval(idleAfter) == o.interval(idleAfter)
+        boolean groups = other.sightings.stream().allMatch(o -> sightings.stream().anyMatch(s -> s.interval(idleAfter) == o.interval(idleAfter)
                 && s.oldestSentMillis() <= o.oldestSentMillis() && s.firstSeenMillis() <= o.firstSeenMillis()
                 && o.seenAtMillis() < EventTimeMath.plus(s.seenAtMillis(), slack.toMillis())));
+        return groups && other.floor.map(o -> floor.filter(f -> f.oldestSentMillis() <= o.oldestSentMillis()
+                && f.resumedAtMillis() >= o.resumedAtMillis() && o.seenAtMillis() < EventTimeMath.plus(f.seenAtMillis(), slack.toMillis()))
+                .isPresent()).orElse(true);
     }
 
     /** The evidence in force at {@code nowMillis} among stored pieces (one per writer), if any: the groups that hold. */
@@ -174,11 +221,15 @@ public record Backlog(List<Sightings> sightings) {
         for (Backlog b : pieces) {
             List<Sightings> holding = b.sightings.stream().filter(s -> s.holdsAt(nowMillis, idleAfter)).toList();
             if (!holding.isEmpty()) {
-                Backlog piece = new Backlog(holding);
+                Backlog piece = new Backlog(holding, b.floor.filter(f -> f.holdsAt(nowMillis, idleAfter)));
                 held = held == null ? joined(piece, piece, idleAfter) : joined(held, piece, idleAfter);
             }
         }
         return Optional.ofNullable(held);
+    }
+
+    private static Optional<Floor> floor(Backlog a, Backlog b) {
+        return a.floor.isEmpty() ? b.floor : b.floor.map(f -> f.with(a.floor.get())).or(() -> a.floor);
     }
 
     private static List<Sightings> concat(Backlog a, Backlog b) {

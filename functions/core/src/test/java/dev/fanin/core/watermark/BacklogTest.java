@@ -112,10 +112,35 @@ class BacklogTest {
         assertThat(new Backlog(100_000, T + 29_999).covers(new Backlog(150_000, T + 30_000), slack, IDLE)).as("a new interval").isFalse();
     }
 
-    @ParameterizedTest(name = "last arrival {0} -> frontier {1}")
-    @CsvSource({"50000, 50000", "100000, 100000", "150000, 100000", "0, 100000"})
-    void anEpisodeReachesBackToTheLastArrivalBeforeIt(long lastArrival, long frontier) {
-        assertThat(new Backlog(100_000, 1_000_000).reachingBack(lastArrival, Duration.ofHours(1))).isEqualTo(new Backlog(frontier, 1_000_000));
+    @ParameterizedTest(name = "last arrival {0} -> floor {1}")
+    @CsvSource({"50000, 50000", "99999, 99999", "100000, -1", "150000, -1", "0, -1"})
+    void evidenceAfterAnOutageReachesBackToTheLastArrivalBeforeIt(long lastArrival, long floor) {
+        Backlog reached = new Backlog(100_000, 1_000_000).reachingBack(lastArrival, Duration.ofHours(1));
+        assertThat(reached.floor()).isEqualTo(floor < 0 ? Optional.empty() : Optional.of(new Backlog.Floor(floor, 1_000_000, 1_000_000)));
+        assertThat(reached.sightings()).containsExactly(new Backlog.Sightings(100_000, 1_000_000, 1_000_000));
+    }
+
+    @Test
+    void theFloorHoldsWhileTheOutagesMessagesKeepComing() {
+        // Resumed at T after an outage that began at 100 s; the first behind message was sent at 200 s.
+        Backlog b = new Backlog(200_000, T).reachingBack(100_000, Duration.ofHours(1));
+        for (long seen = T + 20_000; seen <= T + 280_000; seen += 20_000) {
+            b = Backlog.joined(b, new Backlog(150_000 + seen - T, seen), IDLE); // a message sent during the outage
+            assertThat(b.capMillis(seen, IDLE, Duration.ZERO)).as("at T + %d ms", seen - T).isEqualTo(100_000);
+        }
+        b = Backlog.joined(b, new Backlog(T + 250_000, T + 300_000), IDLE); // sent after the consumers were back
+        assertThat(b.floor()).contains(new Backlog.Floor(100_000, T, T + 280_000));
+        assertThat(b.capMillis(T + 309_999, IDLE, Duration.ZERO)).as("the last message sent before T was seen at T + 280 s").isEqualTo(100_000);
+        assertThat(b.capMillis(T + 310_000, IDLE, Duration.ZERO)).as("then only newer messages came: the floor lifts").isEqualTo(T + 250_000);
+    }
+
+    @Test
+    void aMessageOfTheOutageOlderThanTheFloorLowersIt() {
+        Backlog b = new Backlog(200_000, T).reachingBack(100_000, Duration.ofHours(1));
+        Backlog older = Backlog.joined(b, new Backlog(90_000, T + 5_000), IDLE);
+        assertThat(older.floor()).contains(new Backlog.Floor(90_000, T, T + 5_000));
+        assertThat(Backlog.joined(older, new Backlog(T + 1_000, T + 6_000), IDLE).floor()).as("sent after the consumers were back")
+                .contains(new Backlog.Floor(90_000, T, T + 5_000));
     }
 
     @Test
