@@ -65,11 +65,13 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
      *
      * @param known             the pipeline has an expected count or a sentinel
      * @param staticCount       the configured expected count, or null
+     * @param learnsCount       events may carry the expected count ({@code countPath}, a sentinel's {@code expectedCount})
      * @param tracksMembers     a {@code memberPath} is configured
      * @param firstMember       the lowest member number
      * @param sentinelCompletes a sentinel is configured and carries no expected count, so its arrival completes
      */
-    public record Rules(boolean known, Integer staticCount, boolean tracksMembers, int firstMember, boolean sentinelCompletes) {
+    public record Rules(boolean known, Integer staticCount, boolean learnsCount, boolean tracksMembers, int firstMember,
+                        boolean sentinelCompletes) {
 
         public static Rules of(PipelineConfig config) {
             ExpectedSpec expected = config.triggers().expected();
@@ -77,9 +79,20 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
             return new Rules(
                     config.knowsCompleteness(),
                     expected == null ? null : expected.count(),
+                    expected != null && expected.countPath() != null || sentinel != null && sentinel.expectedCount() != null,
                     expected != null && expected.memberPath() != null,
                     expected == null ? 0 : expected.firstMember(),
                     sentinel != null && sentinel.expectedCount() == null);
+        }
+
+        /**
+         * The expected count of a window under these rules, given the one it stored: the configured count when there is
+         * one (it is known before any event, so it wins), else the count the window learned from its events, if these
+         * rules still learn counts. So a window open when the configuration changes follows the new count, and one
+         * whose pipeline no longer expects a count stops waiting for it.
+         */
+        Integer expectedGiven(Integer learned) {
+            return staticCount != null ? staticCount : learnsCount ? learned : null;
         }
     }
 
@@ -255,7 +268,8 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
 
     /**
      * The stored form: {@code {"e":64,"m":[[0,12],[14,14]],"im":0,"s":false,"n":13,"c":0}} (members as ranges), with
-     * {@code "x":true} once cut short.
+     * {@code "el"} beside a count: whether it was learned from events (else it is the configured one, read from the
+     * configuration in force when decoded), and {@code "x":true} once cut short.
      */
     public ObjectNode toJson() {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
@@ -263,6 +277,7 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
             json.putNull("e");
         } else {
             json.put("e", expected);
+            json.put("el", !expected.equals(rules.staticCount()));
         }
         ArrayNode ranges = json.putArray("m");
         int i = 0;
@@ -284,9 +299,16 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         return json;
     }
 
-    /** Decodes {@link #toJson()}; the rules come from the current configuration. */
+    /**
+     * Decodes {@link #toJson()} under the configuration in force: the rules come from it, and so does the expected
+     * count ({@link Rules#expectedGiven}: a stored one counts only if learned from events, {@code "el"}; a state stored
+     * before that flag counts as learned), and members out of its range are dropped as ignored.
+     */
     public static Completeness fromJson(PipelineConfig config, JsonNode json) {
         JsonNode e = json.path("e");
+        boolean learned = !json.has("el") || json.path("el").booleanValue();
+        Rules rules = Rules.of(config);
+        Integer expected = rules.expectedGiven(e.isNull() || e.isMissingNode() || !learned ? null : e.intValue());
         List<Integer> members = new ArrayList<>();
         for (JsonNode range : json.path("m")) {
             // long: a range ending at Integer.MAX_VALUE (stored under an older, wider firstMember) must end the loop.
@@ -294,9 +316,12 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
                 members.add((int) m);
             }
         }
-        return new Completeness(Rules.of(config), e.isNull() || e.isMissingNode() ? null : e.intValue(), members,
-                json.path("im").longValue(), json.path("s").booleanValue(), json.path("n").longValue(), json.path("c").longValue(),
-                json.path("x").booleanValue());
+        Completeness stored = new Completeness(rules, expected, List.of(), json.path("im").longValue(), json.path("s").booleanValue(),
+                json.path("n").longValue(), json.path("c").longValue(), json.path("x").booleanValue());
+        TreeSet<Integer> kept = new TreeSet<>(members);
+        int dropped = stored.dropOutOfRange(kept, expected);
+        return new Completeness(rules, expected, new ArrayList<>(kept), stored.ignoredMembers + dropped, stored.sentinelSeen, stored.seen,
+                stored.conflicts, stored.cutShort);
     }
 
     /**
