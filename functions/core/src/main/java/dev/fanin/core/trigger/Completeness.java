@@ -268,16 +268,13 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
 
     /**
      * The stored form: {@code {"e":64,"m":[[0,12],[14,14]],"im":0,"s":false,"n":13,"c":0}} (members as ranges), with
-     * {@code "el"} beside a count: whether it was learned from events (else it is the configured one, read from the
-     * configuration in force when decoded), and {@code "x":true} once cut short.
+     * {@code "e"} only for a count learned from events (a configured one is read from the configuration in force when
+     * decoded), and {@code "x":true} once cut short.
      */
     public ObjectNode toJson() {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
-        if (expected == null) {
-            json.putNull("e");
-        } else {
+        if (expected != null && !expected.equals(rules.staticCount())) {
             json.put("e", expected);
-            json.put("el", !expected.equals(rules.staticCount()));
         }
         ArrayNode ranges = json.putArray("m");
         int i = 0;
@@ -301,14 +298,14 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
 
     /**
      * Decodes {@link #toJson()} under the configuration in force: the rules come from it, and so does the expected
-     * count ({@link Rules#expectedGiven}: a stored one counts only if learned from events, {@code "el"}; a state stored
-     * before that flag counts as learned), and members out of its range are dropped as ignored.
+     * count ({@link Rules#expectedGiven}, the stored one as learned: states stored before only learned counts were
+     * stored hold the configured one too, which the configured count in force then replaces), and members out of its
+     * range are dropped as ignored.
      */
     public static Completeness fromJson(PipelineConfig config, JsonNode json) {
         JsonNode e = json.path("e");
-        boolean learned = !json.has("el") || json.path("el").booleanValue();
         Rules rules = Rules.of(config);
-        Integer expected = rules.expectedGiven(e.isNull() || e.isMissingNode() || !learned ? null : e.intValue());
+        Integer expected = rules.expectedGiven(e.isNull() || e.isMissingNode() ? null : e.intValue());
         List<Integer> members = new ArrayList<>();
         for (JsonNode range : json.path("m")) {
             // long: a range ending at Integer.MAX_VALUE (stored under an older, wider firstMember) must end the loop.

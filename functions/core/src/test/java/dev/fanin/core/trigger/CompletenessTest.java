@@ -175,17 +175,14 @@ class CompletenessTest {
     }
 
     @Test
-    void aStoredCountIsTheConfiguredOneUnlessLearned() throws Exception {
+    void aStoredCountIsTheLearnedOneAndTheConfiguredOneWins() throws Exception {
         var mapper = new com.fasterxml.jackson.databind.ObjectMapper();
-        // Stored under a configured count of 4, read under a configuration without one: the window stops waiting.
-        var configured = mapper.readTree("{\"e\":4,\"el\":false,\"m\":[],\"im\":0,\"s\":false,\"n\":2,\"c\":0}");
-        assertThat(Completeness.fromJson(SHARDS, configured).expected()).as("SHARDS learns counts from $.of, has none configured").isNull();
-        // Learned from an event: kept while the configuration still learns counts.
-        var learned = mapper.readTree("{\"e\":4,\"el\":true,\"m\":[],\"im\":0,\"s\":false,\"n\":2,\"c\":0}");
-        assertThat(Completeness.fromJson(SHARDS, learned).expected()).isEqualTo(4);
-        // Stored before the flag: taken as learned.
-        var older = mapper.readTree("{\"e\":4,\"m\":[],\"im\":0,\"s\":false,\"n\":2,\"c\":0}");
-        assertThat(Completeness.fromJson(SHARDS, older).expected()).isEqualTo(4);
+        var stored = mapper.readTree("{\"e\":4,\"m\":[],\"im\":0,\"s\":false,\"n\":2,\"c\":0}");
+        assertThat(Completeness.fromJson(SHARDS, stored).expected()).as("SHARDS learns counts from $.of").isEqualTo(4);
+        PipelineConfig configured = pipeline().expected(new ExpectedSpec(3, null, null, 0)).build();
+        assertThat(Completeness.fromJson(configured, stored).expected()).as("a configured count is known first").isEqualTo(3);
+        assertThat(Completeness.initial(configured).toJson().has("e")).as("a configured count is not stored").isFalse();
+        assertThat(Completeness.fromJson(pipeline().build(), stored).expected()).as("nothing expected any more").isNull();
     }
 
     @Test
@@ -194,7 +191,7 @@ class CompletenessTest {
                 "{\"shard\":5}", "{\"shard\":99}");
 
         assertThat(Completeness.fromJson(SHARDS, c.toJson())).isEqualTo(c);
-        assertThat(c.toJson().toString()).isEqualTo("{\"e\":9,\"el\":true,\"m\":[[0,2],[5,5]],\"im\":1,\"s\":false,\"n\":5,\"c\":1}");
+        assertThat(c.toJson().toString()).isEqualTo("{\"e\":9,\"m\":[[0,2],[5,5]],\"im\":1,\"s\":false,\"n\":5,\"c\":1}");
         Completeness empty = Completeness.initial(SHARDS);
         assertThat(Completeness.fromJson(SHARDS, empty.toJson())).isEqualTo(empty);
     }
