@@ -71,7 +71,8 @@ public final class FaninRuntime implements Resource {
     private volatile Engine engine;
 
     /** The engine and services of one configuration. */
-    private record Engine(FaninConfig config, FaninEngine engine, IngestService ingest, SweepService sweep, TimerService timers) { }
+    private record Engine(FaninConfig config, PipelineRetirement.Retired retired, FaninEngine engine, IngestService ingest, SweepService sweep,
+                          TimerService timers) { }
 
     private FaninRuntime(FunctionSettings settings, Map<String, String> env, Clock clock, SdkClients clients, Duration refresh,
                          boolean recordsHistory) {
@@ -88,7 +89,7 @@ public final class FaninRuntime implements Resource {
                 settings.dueShards(), DynamoDbWindowStore.Settings.defaults().spillThreshold()), writeCosts);
         this.watermarks = new DynamoDbWatermarkStore(clients.dynamoDb(), settings.tableName(), DynamoDbWatermarkStore.Settings.defaults());
         this.retirement = new PipelineRetirement(new DynamoDbPipelineHistory(clients.dynamoDb(), settings.tableName()),
-                FaninSettings.defaults().lease());
+                FaninSettings.defaults().lease(), refresh);
         this.refresh = refresh;
         this.sweepThreads = settings.sweepParallelism() > 1 ? sweepThreads(settings.sweepParallelism()) : null;
     }
@@ -165,7 +166,7 @@ public final class FaninRuntime implements Resource {
         FaninConfig config = configs.current(now);
         Engine current = engine;
         boolean newConfig = current == null || current.config() != config;
-        List<PipelineConfig> retired = current == null ? List.of() : current.engine().retired();
+        PipelineRetirement.Retired retired = current == null ? PipelineRetirement.Retired.NONE : current.retired();
         if (newConfig) {
             recorded = false;
         }
@@ -174,16 +175,17 @@ public final class FaninRuntime implements Resource {
                 retired = recordsHistory ? retirement.update(config, configs.document(), now) : retirement.retired(config, now);
                 recorded = recordsHistory;
                 nextHistoryRead = now.plus(refresh);
-                if (!retired.isEmpty() && (current == null || !retired.equals(current.engine().retired()))) {
-                    LOG.info("pipelines retired from the configuration, swept until their windows close: {}",
-                            retired.stream().map(PipelineConfig::name).toList());
+                if (!retired.pipelines().isEmpty() && (current == null || !retired.equals(current.retired()))) {
+                    LOG.info("pipelines retired from the configuration, swept until their windows close: {} (still run by other"
+                            + " functions, a deployment in progress: {})", retired.pipelines().stream().map(PipelineConfig::name).toList(),
+                            retired.runElsewhere());
                 }
             } catch (RuntimeException e) {
                 // Read again at the next invocation; ingest refuses to open windows until it is recorded.
                 LOG.warn("pipeline history not read or recorded now, the next invocation tries again: {}", e.toString());
             }
         }
-        if (newConfig || !retired.equals(current.engine().retired())) {
+        if (newConfig || !retired.equals(current.retired())) {
             current = build(config, retired);
             engine = current;
         }
@@ -212,10 +214,10 @@ public final class FaninRuntime implements Resource {
         }
     }
 
-    private Engine build(FaninConfig config, List<PipelineConfig> retired) {
+    private Engine build(FaninConfig config, PipelineRetirement.Retired retired) {
         // The retired pipelines' windows still emit, to the targets of their last definition.
         List<PipelineConfig> emitting = new java.util.ArrayList<>(config.pipelines());
-        emittable(config, retired.stream().filter(p -> config.pipeline(p.name()).isEmpty()).toList()).forEach(emitting::add);
+        emittable(config, retired.pipelines().stream().filter(p -> config.pipeline(p.name()).isEmpty()).toList()).forEach(emitting::add);
         FaninPorts ports = new FaninPorts(store, watermarks, emitter(new FaninConfig(config.version(), emitting)),
                 new SqsWindowTimers(clients.sqs(), settings.timerQueueUrl()),
                 new SqsSideOutput(clients.sqs(), settings.sideOutputQueueUrl()),
@@ -224,8 +226,9 @@ public final class FaninRuntime implements Resource {
         FaninSettings faninSettings = FaninSettings.defaults().withMaxReceiveCount(settings.maxReceiveCount())
                 .withIngestTimeout(Duration.ofSeconds(settings.ingestTimeoutSeconds()))
                 .withSweepParallelism(settings.sweepParallelism());
-        FaninEngine core = new FaninEngine(config, retired, ports, faninSettings, clock);
-        return new Engine(config, core, new IngestService(core), new SweepService(core, sweepThreads), new TimerService(core));
+        FaninEngine core = new FaninEngine(config, retired.pipelines(), retired.runElsewhere(), ports, faninSettings, clock,
+                new java.util.concurrent.atomic.AtomicLong()::incrementAndGet);
+        return new Engine(config, retired, core, new IngestService(core), new SweepService(core, sweepThreads), new TimerService(core));
     }
 
     /**

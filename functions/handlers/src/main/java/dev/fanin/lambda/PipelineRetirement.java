@@ -11,10 +11,12 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -27,6 +29,12 @@ import org.slf4j.LoggerFactory;
  * or renamed is still known, under its last definition, until every window opened under it has closed: the sweeper
  * and the timer function keep deciding those windows ({@code FaninEngine#retired}) while intake gives them no new
  * events.
+ *
+ * <p>Each pipeline's record also says when a function running it last recorded it ({@code ranAt}), renewed once per
+ * {@code refresh} by the functions running it (the sweeper runs every minute). A recorded pipeline this configuration
+ * lacks is retired, but while some function still ran it within three {@code refresh}es it is run elsewhere: during
+ * a deployment, a function on the configuration before a pipeline was added, or on the one after it was removed while
+ * the functions of before still run it. Its windows are decided alike, and their aggregates are not stamped retired.
  */
 final class PipelineRetirement {
 
@@ -35,14 +43,28 @@ final class PipelineRetirement {
 
     private static final Logger LOG = LoggerFactory.getLogger(PipelineRetirement.class);
 
+    /** The pipelines retired from a configuration, and those of them another function still runs. */
+    record Retired(List<PipelineConfig> pipelines, Set<String> runElsewhere) {
+
+        static final Retired NONE = new Retired(List.of(), Set.of());
+
+        Retired {
+            pipelines = List.copyOf(pipelines);
+            runElsewhere = Set.copyOf(runElsewhere);
+        }
+    }
+
     private final PipelineHistory history;
     private final Duration lease;
+    private final Duration refresh;
     /** Parsed documents of the history, by text (a document is immutable). */
     private final Map<String, Optional<FaninConfig>> parsed = new HashMap<>();
 
-    PipelineRetirement(PipelineHistory history, Duration lease) {
+    /** @param refresh how often a function records the pipelines it runs again */
+    PipelineRetirement(PipelineHistory history, Duration lease, Duration refresh) {
         this.history = Objects.requireNonNull(history, "history");
         this.lease = Objects.requireNonNull(lease, "lease");
+        this.refresh = Objects.requireNonNull(refresh, "refresh");
     }
 
     /**
@@ -52,15 +74,16 @@ final class PipelineRetirement {
      * @throws StoreUnavailableException when a pipeline of {@code config} is not recorded yet and cannot be now: no
      *                                   window of it may be opened before it is
      */
-    synchronized List<PipelineConfig> update(FaninConfig config, String document, Instant now) {
+    synchronized Retired update(FaninConfig config, String document, Instant now) {
         Map<String, PipelineHistory.Definition> recorded = new HashMap<>();
         history.recorded().forEach(d -> recorded.put(d.pipeline(), d));
         List<PipelineHistory.Definition> due = new ArrayList<>();
         for (PipelineConfig p : config.pipelines()) {
             Instant until = now.plus(horizon(p));
             PipelineHistory.Definition stored = recorded.get(p.name());
-            if (stored == null || !stored.document().equals(document) || stored.sweepUntil().isBefore(until.minus(MARGIN.dividedBy(2)))) {
-                due.add(new PipelineHistory.Definition(p.name(), document, until));
+            if (stored == null || !stored.document().equals(document) || stored.sweepUntil().isBefore(until.minus(MARGIN.dividedBy(2)))
+                    || !stored.ranAt().isAfter(now.minus(refresh))) {
+                due.add(new PipelineHistory.Definition(p.name(), document, until, now));
             }
         }
         if (!due.isEmpty()) {
@@ -80,19 +103,23 @@ final class PipelineRetirement {
      * The pipelines retired from {@code config} whose windows may still be open, as the history has them, recording
      * nothing: for an operator's command, which must not make its own configuration (perhaps a draft) the stack's.
      */
-    synchronized List<PipelineConfig> retired(FaninConfig config, Instant now) {
+    synchronized Retired retired(FaninConfig config, Instant now) {
         return retired(config, history.recorded(), now);
     }
 
-    private List<PipelineConfig> retired(FaninConfig config, Collection<PipelineHistory.Definition> recorded, Instant now) {
+    private Retired retired(FaninConfig config, Collection<PipelineHistory.Definition> recorded, Instant now) {
         List<PipelineConfig> retired = new ArrayList<>();
+        Set<String> runElsewhere = new HashSet<>();
         for (PipelineHistory.Definition d : recorded) {
             if (config.pipeline(d.pipeline()).isEmpty() && d.sweepUntil().isAfter(now)) {
                 definition(d).ifPresent(retired::add);
+                if (d.ranAt().isAfter(now.minus(refresh.multipliedBy(3)))) {
+                    runElsewhere.add(d.pipeline());
+                }
             }
         }
         retired.sort((a, b) -> a.name().compareTo(b.name()));
-        return retired;
+        return new Retired(retired, runElsewhere);
     }
 
     /** How long after its creation a window of {@code p} may still need a visit. */

@@ -23,9 +23,10 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * {@link PipelineHistory} on the window table: one item per pipeline in one partition, {@code pk=P#pipelines},
- * {@code sk=<pipeline>}, holding {@code doc} (the configuration document), {@code until} (N, epoch ms) and a TTL a day
- * after it. A record is one conditional {@code PutItem} ({@code until} may only grow); when a later {@code until} is
- * stored, one {@code UpdateItem} replaces the document alone. Reading is one {@code Query} of the partition (one
+ * {@code sk=<pipeline>}, holding {@code doc} (the configuration document), {@code until} (N, epoch ms), {@code ran}
+ * (N, epoch ms: when a function running it last recorded it) and a TTL a day after {@code until}. A record is one
+ * conditional {@code PutItem} ({@code until} may only grow); when a later {@code until} is stored, one
+ * {@code UpdateItem} replaces the document and {@code ran} alone. Reading is one {@code Query} of the partition (one
  * item per pipeline ever recorded and not expired: a handful).
  */
 public final class DynamoDbPipelineHistory implements PipelineHistory {
@@ -33,6 +34,7 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
     static final String PARTITION = "P#pipelines";
     static final String DOC = "doc";
     static final String UNTIL = "until";
+    static final String RAN = "ran";
     static final String ONLY_LATER = "attribute_not_exists(#until) OR #until <= :until";
     private static final Duration TTL_MARGIN = Duration.ofDays(1);
 
@@ -52,8 +54,8 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
                     dynamo.putItem(putRequest(d));
                 } catch (ConditionalCheckFailedException laterStored) {
                     dynamo.updateItem(UpdateItemRequest.builder().tableName(table).key(key(d.pipeline()))
-                            .updateExpression("SET #doc = :doc").expressionAttributeNames(Map.of("#doc", DOC))
-                            .expressionAttributeValues(Map.of(":doc", s(d.document()))).build());
+                            .updateExpression("SET #doc = :doc, #ran = :ran").expressionAttributeNames(Map.of("#doc", DOC, "#ran", RAN))
+                            .expressionAttributeValues(Map.of(":doc", s(d.document()), ":ran", n(d.ranAt().toEpochMilli()))).build());
                 }
             } catch (SdkException e) {
                 throw DynamoDbFailures.translate("pipeline history record", e);
@@ -63,8 +65,8 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
 
     PutItemRequest putRequest(Definition d) {
         return PutItemRequest.builder().tableName(table)
-                .item(Map.of(PK, s(PARTITION), SK, s(d.pipeline()), DOC, s(d.document()),
-                        UNTIL, n(d.sweepUntil().toEpochMilli()), TTL, n(d.sweepUntil().plus(TTL_MARGIN).getEpochSecond())))
+                .item(Map.of(PK, s(PARTITION), SK, s(d.pipeline()), DOC, s(d.document()), UNTIL, n(d.sweepUntil().toEpochMilli()),
+                        RAN, n(d.ranAt().toEpochMilli()), TTL, n(d.sweepUntil().plus(TTL_MARGIN).getEpochSecond())))
                 .conditionExpression(ONLY_LATER)
                 .expressionAttributeNames(Map.of("#until", UNTIL))
                 .expressionAttributeValues(Map.of(":until", n(d.sweepUntil().toEpochMilli())))
@@ -78,7 +80,8 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
                 .consistentRead(true).build();
         List<Definition> found = new ArrayList<>();
         for (Map<String, AttributeValue> item : QueryPages.all(dynamo, request, "pipeline history read")) {
-            found.add(new Definition(item.get(SK).s(), item.get(DOC).s(), Instant.ofEpochMilli(Long.parseLong(item.get(UNTIL).n()))));
+            Instant ranAt = item.containsKey(RAN) ? Instant.ofEpochMilli(Long.parseLong(item.get(RAN).n())) : Instant.EPOCH;
+            found.add(new Definition(item.get(SK).s(), item.get(DOC).s(), Instant.ofEpochMilli(Long.parseLong(item.get(UNTIL).n())), ranAt));
         }
         return found;
     }

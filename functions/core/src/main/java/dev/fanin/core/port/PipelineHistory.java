@@ -18,18 +18,25 @@ public interface PipelineHistory {
      * @param pipeline   its name
      * @param document   the configuration document (YAML) that defines it
      * @param sweepUntil until when windows of it may be open, correcting or claimed: until then it is swept
+     * @param ranAt      when a function running it last recorded it (renewed every minute or so while one does;
+     *                   {@link Instant#EPOCH} for a record written before this was kept)
      */
-    record Definition(String pipeline, String document, Instant sweepUntil) {
+    record Definition(String pipeline, String document, Instant sweepUntil, Instant ranAt) {
         public Definition {
             Objects.requireNonNull(pipeline, "pipeline");
             Objects.requireNonNull(document, "document");
             Objects.requireNonNull(sweepUntil, "sweepUntil");
+            Objects.requireNonNull(ranAt, "ranAt");
+        }
+
+        public Definition(String pipeline, String document, Instant sweepUntil) {
+            this(pipeline, document, sweepUntil, Instant.EPOCH);
         }
     }
 
     /**
-     * Records each definition: its document replaces the one stored for that pipeline, its {@code sweepUntil} replaces
-     * an earlier one (never a later one).
+     * Records each definition: its document and {@code ranAt} replace the ones stored for that pipeline, its
+     * {@code sweepUntil} replaces an earlier one (never a later one).
      *
      * @throws StoreUnavailableException when the store cannot take it now
      */

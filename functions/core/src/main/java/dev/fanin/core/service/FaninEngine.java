@@ -21,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
@@ -33,7 +34,9 @@ import java.util.function.UnaryOperator;
  * longer has (removed, or renamed) whose windows may still be open. They get no new events (intake knows only the
  * configuration), but their windows are still swept, their timers still handled and their closes decided under their
  * last definition, so that every window closes across a configuration change; their aggregates carry the
- * {@link Retirement} (removed, or renamed to which configured pipeline).
+ * {@link Retirement} (removed, or renamed to which configured pipeline), unless another function still runs the
+ * pipeline: during a deployment, a function on the configuration before a pipeline was added sees it as retired,
+ * and one on the configuration after it was removed does too while the functions of before still run it.
  */
 public final class FaninEngine {
 
@@ -44,6 +47,7 @@ public final class FaninEngine {
     private final MessageIntake intake;
     private final Map<String, WindowMachine> machines = new LinkedHashMap<>();
     private final List<PipelineConfig> retired;
+    private final Set<String> runElsewhere;
     private final LongSupplier sequence;
 
     public FaninEngine(FaninConfig config, FaninPorts ports, FaninSettings settings, Clock clock) {
@@ -55,12 +59,21 @@ public final class FaninEngine {
         this(config, retired, ports, settings, clock, new AtomicLong()::incrementAndGet);
     }
 
-    /**
-     * @param retired  pipelines no longer in {@code config} whose windows may still be open (a name in both is ignored)
-     * @param sequence the source of {@link #nextSequence()}: increasing, and safe to call from several threads
-     */
+    /** An engine whose retired pipelines all carry their {@link Retirement}. */
     public FaninEngine(FaninConfig config, List<PipelineConfig> retired, FaninPorts ports, FaninSettings settings, Clock clock,
                        LongSupplier sequence) {
+        this(config, retired, Set.of(), ports, settings, clock, sequence);
+    }
+
+    /**
+     * @param retired      pipelines no longer in {@code config} whose windows may still be open (a name in both is ignored)
+     * @param runElsewhere the names among {@code retired} that another function still runs: decided under their
+     *                     definition, without a {@link Retirement}
+     * @param sequence     the source of {@link #nextSequence()}: increasing, and safe to call from several threads
+     */
+    public FaninEngine(FaninConfig config, List<PipelineConfig> retired, Set<String> runElsewhere, FaninPorts ports, FaninSettings settings,
+                       Clock clock, LongSupplier sequence) {
+        this.runElsewhere = Set.copyOf(runElsewhere);
         this.sequence = Objects.requireNonNull(sequence, "sequence");
         this.config = Objects.requireNonNull(config, "config");
         this.ports = Objects.requireNonNull(ports, "ports");
@@ -72,7 +85,8 @@ public final class FaninEngine {
         }
         List<PipelineConfig> stillOpen = new ArrayList<>();
         for (PipelineConfig p : retired) {
-            if (machines.putIfAbsent(p.name(), new WindowMachine(p, settings.lease()).retired(Retirement.of(p, config))) == null) {
+            WindowMachine machine = new WindowMachine(p, settings.lease());
+            if (machines.putIfAbsent(p.name(), runElsewhere.contains(p.name()) ? machine : machine.retired(Retirement.of(p, config))) == null) {
                 stillOpen.add(p);
             }
         }
@@ -82,6 +96,11 @@ public final class FaninEngine {
     /** Pipelines no longer configured whose windows may still be open, swept under their last definition. */
     public List<PipelineConfig> retired() {
         return retired;
+    }
+
+    /** The retired pipelines another function still runs (their aggregates carry no {@link Retirement}). */
+    public Set<String> runElsewhere() {
+        return runElsewhere;
     }
 
     /** Every pipeline whose windows the sweeper visits: the configuration's, then the retired ones. */
