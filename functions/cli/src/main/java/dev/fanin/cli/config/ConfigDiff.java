@@ -5,6 +5,7 @@ import dev.fanin.core.config.AggregationSpec;
 import dev.fanin.core.config.Durations;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.machine.WindowMachine;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -53,7 +54,7 @@ public final class ConfigDiff {
                     "applies to open windows at their next visit"),
             new Field("watermark", PipelineConfig::watermark, "applies to the pipeline's watermark from now on"),
             new Field("allowedLateness", PipelineConfig::allowedLateness, ConfigDiff::latenessChange),
-            new Field("late", PipelineConfig::late, "applies to late events from now on"),
+            new Field("late", PipelineConfig::late, ConfigDiff::lateChange),
             new Field("incomplete", PipelineConfig::incomplete, "applies to open windows at their next close"),
             new Field("bounds", PipelineConfig::bounds, "applies to open windows from now on"),
             new Field("emit", PipelineConfig::emit, "the next aggregates, of open windows too, go to the new target"),
@@ -142,6 +143,30 @@ public final class ConfigDiff {
         return applies + "; WARNING: windows opened before keep their items only " + Human.derived(kept) + " past their hard"
                 + " deadline (the old allowedLateness + retention), so a late event after that would open one again and fire its"
                 + " first revision a second time: raise retention first, and the lateness once those windows have expired";
+    }
+
+    /**
+     * A new correction delay applies to the corrections already pending too. But a correction is due at the latest a
+     * lease and {@link WindowMachine#correctionMargin} before its window's items expire, which they do {@code
+     * allowedLateness + late.correctionDelay + retention} (and a lease) after its hard deadline, with the values in force
+     * when it opened: a longer delay that does not fit in that is cut short for the windows opened before.
+     */
+    private static String lateChange(PipelineConfig before, PipelineConfig after) {
+        Duration delay = after.late().correctionDelay();
+        if (delay.equals(before.late().correctionDelay())) {
+            return "applies to late events from now on";
+        }
+        String applies = "applies to late events from now on, and to the corrections already pending";
+        Duration kept = before.allowedLateness().plus(before.late().correctionDelay()).plus(before.effectiveRetention());
+        Duration margin = WindowMachine.correctionMargin(after);
+        if (delay.compareTo(before.late().correctionDelay()) < 0 || after.allowedLateness().plus(delay).plus(margin).compareTo(kept) <= 0) {
+            return applies;
+        }
+        return applies + "; WARNING: windows opened before keep their items only " + Human.derived(kept) + " past their hard"
+                + " deadline (the old allowedLateness + correctionDelay + retention), and a correction is due " + Human.derived(margin)
+                + " before that at the latest, so in those windows a correction may come sooner than the new delay of "
+                + Durations.format(delay) + ", with the late events gathered until then: raise retention first, and the delay once"
+                + " those windows have expired";
     }
 
     private static boolean same(Object a, Object b) {

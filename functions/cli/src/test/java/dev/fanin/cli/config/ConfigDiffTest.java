@@ -77,6 +77,30 @@ class ConfigDiffTest {
                 .contains("hard deadline + 8d; WARNING: windows opened before keep their items only 7d 7m past their hard deadline");
     }
 
+    /**
+     * A longer correction delay applies to pending corrections too; one that does not fit in what the windows opened
+     * before keep their items for (the old lateness + delay + retention past their hard deadline, less the hour a
+     * correction is due before that at the latest) is flagged: their corrections would come sooner than it.
+     */
+    @Test
+    void aLongerCorrectionDelayWarnsWhenItDoesNotFitInTheItemsOfWindowsOpenedBefore() {
+        FaninConfig deployed = load(ALERTS.replace("triggers: {maxLifetime: 10m}", "triggers: {maxLifetime: 10m}\n    late: {correctionDelay: 1m}"));
+        FaninConfig hour = load(ALERTS.replace("triggers: {maxLifetime: 10m}", "triggers: {maxLifetime: 10m}\n    late: {correctionDelay: 1h}"));
+        FaninConfig weeks = load(ALERTS.replace("triggers: {maxLifetime: 10m}", "triggers: {maxLifetime: 10m}\n    late: {correctionDelay: 7d}"));
+
+        assertThat(ConfigDiff.between(deployed, hour)).singleElement()
+                .hasToString("alerts: late changed -> applies to late events from now on, and to the corrections already pending");
+        assertThat(ConfigDiff.between(hour, deployed)).singleElement().extracting(ConfigDiff.Change::openWindows).asString()
+                .doesNotContain("WARNING");
+        assertThat(ConfigDiff.between(hour, load(ALERTS.replace("triggers: {maxLifetime: 10m}",
+                "triggers: {maxLifetime: 10m}\n    late: {tooLate: drop, correctionDelay: 1h}")))).singleElement()
+                .hasToString("alerts: late changed -> applies to late events from now on");
+        assertThat(ConfigDiff.between(deployed, weeks)).singleElement().extracting(ConfigDiff.Change::openWindows).asString()
+                .contains("; WARNING: windows opened before keep their items only 7d 6m past their hard deadline (the old"
+                        + " allowedLateness + correctionDelay + retention), and a correction is due 1h before that at the latest,"
+                        + " so in those windows a correction may come sooner than the new delay of 7d");
+    }
+
     @Test
     void anAggregationOfAnotherTypeOrFieldStartsEmptyAndOtherSettingsKeepItsValue() {
         String before = UPLOADS.replace("  - {name: files, type: count}", "  - {name: files, type: count}\n"

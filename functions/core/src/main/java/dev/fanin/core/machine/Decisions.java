@@ -83,13 +83,13 @@ final class Decisions {
         return action;
     }
 
-    /** A closed window: its pending correction claimed once the correction delay has passed, else due then. */
+    /** A closed window: its pending correction claimed once it is due ({@link #correctionDue}), else due then. */
     private Transition.Action closed(WindowState.Builder s, Instant now) {
         if (s.pendingSince == null) {
             s.dueAt = null;
             return Transition.Action.NONE;
         }
-        Instant correctionDue = s.pendingSince.plus(config.late().correctionDelay());
+        Instant correctionDue = correctionDue(s);
         if (now.isBefore(correctionDue)) {
             s.dueAt = correctionDue;
             return Transition.Action.NONE;
@@ -98,6 +98,18 @@ final class Decisions {
                 false, null), now);
         s.dueAt = s.leaseUntil;
         return Transition.Action.EMIT;
+    }
+
+    /**
+     * When a pending correction is due: {@code late.correctionDelay} after its first event, but no later than a lease and
+     * the {@link WindowMachine#correctionMargin} before the window expires. The expiry was fixed when the window opened,
+     * with the delay then in force; a longer delay published since would otherwise let the items expire with the
+     * correction unemitted.
+     */
+    private Instant correctionDue(WindowState.Builder s) {
+        Instant byDelay = s.pendingSince.plus(config.late().correctionDelay());
+        Instant latest = s.expiresAt.minus(lease).minus(WindowMachine.correctionMargin(config));
+        return byDelay.isAfter(latest) ? latest : byDelay;
     }
 
     WindowFacts facts(WindowState.Builder s) {

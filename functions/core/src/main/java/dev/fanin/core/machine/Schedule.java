@@ -13,7 +13,8 @@ import java.util.Objects;
  * @param hardDeadline openedAt + maxLifetime: the window is claimed by then at the latest
  * @param expiresAt    TTL, fixed at creation: hard deadline + allowed lateness + correction delay + lease + retention
  * @param pendingSince when the first event not yet in an emitted revision arrived after a claim (a correction is due
- *                     at pendingSince + correctionDelay), else null
+ *                     at pendingSince + correctionDelay, but no later than a lease and
+ *                     {@link WindowMachine#correctionMargin} before expiresAt), else null
  */
 public record Schedule(Instant dueAt, TimerChain timer, Instant openedAt, Instant hardDeadline, Instant expiresAt,
                        Instant pendingSince) {

@@ -36,6 +36,12 @@ public final class WindowMachine {
     /** The default granularity of stored due times (and of the due buckets that list them). */
     public static final Duration DEFAULT_DUE_GRANULARITY = Duration.ofSeconds(10);
 
+    /**
+     * The room a correction is due in at the latest before its window expires (see {@link #correctionMargin}): the hourly
+     * sweep over every due-bucket shard reaches a due window within it, whatever the sweep schedule, if its timer is lost.
+     */
+    public static final Duration CORRECTION_MARGIN = Duration.ofHours(1);
+
     private final PipelineConfig config;
     private final Duration lease;
     private final long dueGranularityMillis;
@@ -107,6 +113,17 @@ public final class WindowMachine {
     public Instant expiryOfWindowOpenedAt(Instant now) {
         return now.plus(config.triggers().maxLifetime()).plus(config.allowedLateness()).plus(config.late().correctionDelay())
                 .plus(lease).plus(config.effectiveRetention());
+    }
+
+    /**
+     * How long before its window expires (besides a lease to emit it in) a pending correction is due at the latest,
+     * whatever {@code late.correctionDelay} says: {@link #CORRECTION_MARGIN}, or the retention applied if that is shorter.
+     * A window's expiry is a lease and that retention past the latest correction the configuration it opened under makes,
+     * so under that configuration the delay always comes first; a longer delay published since is cut short for it.
+     */
+    public static Duration correctionMargin(PipelineConfig config) {
+        Duration retention = config.effectiveRetention();
+        return retention.compareTo(CORRECTION_MARGIN) < 0 ? retention : CORRECTION_MARGIN;
     }
 
     /**

@@ -29,6 +29,9 @@ public final class PipelineFixture {
     private Duration maxLifetime = Duration.ofHours(1);
     private WatermarkSpec watermark = new WatermarkSpec(Duration.ofSeconds(5), Duration.ofSeconds(60));
     private Duration allowedLateness = Duration.ofSeconds(30);
+    private Duration correctionDelay = Duration.ofSeconds(5);
+    private Duration maxPast = Duration.ofDays(1);
+    private Duration retention = Duration.ofDays(7);
     private List<AggregationSpec> aggregations = List.of(new AggregationSpec.Count("count"));
     private int maxEventsPerWindow = 10_000;
     private Bounds.Overflow onOverflow = Bounds.Overflow.SPLIT;
@@ -77,6 +80,21 @@ public final class PipelineFixture {
         return this;
     }
 
+    public PipelineFixture correctionDelay(Duration correctionDelay) {
+        this.correctionDelay = correctionDelay;
+        return this;
+    }
+
+    public PipelineFixture maxPast(Duration maxPast) {
+        this.maxPast = maxPast;
+        return this;
+    }
+
+    public PipelineFixture retention(Duration retention) {
+        this.retention = retention;
+        return this;
+    }
+
     public PipelineFixture aggregations(AggregationSpec... aggregations) {
         this.aggregations = List.of(aggregations);
         return this;
@@ -90,16 +108,16 @@ public final class PipelineFixture {
                 List.of(ValueRef.of(path("$.k"))),
                 path("$.id"),
                 new EventTimeSpec(path("$.t"), EventTimeSpec.TimeFormat.EPOCH_MILLIS, EventTimeSpec.TimeFallback.SQS_SENT_TIMESTAMP,
-                        Duration.ofMinutes(5), Duration.ofDays(1)),
+                        Duration.ofMinutes(5), maxPast),
                 window,
                 new TriggerSpec(count, expected, sentinel, maxLifetime),
                 watermark,
                 allowedLateness,
-                new LatePolicy(LatePolicy.TooLate.SIDE_OUTPUT, Duration.ofSeconds(5)),
+                new LatePolicy(LatePolicy.TooLate.SIDE_OUTPUT, correctionDelay),
                 incomplete,
                 aggregations,
                 new Bounds(maxEventsPerWindow, 1_000, 512, 65_536, onOverflow),
                 new EmitTarget.EventBridge("fanin-bus", "fanin", "Aggregate"),
-                Duration.ofDays(7));
+                retention);
     }
 }
