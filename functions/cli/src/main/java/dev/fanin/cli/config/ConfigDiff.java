@@ -43,7 +43,7 @@ public final class ConfigDiff {
             new Field("envelope", PipelineConfig::envelope, "new events are read from the new envelope"),
             new Field("key", PipelineConfig::key, "new events are grouped by the new key: open windows of keys no longer produced get"
                     + " no more events and close by their triggers"),
-            new Field("eventId", PipelineConfig::eventId, "new events are deduplicated by the new id"),
+            new Field("eventId", PipelineConfig::eventId, ConfigDiff::eventIdChange),
             new Field("eventTime", PipelineConfig::eventTime, "new events take their time from the new rule"),
             new Field("window", PipelineConfig::window, "new events go to windows of the new shape (a session: extended by the new"
                     + " gap); open windows keep their bounds and kind and close at their own end or deadline"),
@@ -126,6 +126,25 @@ public final class ConfigDiff {
         old.keySet().forEach(name -> changes.add(new Change(after.name(), "aggregation " + name + " removed",
                 "dropped from the aggregates of open windows")));
         return changes;
+    }
+
+    /**
+     * A window drops a duplicate by the ids of the events it has counted, each taken by the {@code eventId} in force then
+     * (the SQS message id where none is configured). The new definition gives an event counted before the change
+     * another id, so one delivered again into a window opened before is counted again; a rename in the same change
+     * leaves those windows to close under the old definition, with no more events.
+     */
+    private static String eventIdChange(PipelineConfig before, PipelineConfig after) {
+        return "new events are deduplicated by " + idOf(after) + " instead of " + idOf(before) + "; WARNING: windows opened"
+                + " before hold the ids of their events by the old definition, so an event delivered again across the change (a"
+                + " redelivery, a dead-letter redrive, a replay) into one of them while it takes events (until its hard deadline +"
+                + " allowedLateness) is counted a second time, as a correction if the window has fired: rename the pipeline in the"
+                + " same change (its windows then get no more events and close under the old definition; the new name's windows"
+                + " take the events from the change on), or publish when none of its windows is open or within its allowedLateness";
+    }
+
+    private static String idOf(PipelineConfig p) {
+        return p.eventId() == null ? "the SQS message id" : p.eventId().expression();
     }
 
     /**

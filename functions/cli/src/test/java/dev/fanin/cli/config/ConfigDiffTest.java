@@ -101,6 +101,32 @@ class ConfigDiffTest {
                         + " so in those windows a correction may come sooner than the new delay of 7d");
     }
 
+    /**
+     * Windows opened before a new eventId hold the ids of the old definition (for none configured, the SQS message id):
+     * an event delivered again across the change is counted again in them. Added, changed and removed alike say so,
+     * and what to do instead.
+     */
+    @Test
+    void aChangedEventIdWarnsThatAnEventDeliveredAgainIntoAWindowOpenedBeforeIsCountedAgain() {
+        FaninConfig byMessageId = load(ALERTS);
+        FaninConfig byAlertId = load(ALERTS.replace("key: [$.service]", "key: [$.service]\n    eventId: $.alertId"));
+        FaninConfig byId = load(ALERTS.replace("key: [$.service]", "key: [$.service]\n    eventId: $.id"));
+
+        assertThat(List.of(ConfigDiff.between(byMessageId, byAlertId), ConfigDiff.between(byAlertId, byId),
+                ConfigDiff.between(byId, byMessageId))).allSatisfy(changes -> assertThat(changes).singleElement()
+                .satisfies(c -> assertThat(c.what()).isEqualTo("eventId changed"))
+                .extracting(ConfigDiff.Change::openWindows).asString()
+                .contains("; WARNING: windows opened before hold the ids of their events by the old definition, so an event"
+                        + " delivered again across the change (a redelivery, a dead-letter redrive, a replay) into one of them while"
+                        + " it takes events (until its hard deadline + allowedLateness) is counted a second time, as a correction"
+                        + " if the window has fired: rename the pipeline in the same change")
+                .contains("or publish when none of its windows is open or within its allowedLateness"));
+        assertThat(ConfigDiff.between(byMessageId, byAlertId).get(0).openWindows())
+                .startsWith("new events are deduplicated by $.alertId instead of the SQS message id;");
+        assertThat(ConfigDiff.between(byId, byMessageId).get(0).openWindows())
+                .startsWith("new events are deduplicated by the SQS message id instead of $.id;");
+    }
+
     @Test
     void anAggregationOfAnotherTypeOrFieldStartsEmptyAndOtherSettingsKeepItsValue() {
         String before = UPLOADS.replace("  - {name: files, type: count}", "  - {name: files, type: count}\n"
