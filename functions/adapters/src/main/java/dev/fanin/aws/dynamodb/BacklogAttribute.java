@@ -11,8 +11,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
  * A watermark shard's {@link Backlog} evidence as one string attribute, {@code bk}: its groups, oldest first, each
- * {@code <oldest sent>/<first seen>/<last seen>} (epoch ms), and its floor, {@code F<oldest sent>/<resumed at>/<last
- * seen>}, joined by {@code ;}. One attribute, so that a compare-and-set compares the evidence whole. A shard written
+ * {@code <oldest sent>/<first seen>/<last seen>} (epoch ms), and its floors, each {@code F<oldest sent>/<resumed
+ * at>/<last seen>}, joined by {@code ;}. One attribute, so that a compare-and-set compares the evidence whole. A shard written
  * before the evidence had groups holds {@code bkSent} and {@code bkAt} (one group, first seen when last seen): read as
  * such, beside {@code bk} if a writer of that version wrote them during a deployment, until a write replaces them.
  */
@@ -28,7 +28,7 @@ final class BacklogAttribute {
 
     static String encode(Backlog backlog) {
         Stream<String> groups = backlog.sightings().stream().map(s -> s.oldestSentMillis() + "/" + s.firstSeenMillis() + "/" + s.seenAtMillis());
-        Stream<String> floor = backlog.floor().stream().map(f -> FLOOR + f.oldestSentMillis() + "/" + f.resumedAtMillis() + "/" + f.seenAtMillis());
+        Stream<String> floor = backlog.floors().stream().map(f -> FLOOR + f.oldestSentMillis() + "/" + f.resumedAtMillis() + "/" + f.seenAtMillis());
         return Stream.concat(groups, floor).collect(Collectors.joining(";"));
     }
 
@@ -43,7 +43,7 @@ final class BacklogAttribute {
             return legacy.map(l -> new Backlog(List.of(l)));
         }
         Backlog stored = parse(item.get(NAME).s());
-        return Optional.of(legacy.map(l -> new Backlog(Stream.concat(stored.sightings().stream(), Stream.of(l)).toList(), stored.floor()))
+        return Optional.of(legacy.map(l -> new Backlog(Stream.concat(stored.sightings().stream(), Stream.of(l)).toList(), stored.floors()))
                 .orElse(stored));
     }
 
@@ -69,7 +69,7 @@ final class BacklogAttribute {
 
     private static Backlog parse(String text) {
         List<Backlog.Sightings> groups = new ArrayList<>();
-        Optional<Backlog.Floor> floor = Optional.empty();
+        List<Backlog.Floor> floors = new ArrayList<>();
         for (String entry : text.split(";")) {
             boolean isFloor = entry.startsWith(FLOOR);
             String[] f = (isFloor ? entry.substring(FLOOR.length()) : entry).split("/");
@@ -78,12 +78,12 @@ final class BacklogAttribute {
                         + text);
             }
             if (isFloor) {
-                floor = Optional.of(new Backlog.Floor(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])));
+                floors.add(new Backlog.Floor(Long.parseLong(f[0]), Long.parseLong(f[1]), Long.parseLong(f[2])));
             } else {
                 groups.add(group(f));
             }
         }
-        return new Backlog(groups, floor);
+        return new Backlog(groups, floors);
     }
 
     private static Backlog.Sightings group(String[] f) {

@@ -98,11 +98,11 @@ class DynamoDbWatermarkStoreTest {
         DynamoDbWatermarkStore store = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1);
         Backlog reached = new Backlog(200_000, 300_000).reachingBack(150_000, idle);
         store.recordBacklog("floored", reached, idle);
-        assertThat(store.read("floored").backlogs().get(0).floor()).contains(new Backlog.Floor(150_000, 300_000, 300_000));
+        assertThat(store.read("floored").backlogs().get(0).floors()).containsExactly(new Backlog.Floor(150_000, 300_000, 300_000));
         store.recordBacklog("floored", new Backlog(120_000, 330_000), idle);
 
         Backlog held = store.read("floored").backlogs().get(0);
-        assertThat(held.floor()).contains(new Backlog.Floor(120_000, 300_000, 330_000));
+        assertThat(held.floors()).containsExactly(new Backlog.Floor(120_000, 300_000, 330_000));
         assertThat(held.sightings()).containsExactly(new Backlog.Sightings(120_000, 300_000, 330_000));
     }
 

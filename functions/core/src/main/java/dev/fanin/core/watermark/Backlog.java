@@ -7,7 +7,6 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.TreeMap;
 
@@ -38,12 +37,14 @@ import java.util.TreeMap;
  *
  * <p>An outage is different: its queue holds messages nobody has seen yet, sent since the pipeline's last arrival. The
  * evidence that ends it reaches back to that arrival ({@link #reachingBack}), and that {@link Floor} stays while
- * messages sent before the consumers were back keep coming, whatever order the drain takes.
+ * messages sent before the consumers were back keep coming, whatever order the drain takes. Each outage has its own
+ * floor, which lifts on its own: merged, a floor still holding would carry an older outage's into every next one, and
+ * short stalls repeated within {@code idleAfter} would hold the watermark for good.
  *
  * @param sightings at most two groups, by the interval of {@code idleAfter} their first sighting fell in, oldest first
- * @param floor     what an outage left, while its messages keep coming
+ * @param floors    what outages left, while their messages keep coming, by when the consumers were back
  */
-public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
+public record Backlog(List<Sightings> sightings, List<Floor> floors) {
 
     /**
      * How long a message of a queue that keeps up may still take to reach a consumer (a long poll's hand-over, the
@@ -54,6 +55,8 @@ public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
 
     /** The groups kept: the interval being filled and the one before it, which may still hold. */
     private static final int GROUPS = 2;
+    /** The floors kept; past it, the two oldest are one (held as long as the later of them: never less than either). */
+    private static final int FLOORS = 4;
 
     /**
      * Behind messages seen from {@code firstSeenMillis} to {@code seenAtMillis} (processing time, epoch ms), the oldest
@@ -93,10 +96,14 @@ public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
                     Math.max(seenAtMillis, other.seenAtMillis));
         }
 
-        /** This floor after {@code s} was seen: held on, and lowered, by a message sent before the consumers were back. */
+        /**
+         * This floor after {@code s} was seen: held on, and lowered, by a message sent before the consumers were back
+         * and seen since (sightings from before belong to an earlier outage, whose own floor and groups hold them).
+         */
         Floor seeing(Sightings s) {
-            return s.oldestSentMillis() >= resumedAtMillis ? this : new Floor(Math.min(oldestSentMillis, s.oldestSentMillis()),
-                    resumedAtMillis, Math.max(seenAtMillis, s.seenAtMillis()));
+            boolean ofThisOutage = s.oldestSentMillis() < resumedAtMillis && s.seenAtMillis() >= resumedAtMillis;
+            return !ofThisOutage ? this : new Floor(Math.min(oldestSentMillis, s.oldestSentMillis()), resumedAtMillis,
+                    Math.max(seenAtMillis, s.seenAtMillis()));
         }
     }
 
@@ -105,11 +112,11 @@ public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
             throw new IllegalArgumentException("a backlog has at least one sighting");
         }
         sightings = List.copyOf(sightings);
-        floor = Objects.requireNonNull(floor, "floor");
+        floors = List.copyOf(floors);
     }
 
     public Backlog(List<Sightings> sightings) {
-        this(sightings, Optional.empty());
+        this(sightings, List.of());
     }
 
     /** One sighting: the oldest send time among behind messages seen at {@code seenAtMillis}. */
@@ -127,10 +134,10 @@ public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
         return sightings.stream().mapToLong(Sightings::seenAtMillis).max().orElseThrow();
     }
 
-    /** The oldest send time of every group kept and the floor, whether they still hold or not. */
+    /** The oldest send time of every group and floor kept, whether they still hold or not. */
     public long oldestSentMillis() {
         long groups = sightings.stream().mapToLong(Sightings::oldestSentMillis).min().orElseThrow();
-        return Math.min(groups, floor.map(Floor::oldestSentMillis).orElse(Long.MAX_VALUE));
+        return Math.min(groups, floors.stream().mapToLong(Floor::oldestSentMillis).min().orElse(Long.MAX_VALUE));
     }
 
     /** Whether a behind message seen recently enough still holds the watermark at {@code nowMillis}. */
@@ -142,7 +149,8 @@ public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
     public long capMillis(long nowMillis, Duration idleAfter, Duration outOfOrderness) {
         long frontier = sightings.stream().filter(s -> s.holdsAt(nowMillis, idleAfter)).mapToLong(Sightings::oldestSentMillis)
                 .min().orElse(Long.MAX_VALUE);
-        frontier = Math.min(frontier, floor.filter(f -> f.holdsAt(nowMillis, idleAfter)).map(Floor::oldestSentMillis).orElse(Long.MAX_VALUE));
+        frontier = Math.min(frontier, floors.stream().filter(f -> f.holdsAt(nowMillis, idleAfter)).mapToLong(Floor::oldestSentMillis)
+                .min().orElse(Long.MAX_VALUE));
         return frontier == Long.MAX_VALUE ? frontier : EventTimeMath.minus(frontier, outOfOrderness.toMillis());
     }
 
@@ -162,7 +170,9 @@ public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
         }
         long seenAt = seenAtMillis();
         Floor reached = new Floor(reach, seenAt, seenAt);
-        return new Backlog(sightings, Optional.of(floor.map(f -> f.with(reached)).orElse(reached)));
+        List<Floor> all = new ArrayList<>(floors);
+        all.add(reached);
+        return new Backlog(sightings, all);
     }
 
     /** One group of both, whenever each was seen: what one batch's deliveries say together. */
@@ -171,21 +181,35 @@ public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
         for (Sightings s : concat(this, other)) {
             all = all.with(s);
         }
-        return new Backlog(List.of(all), floor(this, other));
+        List<Floor> floors = new ArrayList<>(this.floors);
+        floors.addAll(other.floors);
+        return new Backlog(List.of(all), floors);
     }
 
     /**
      * The evidence of both, whatever order they were seen in: what a shard holds after two writers that each read it
      * before the other wrote. Groups that no longer held at the latest sighting are dropped (that episode ended), groups
      * first seen in the same interval of {@code idleAfter} are one, and of more than {@link #GROUPS} the older ones are
-     * one (held as long as the latest of them: never less than either alone). A floor is held on by every group with a
-     * message sent before the consumers were back.
+     * one (held as long as the latest of them: never less than either alone). Floors that no longer held at the latest
+     * sighting are dropped, each other one is held on by every group with a message sent before its consumers were
+     * back, and floors of the same outage (when the consumers were back) are one.
      */
     public static Backlog joined(Backlog a, Backlog b, Duration idleAfter) {
         long latest = Math.max(a.seenAtMillis(), b.seenAtMillis());
-        Optional<Floor> floor = floor(a, b);
-        for (Sightings s : concat(a, b)) {
-            floor = floor.map(f -> f.seeing(s));
+        Map<Long, Floor> byOutage = new TreeMap<>();
+        for (Floor f : concatFloors(a, b)) {
+            if (f.holdsAt(latest, idleAfter)) {
+                Floor seen = f;
+                for (Sightings s : concat(a, b)) {
+                    seen = seen.seeing(s);
+                }
+                byOutage.merge(seen.resumedAtMillis(), seen, Floor::with);
+            }
+        }
+        List<Floor> floors = new ArrayList<>(byOutage.values());
+        while (floors.size() > FLOORS) {
+            floors.set(1, floors.get(0).with(floors.get(1)));
+            floors.remove(0);
         }
         Map<Long, Sightings> byInterval = new TreeMap<>();
         for (Sightings s : concat(a, b)) {
@@ -199,7 +223,7 @@ public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
             kept.remove(0);
         }
         kept.sort(Comparator.comparingLong(Sightings::firstSeenMillis));
-        return new Backlog(kept, floor.filter(f -> f.holdsAt(latest, idleAfter)));
+        return new Backlog(kept, floors);
     }
 
     /**
@@ -210,9 +234,8 @@ public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
         boolean groups = other.sightings.stream().allMatch(o -> sightings.stream().anyMatch(s -> s.interval(idleAfter) == o.interval(idleAfter)
                 && s.oldestSentMillis() <= o.oldestSentMillis() && s.firstSeenMillis() <= o.firstSeenMillis()
                 && o.seenAtMillis() < EventTimeMath.plus(s.seenAtMillis(), slack.toMillis())));
-        return groups && other.floor.map(o -> floor.filter(f -> f.oldestSentMillis() <= o.oldestSentMillis()
-                && f.resumedAtMillis() >= o.resumedAtMillis() && o.seenAtMillis() < EventTimeMath.plus(f.seenAtMillis(), slack.toMillis()))
-                .isPresent()).orElse(true);
+        return groups && other.floors.stream().allMatch(o -> floors.stream().anyMatch(f -> f.resumedAtMillis() == o.resumedAtMillis()
+                && f.oldestSentMillis() <= o.oldestSentMillis() && o.seenAtMillis() < EventTimeMath.plus(f.seenAtMillis(), slack.toMillis())));
     }
 
     /** The evidence in force at {@code nowMillis} among stored pieces (one per writer), if any: the groups that hold. */
@@ -221,15 +244,17 @@ public record Backlog(List<Sightings> sightings, Optional<Floor> floor) {
         for (Backlog b : pieces) {
             List<Sightings> holding = b.sightings.stream().filter(s -> s.holdsAt(nowMillis, idleAfter)).toList();
             if (!holding.isEmpty()) {
-                Backlog piece = new Backlog(holding, b.floor.filter(f -> f.holdsAt(nowMillis, idleAfter)));
+                Backlog piece = new Backlog(holding, b.floors.stream().filter(f -> f.holdsAt(nowMillis, idleAfter)).toList());
                 held = held == null ? joined(piece, piece, idleAfter) : joined(held, piece, idleAfter);
             }
         }
         return Optional.ofNullable(held);
     }
 
-    private static Optional<Floor> floor(Backlog a, Backlog b) {
-        return a.floor.isEmpty() ? b.floor : b.floor.map(f -> f.with(a.floor.get())).or(() -> a.floor);
+    private static List<Floor> concatFloors(Backlog a, Backlog b) {
+        List<Floor> all = new ArrayList<>(a.floors);
+        all.addAll(b.floors);
+        return all;
     }
 
     private static List<Sightings> concat(Backlog a, Backlog b) {

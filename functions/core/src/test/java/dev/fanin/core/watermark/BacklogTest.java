@@ -116,7 +116,7 @@ class BacklogTest {
     @CsvSource({"50000, 50000", "99999, 99999", "100000, -1", "150000, -1", "0, -1"})
     void evidenceAfterAnOutageReachesBackToTheLastArrivalBeforeIt(long lastArrival, long floor) {
         Backlog reached = new Backlog(100_000, 1_000_000).reachingBack(lastArrival, Duration.ofHours(1));
-        assertThat(reached.floor()).isEqualTo(floor < 0 ? Optional.empty() : Optional.of(new Backlog.Floor(floor, 1_000_000, 1_000_000)));
+        assertThat(reached.floors()).isEqualTo(floor < 0 ? List.of() : List.of(new Backlog.Floor(floor, 1_000_000, 1_000_000)));
         assertThat(reached.sightings()).containsExactly(new Backlog.Sightings(100_000, 1_000_000, 1_000_000));
     }
 
@@ -129,18 +129,30 @@ class BacklogTest {
             assertThat(b.capMillis(seen, IDLE, Duration.ZERO)).as("at T + %d ms", seen - T).isEqualTo(100_000);
         }
         b = Backlog.joined(b, new Backlog(T + 250_000, T + 300_000), IDLE); // sent after the consumers were back
-        assertThat(b.floor()).contains(new Backlog.Floor(100_000, T, T + 280_000));
+        assertThat(b.floors()).containsExactly(new Backlog.Floor(100_000, T, T + 280_000));
         assertThat(b.capMillis(T + 309_999, IDLE, Duration.ZERO)).as("the last message sent before T was seen at T + 280 s").isEqualTo(100_000);
         assertThat(b.capMillis(T + 310_000, IDLE, Duration.ZERO)).as("then only newer messages came: the floor lifts").isEqualTo(T + 250_000);
+    }
+
+    @Test
+    void eachOutagesFloorLiftsOnItsOwn() {
+        // Two stalls, the consumers back at T + 25 s and at T + 40 s: the first's floor still holds when the second's is laid.
+        Backlog first = new Backlog(T + 5_000, T + 25_000).reachingBack(T, IDLE);
+        Backlog both = Backlog.joined(first, new Backlog(T + 32_000, T + 40_000).reachingBack(T + 30_000, IDLE), IDLE);
+        assertThat(both.floors()).containsExactly(new Backlog.Floor(T, T + 25_000, T + 25_000), new Backlog.Floor(T + 30_000, T + 40_000, T + 40_000));
+        // A message of the second stall holds the second floor, not the first, which lapses at T + 55 s.
+        Backlog later = Backlog.joined(both, new Backlog(T + 35_000, T + 60_000), IDLE);
+        assertThat(later.floors()).containsExactly(new Backlog.Floor(T + 30_000, T + 40_000, T + 60_000));
+        assertThat(later.capMillis(T + 60_000, IDLE, Duration.ZERO)).isEqualTo(T + 30_000);
     }
 
     @Test
     void aMessageOfTheOutageOlderThanTheFloorLowersIt() {
         Backlog b = new Backlog(200_000, T).reachingBack(100_000, Duration.ofHours(1));
         Backlog older = Backlog.joined(b, new Backlog(90_000, T + 5_000), IDLE);
-        assertThat(older.floor()).contains(new Backlog.Floor(90_000, T, T + 5_000));
-        assertThat(Backlog.joined(older, new Backlog(T + 1_000, T + 6_000), IDLE).floor()).as("sent after the consumers were back")
-                .contains(new Backlog.Floor(90_000, T, T + 5_000));
+        assertThat(older.floors()).containsExactly(new Backlog.Floor(90_000, T, T + 5_000));
+        assertThat(Backlog.joined(older, new Backlog(T + 1_000, T + 6_000), IDLE).floors()).as("sent after the consumers were back")
+                .containsExactly(new Backlog.Floor(90_000, T, T + 5_000));
     }
 
     @Test
