@@ -37,8 +37,10 @@ import java.util.TreeSet;
  * <p>{@code observe} counts every call in {@link #seen()}: callers observe each distinct event (new digest) once.
  *
  * @param rules          what the pipeline's configuration says about completeness
- * @param expected       the expected count, or null while unknown
- * @param members        distinct member numbers seen, ascending, within the bound above
+ * @param learned        the expected count learned from an event (count path, sentinel), or null: kept whatever the
+ *                       configuration says, so a change and its rollback lose nothing ({@link #expected()} decides)
+ * @param members        distinct member numbers seen, ascending, within the bound above when they were seen (those
+ *                       outside the range of the configuration in force are kept and not counted)
  * @param ignoredMembers events whose member was out of range, absent or not an integer
  * @param sentinelSeen   whether the sentinel event has arrived
  * @param seen           distinct events observed that count as events (a sentinel may not count)
@@ -46,7 +48,7 @@ import java.util.TreeSet;
  * @param cutShort       a revision of the window was closed before anything said it was over (HARD_LIFETIME,
  *                       SIZE_LIMIT, SESSION_LIMIT, OPERATOR), so a correction of it is cut short too
  */
-public record Completeness(Rules rules, Integer expected, List<Integer> members, long ignoredMembers, boolean sentinelSeen,
+public record Completeness(Rules rules, Integer learned, List<Integer> members, long ignoredMembers, boolean sentinelSeen,
                            long seen, long conflicts, boolean cutShort) {
 
     /** The most members one window tracks. */
@@ -86,7 +88,7 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         }
 
         /**
-         * The expected count of a window under these rules, given the one it stored: the configured count when there is
+         * The expected count of a window under these rules, given the one it learned: the configured count when there is
          * one (it is known before any event, so it wins), else the count the window learned from its events, if these
          * rules still learn counts. So a window open when the configuration changes follows the new count, and one
          * whose pipeline no longer expects a count stops waiting for it.
@@ -98,34 +100,41 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
 
     /** A window that has observed nothing: the expected count is the static one, if configured. */
     public static Completeness initial(PipelineConfig config) {
-        Rules rules = Rules.of(config);
-        return new Completeness(rules, rules.staticCount(), List.of(), 0, false, 0, 0, false);
+        return new Completeness(Rules.of(config), null, List.of(), 0, false, 0, 0, false);
+    }
+
+    /** The expected count under the configuration in force, or null while unknown ({@link Rules#expectedGiven}). */
+    public Integer expected() {
+        return rules.expectedGiven(learned);
     }
 
     /** The completeness after one more distinct event. */
     public Completeness observe(PipelineConfig config, Event event) {
         SentinelSpec sentinelSpec = config.triggers().sentinel();
         boolean isSentinel = sentinelSpec != null && EventValues.matches(sentinelSpec.when(), event);
-        Integer learnedExpected = expected;
+        Integer known = expected();
+        Integer nextLearned = learned;
         long nextConflicts = conflicts;
         for (OptionalLong offered : offeredCounts(config, event, isSentinel)) {
             boolean usable = offered.isPresent() && offered.getAsLong() >= 0 && offered.getAsLong() <= Integer.MAX_VALUE;
-            if (!usable || learnedExpected != null && learnedExpected != offered.getAsLong()) {
+            if (!usable || known != null && known != offered.getAsLong()) {
                 nextConflicts++;
             } else {
-                learnedExpected = (int) offered.getAsLong();
+                known = (int) offered.getAsLong();
+                nextLearned = nextLearned == null ? known : nextLearned;
             }
         }
+        Integer nextExpected = rules.expectedGiven(nextLearned);
         boolean countsAsEvent = !isSentinel || sentinelSpec.countsAsEvent();
         TreeSet<Integer> nextMembers = new TreeSet<>(members);
         long nextIgnored = ignoredMembers;
-        if (countsAsEvent && rules.tracksMembers() && !addMember(nextMembers, config, event, learnedExpected)) {
+        if (countsAsEvent && rules.tracksMembers() && !addMember(nextMembers, config, event, nextExpected)) {
             nextIgnored++;
         }
-        if (!Objects.equals(learnedExpected, expected)) {
-            nextIgnored += dropOutOfRange(nextMembers, learnedExpected);
+        if (!Objects.equals(nextExpected, expected())) {
+            nextIgnored += dropOutOfRange(nextMembers, nextExpected);
         }
-        return new Completeness(rules, learnedExpected, new ArrayList<>(nextMembers), nextIgnored,
+        return new Completeness(rules, nextLearned, new ArrayList<>(nextMembers), nextIgnored,
                 sentinelSeen || isSentinel, countsAsEvent ? seen + 1 : seen, nextConflicts, cutShort);
     }
 
@@ -172,15 +181,23 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
 
     /** Whether the members are what decides completeness: tracked, and few enough to track. */
     private boolean decidesByMembers() {
+        Integer expected = expected();
         return rules.tracksMembers() && expected != null && expected <= MAX_MEMBERS;
+    }
+
+    /** The members seen within the range of the expected count in force. */
+    private long membersInRange() {
+        Integer expected = expected();
+        return members.stream().filter(m -> inRange(m, expected)).count();
     }
 
     /** The expected count is known and reached (all members seen, with {@code memberPath}). */
     public boolean expectedReached() {
+        Integer expected = expected();
         if (expected == null) {
             return false;
         }
-        return decidesByMembers() ? members.size() >= expected : seen >= expected;
+        return decidesByMembers() ? membersInRange() >= expected : seen >= expected;
     }
 
     /** A sentinel without an expected count has arrived, which alone completes the window. */
@@ -218,7 +235,7 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
             case EXPECTED_COMPLETE, SENTINEL, COUNT, WATERMARK, SESSION_GAP, LATE_CORRECTION -> false;
         };
         return cuts && !cutShort
-                ? new Completeness(rules, expected, members, ignoredMembers, sentinelSeen, seen, conflicts, true)
+                ? new Completeness(rules, learned, members, ignoredMembers, sentinelSeen, seen, conflicts, true)
                 : this;
     }
 
@@ -227,10 +244,11 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         if (isComplete()) {
             return OptionalLong.of(0);
         }
+        Integer expected = expected();
         if (expected == null) {
             return OptionalLong.empty();
         }
-        long have = decidesByMembers() ? members.size() : seen;
+        long have = decidesByMembers() ? membersInRange() : seen;
         return OptionalLong.of(Math.max(0, expected - have));
     }
 
@@ -242,6 +260,7 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
         List<Integer> missing = new ArrayList<>();
         int next = 0;
         boolean truncated = false;
+        int expected = expected();
         for (int m = rules.firstMember(); m < rules.firstMember() + expected; m++) {
             while (next < members.size() && members.get(next) < m) {
                 next++;
@@ -268,13 +287,13 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
 
     /**
      * The stored form: {@code {"e":64,"m":[[0,12],[14,14]],"im":0,"s":false,"n":13,"c":0}} (members as ranges), with
-     * {@code "e"} only for a count learned from events (a configured one is read from the configuration in force when
-     * decoded), and {@code "x":true} once cut short.
+     * {@code "e"} only for a count learned from events (a configured one is read from the configuration in force), and
+     * {@code "x":true} once cut short.
      */
     public ObjectNode toJson() {
         ObjectNode json = JsonNodeFactory.instance.objectNode();
-        if (expected != null && !expected.equals(rules.staticCount())) {
-            json.put("e", expected);
+        if (learned != null) {
+            json.put("e", learned);
         }
         ArrayNode ranges = json.putArray("m");
         int i = 0;
@@ -297,15 +316,12 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
     }
 
     /**
-     * Decodes {@link #toJson()} under the configuration in force: the rules come from it, and so does the expected
-     * count ({@link Rules#expectedGiven}, the stored one as learned: states stored before only learned counts were
-     * stored hold the configured one too, which the configured count in force then replaces), and members out of its
-     * range are dropped as ignored.
+     * Decodes {@link #toJson()} under the configuration in force, whose rules decide the expected count
+     * ({@link #expected()}). A state stored before only learned counts were stored holds the configured one in
+     * {@code "e"} too, read as learned: the configured count in force replaces it whenever there is one.
      */
     public static Completeness fromJson(PipelineConfig config, JsonNode json) {
         JsonNode e = json.path("e");
-        Rules rules = Rules.of(config);
-        Integer expected = rules.expectedGiven(e.isNull() || e.isMissingNode() ? null : e.intValue());
         List<Integer> members = new ArrayList<>();
         for (JsonNode range : json.path("m")) {
             // long: a range ending at Integer.MAX_VALUE (stored under an older, wider firstMember) must end the loop.
@@ -313,12 +329,9 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
                 members.add((int) m);
             }
         }
-        Completeness stored = new Completeness(rules, expected, List.of(), json.path("im").longValue(), json.path("s").booleanValue(),
-                json.path("n").longValue(), json.path("c").longValue(), json.path("x").booleanValue());
-        TreeSet<Integer> kept = new TreeSet<>(members);
-        int dropped = stored.dropOutOfRange(kept, expected);
-        return new Completeness(rules, expected, new ArrayList<>(kept), stored.ignoredMembers + dropped, stored.sentinelSeen, stored.seen,
-                stored.conflicts, stored.cutShort);
+        return new Completeness(Rules.of(config), e.isNull() || e.isMissingNode() ? null : e.intValue(), members,
+                json.path("im").longValue(), json.path("s").booleanValue(), json.path("n").longValue(), json.path("c").longValue(),
+                json.path("x").booleanValue());
     }
 
     /**
@@ -327,15 +340,16 @@ public record Completeness(Rules rules, Integer expected, List<Integer> members,
      * which are then ignored, as {@link #observe} ignores them), the sum of seen counts, and a sentinel if either saw one.
      */
     public Completeness mergedWith(Completeness other) {
-        Integer mergedExpected = expected != null ? expected : other.expected;
+        Integer mergedLearned = learned != null ? learned : other.learned;
         long mergedConflicts = conflicts + other.conflicts
-                + (expected != null && other.expected != null && !expected.equals(other.expected) ? 1 : 0);
+                + (learned != null && other.learned != null && !learned.equals(other.learned) ? 1 : 0);
+        Integer mergedExpected = rules.expectedGiven(mergedLearned);
         TreeSet<Integer> union = new TreeSet<>(members);
         union.addAll(other.members);
         int united = union.size();
         union.removeIf(m -> !inRange(m, mergedExpected));
         long ignored = ignoredMembers + other.ignoredMembers + united - union.size();
-        return new Completeness(rules, mergedExpected, new ArrayList<>(union), ignored,
+        return new Completeness(rules, mergedLearned, new ArrayList<>(union), ignored,
                 sentinelSeen || other.sentinelSeen, seen + other.seen, mergedConflicts, cutShort || other.cutShort);
     }
 }
