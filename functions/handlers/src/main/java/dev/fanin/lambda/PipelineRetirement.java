@@ -30,11 +30,12 @@ import org.slf4j.LoggerFactory;
  * and the timer function keep deciding those windows ({@code FaninEngine#retired}) while intake gives them no new
  * events.
  *
- * <p>Each pipeline's record also says when a function running it last recorded it ({@code ranAt}), renewed once per
- * {@code refresh} by the functions running it (the sweeper runs every minute). A recorded pipeline this configuration
- * lacks is retired, but while some function still ran it within three {@code refresh}es it is run elsewhere: during
- * a deployment, a function on the configuration before a pipeline was added, or on the one after it was removed while
- * the functions of before still run it. Its windows are decided alike, and their aggregates are not stamped retired.
+ * <p>The functions running a pipeline also say so ({@link PipelineHistory#ran}) when the last such word is half a
+ * {@code refresh} old, at each read of the history (every {@code refresh}; the sweeper runs every minute). A recorded
+ * pipeline this configuration lacks is retired, but while some function still ran it within three {@code refresh}es
+ * it is run elsewhere: during a deployment, a function on the configuration before a pipeline was added, or on the
+ * one after it was removed while the functions of before still run it. Its windows are decided alike, and their
+ * aggregates are not stamped retired.
  */
 final class PipelineRetirement {
 
@@ -81,11 +82,11 @@ final class PipelineRetirement {
         for (PipelineConfig p : config.pipelines()) {
             Instant until = now.plus(horizon(p));
             PipelineHistory.Definition stored = recorded.get(p.name());
-            if (stored == null || !stored.document().equals(document) || stored.sweepUntil().isBefore(until.minus(MARGIN.dividedBy(2)))
-                    || !stored.ranAt().isAfter(now.minus(refresh))) {
-                due.add(new PipelineHistory.Definition(p.name(), document, until, now));
+            if (stored == null || !stored.document().equals(document) || stored.sweepUntil().isBefore(until.minus(MARGIN.dividedBy(2)))) {
+                due.add(new PipelineHistory.Definition(p.name(), document, until));
             }
         }
+        sayRan(config, recorded, now);
         if (!due.isEmpty()) {
             try {
                 history.record(due);
@@ -97,6 +98,20 @@ final class PipelineRetirement {
             }
         }
         return retired(config, recorded.values(), now);
+    }
+
+    /** Says that this function runs the pipelines of {@code config} whose last such word is half a refresh old. */
+    private void sayRan(FaninConfig config, Map<String, PipelineHistory.Definition> recorded, Instant now) {
+        List<String> stale = config.pipelines().stream().map(PipelineConfig::name)
+                .filter(p -> recorded.get(p) == null || !recorded.get(p).ranAt().isAfter(now.minus(refresh.dividedBy(2)))).toList();
+        if (stale.isEmpty()) {
+            return;
+        }
+        try {
+            history.ran(stale, now);
+        } catch (StoreUnavailableException e) {
+            LOG.warn("pipeline history: not said now that this function runs {}: {}", stale, e.getMessage());
+        }
     }
 
     /**

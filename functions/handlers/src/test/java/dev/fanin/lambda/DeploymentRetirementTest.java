@@ -47,19 +47,26 @@ class DeploymentRetirementTest {
 
     static final class MemHistory implements PipelineHistory {
         final Map<String, Definition> items = new LinkedHashMap<>();
+        final Map<String, Instant> ran = new LinkedHashMap<>();
 
         @Override
         public synchronized void record(List<Definition> definitions) {
             for (Definition d : definitions) {
                 Definition old = items.get(d.pipeline());
                 Instant until = old != null && old.sweepUntil().isAfter(d.sweepUntil()) ? old.sweepUntil() : d.sweepUntil();
-                items.put(d.pipeline(), new Definition(d.pipeline(), d.document(), until, d.ranAt()));
+                items.put(d.pipeline(), new Definition(d.pipeline(), d.document(), until));
             }
         }
 
         @Override
+        public synchronized void ran(List<String> pipelines, Instant at) {
+            pipelines.forEach(p -> ran.put(p, at));
+        }
+
+        @Override
         public synchronized List<Definition> recorded() {
-            return new ArrayList<>(items.values());
+            return items.values().stream().map(d -> new Definition(d.pipeline(), d.document(), d.sweepUntil(),
+                    ran.getOrDefault(d.pipeline(), Instant.EPOCH))).toList();
         }
     }
 

@@ -10,6 +10,7 @@ import dev.fanin.core.port.PipelineHistory;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -23,10 +24,11 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
  * {@link PipelineHistory} on the window table: one item per pipeline in one partition, {@code pk=P#pipelines},
- * {@code sk=<pipeline>}, holding {@code doc} (the configuration document), {@code until} (N, epoch ms), {@code ran}
- * (N, epoch ms: when a function running it last recorded it) and a TTL a day after {@code until}. A record is one
- * conditional {@code PutItem} ({@code until} may only grow); when a later {@code until} is stored, one
- * {@code UpdateItem} replaces the document and {@code ran} alone. Reading is one {@code Query} of the partition (one
+ * {@code sk=<pipeline>}, holding {@code doc} (the configuration document), {@code until} (N, epoch ms) and a TTL a day
+ * after it, and beside it {@code sk=<pipeline>#ran} holding {@code ran} (N, epoch ms: when a function running it last
+ * said so, {@link #ran}) and a TTL a day after that. A record is one conditional {@code PutItem} ({@code until} may
+ * only grow); when a later {@code until} is stored, one {@code UpdateItem} replaces the document alone. A {@code ran}
+ * is one unconditional {@code PutItem} of the small item (1 write unit, whatever the document's size). Reading is one {@code Query} of the partition (one
  * item per pipeline ever recorded and not expired: a handful).
  */
 public final class DynamoDbPipelineHistory implements PipelineHistory {
@@ -35,6 +37,8 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
     static final String DOC = "doc";
     static final String UNTIL = "until";
     static final String RAN = "ran";
+    /** The suffix of a pipeline's ran item's sort key ({@code #} is not in a pipeline name). */
+    static final String RAN_SUFFIX = "#ran";
     static final String ONLY_LATER = "attribute_not_exists(#until) OR #until <= :until";
     private static final Duration TTL_MARGIN = Duration.ofDays(1);
 
@@ -54,8 +58,8 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
                     dynamo.putItem(putRequest(d));
                 } catch (ConditionalCheckFailedException laterStored) {
                     dynamo.updateItem(UpdateItemRequest.builder().tableName(table).key(key(d.pipeline()))
-                            .updateExpression("SET #doc = :doc, #ran = :ran").expressionAttributeNames(Map.of("#doc", DOC, "#ran", RAN))
-                            .expressionAttributeValues(Map.of(":doc", s(d.document()), ":ran", n(d.ranAt().toEpochMilli()))).build());
+                            .updateExpression("SET #doc = :doc").expressionAttributeNames(Map.of("#doc", DOC))
+                            .expressionAttributeValues(Map.of(":doc", s(d.document()))).build());
                 }
             } catch (SdkException e) {
                 throw DynamoDbFailures.translate("pipeline history record", e);
@@ -65,8 +69,8 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
 
     PutItemRequest putRequest(Definition d) {
         return PutItemRequest.builder().tableName(table)
-                .item(Map.of(PK, s(PARTITION), SK, s(d.pipeline()), DOC, s(d.document()), UNTIL, n(d.sweepUntil().toEpochMilli()),
-                        RAN, n(d.ranAt().toEpochMilli()), TTL, n(d.sweepUntil().plus(TTL_MARGIN).getEpochSecond())))
+                .item(Map.of(PK, s(PARTITION), SK, s(d.pipeline()), DOC, s(d.document()),
+                        UNTIL, n(d.sweepUntil().toEpochMilli()), TTL, n(d.sweepUntil().plus(TTL_MARGIN).getEpochSecond())))
                 .conditionExpression(ONLY_LATER)
                 .expressionAttributeNames(Map.of("#until", UNTIL))
                 .expressionAttributeValues(Map.of(":until", n(d.sweepUntil().toEpochMilli())))
@@ -74,14 +78,37 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
     }
 
     @Override
+    public void ran(List<String> pipelines, Instant at) {
+        for (String pipeline : pipelines) {
+            try {
+                dynamo.putItem(PutItemRequest.builder().tableName(table).item(Map.of(PK, s(PARTITION), SK, s(pipeline + RAN_SUFFIX),
+                        RAN, n(at.toEpochMilli()), TTL, n(at.plus(TTL_MARGIN).getEpochSecond()))).build());
+            } catch (SdkException e) {
+                throw DynamoDbFailures.translate("pipeline history ran", e);
+            }
+        }
+    }
+
+    @Override
     public List<Definition> recorded() {
         QueryRequest request = QueryRequest.builder().tableName(table).keyConditionExpression("#pk = :pk")
                 .expressionAttributeNames(Map.of("#pk", PK)).expressionAttributeValues(Map.of(":pk", s(PARTITION)))
                 .consistentRead(true).build();
-        List<Definition> found = new ArrayList<>();
+        List<Map<String, AttributeValue>> definitions = new ArrayList<>();
+        Map<String, Instant> ran = new HashMap<>();
         for (Map<String, AttributeValue> item : QueryPages.all(dynamo, request, "pipeline history read")) {
-            Instant ranAt = item.containsKey(RAN) ? Instant.ofEpochMilli(Long.parseLong(item.get(RAN).n())) : Instant.EPOCH;
-            found.add(new Definition(item.get(SK).s(), item.get(DOC).s(), Instant.ofEpochMilli(Long.parseLong(item.get(UNTIL).n())), ranAt));
+            String sk = item.get(SK).s();
+            if (sk.endsWith(RAN_SUFFIX)) {
+                ran.put(sk.substring(0, sk.length() - RAN_SUFFIX.length()), Instant.ofEpochMilli(Long.parseLong(item.get(RAN).n())));
+            } else {
+                definitions.add(item);
+            }
+        }
+        List<Definition> found = new ArrayList<>();
+        for (Map<String, AttributeValue> item : definitions) {
+            String pipeline = item.get(SK).s();
+            found.add(new Definition(pipeline, item.get(DOC).s(), Instant.ofEpochMilli(Long.parseLong(item.get(UNTIL).n())),
+                    ran.getOrDefault(pipeline, Instant.EPOCH)));
         }
         return found;
     }

@@ -33,6 +33,20 @@ class DynamoDbPipelineHistoryTest {
     }
 
     @Test
+    void whenAFunctionLastRanAPipelineIsKeptApartFromItsDocument() {
+        history.record(List.of(new Definition("ran-once", "a document of some kilobytes", T.plusSeconds(7200))));
+        history.ran(List.of("ran-once"), T.plusSeconds(60));
+        history.ran(List.of("ran-once", "not-recorded-yet"), T.plusSeconds(120));
+
+        assertThat(history.recorded()).filteredOn(d -> d.pipeline().startsWith("ran-") || d.pipeline().startsWith("not-"))
+                .containsExactly(new Definition("ran-once", "a document of some kilobytes", T.plusSeconds(7200), T.plusSeconds(120)));
+        var ranItem = TABLE.client().getItem(r -> r.tableName(TABLE.name()).consistentRead(true).key(java.util.Map.of(
+                "pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("P#pipelines"),
+                "sk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("ran-once#ran")))).item();
+        assertThat(ranItem).as("a small item: the document is not rewritten").doesNotContainKey("doc").containsKey("ran");
+    }
+
+    @Test
     void theConditionKeepsALaterSweepAndTheItemExpiresADayAfterIt() {
         var put = history.putRequest(new Definition("uploads", "doc", T));
         assertThat(put.conditionExpression()).isEqualTo("attribute_not_exists(#until) OR #until <= :until");

@@ -18,8 +18,8 @@ public interface PipelineHistory {
      * @param pipeline   its name
      * @param document   the configuration document (YAML) that defines it
      * @param sweepUntil until when windows of it may be open, correcting or claimed: until then it is swept
-     * @param ranAt      when a function running it last recorded it (renewed every minute or so while one does;
-     *                   {@link Instant#EPOCH} for a record written before this was kept)
+     * @param ranAt      when a function running it last said so ({@link #ran}; {@link Instant#EPOCH} for none), as read:
+     *                   {@link #record} does not write it
      */
     record Definition(String pipeline, String document, Instant sweepUntil, Instant ranAt) {
         public Definition {
@@ -35,13 +35,22 @@ public interface PipelineHistory {
     }
 
     /**
-     * Records each definition: its document and {@code ranAt} replace the ones stored for that pipeline, its
-     * {@code sweepUntil} replaces an earlier one (never a later one).
+     * Records each definition: its document replaces the one stored for that pipeline, its {@code sweepUntil} replaces
+     * an earlier one (never a later one).
      *
      * @throws StoreUnavailableException when the store cannot take it now
      */
     void record(List<Definition> definitions);
 
-    /** Every recorded definition, expired ones included. */
+    /**
+     * Records that a function running {@code pipelines} ran them at {@code at}: a small write per pipeline, which the
+     * functions repeat every half minute or so, apart from the definitions (a document is kilobytes, each write of it
+     * as many write units).
+     *
+     * @throws StoreUnavailableException when the store cannot take it now
+     */
+    void ran(List<String> pipelines, Instant at);
+
+    /** Every recorded definition, expired ones included, each with when a function last ran it. */
     List<Definition> recorded();
 }
