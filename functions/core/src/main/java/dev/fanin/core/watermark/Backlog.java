@@ -39,7 +39,8 @@ import java.util.TreeMap;
  * evidence that ends it reaches back to that arrival ({@link #reachingBack}), and that {@link Floor} stays while
  * messages sent before the consumers were back keep coming, whatever order the drain takes. Each outage has its own
  * floor, which lifts on its own: merged, a floor still holding would carry an older outage's into every next one, and
- * short stalls repeated within {@code idleAfter} would hold the watermark for good.
+ * short stalls repeated within {@code idleAfter} would hold the watermark for good. The floors several writers lay
+ * for one outage at once are one.
  *
  * @param sightings at most two groups, by the interval of {@code idleAfter} their first sighting fell in, oldest first
  * @param floors    what outages left, while their messages keep coming, by when the consumers were back
@@ -55,8 +56,8 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
 
     /** The groups kept: the interval being filled and the one before it, which may still hold. */
     private static final int GROUPS = 2;
-    /** The floors kept; past it, the two oldest are one (held as long as the later of them: never less than either). */
-    private static final int FLOORS = 4;
+    /** The floors kept; past it, the two closest are one (held as long as the later of them: never less than either). */
+    private static final int FLOORS = 16;
 
     /**
      * Behind messages seen from {@code firstSeenMillis} to {@code seenAtMillis} (processing time, epoch ms), the oldest
@@ -97,11 +98,12 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
         }
 
         /**
-         * This floor after {@code s} was seen: held on, and lowered, by a message sent before the consumers were back
-         * and seen since (sightings from before belong to an earlier outage, whose own floor and groups hold them).
+         * This floor after {@code s} was seen: held on, and lowered, by messages sent before the consumers were back and
+         * all seen since (a group first seen before may hold an earlier outage's messages, whose own floor and groups
+         * hold them: taken here, they would chain the floors of outages in a row into one).
          */
         Floor seeing(Sightings s) {
-            boolean ofThisOutage = s.oldestSentMillis() < resumedAtMillis && s.seenAtMillis() >= resumedAtMillis;
+            boolean ofThisOutage = s.oldestSentMillis() < resumedAtMillis && s.firstSeenMillis() >= resumedAtMillis;
             return !ofThisOutage ? this : new Floor(Math.min(oldestSentMillis, s.oldestSentMillis()), resumedAtMillis,
                     Math.max(seenAtMillis, s.seenAtMillis()));
         }
@@ -196,21 +198,17 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
      */
     public static Backlog joined(Backlog a, Backlog b, Duration idleAfter) {
         long latest = Math.max(a.seenAtMillis(), b.seenAtMillis());
-        Map<Long, Floor> byOutage = new TreeMap<>();
+        List<Floor> floors = new ArrayList<>();
         for (Floor f : concatFloors(a, b)) {
             if (f.holdsAt(latest, idleAfter)) {
                 Floor seen = f;
                 for (Sightings s : concat(a, b)) {
                     seen = seen.seeing(s);
                 }
-                byOutage.merge(seen.resumedAtMillis(), seen, Floor::with);
+                floors.add(seen);
             }
         }
-        List<Floor> floors = new ArrayList<>(byOutage.values());
-        while (floors.size() > FLOORS) {
-            floors.set(1, floors.get(0).with(floors.get(1)));
-            floors.remove(0);
-        }
+        floors = byOutage(floors);
         Map<Long, Sightings> byInterval = new TreeMap<>();
         for (Sightings s : concat(a, b)) {
             if (s.holdsAt(latest, idleAfter)) {
@@ -224,6 +222,40 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
         }
         kept.sort(Comparator.comparingLong(Sightings::firstSeenMillis));
         return new Backlog(kept, floors);
+    }
+
+    /**
+     * Floors of one outage as one: those laid within {@link #QUEUE_LATENCY} of each other, as by the first batches that
+     * several consumers take at once after an outage, each before any other wrote; then, of more than {@link #FLOORS},
+     * the two closest as one. Floors of outages apart stay apart, so each lifts on its own (their spans may overlap:
+     * the last arrival they reach back to is the stored one, which may lag by seconds).
+     */
+    private static List<Floor> byOutage(List<Floor> floors) {
+        List<Floor> sorted = new ArrayList<>(floors);
+        sorted.sort(Comparator.comparingLong(Floor::resumedAtMillis));
+        List<Floor> outages = new ArrayList<>();
+        for (Floor f : sorted) {
+            int last = outages.size() - 1;
+            if (last >= 0 && f.resumedAtMillis() - outages.get(last).resumedAtMillis() <= QUEUE_LATENCY.toMillis()) {
+                outages.set(last, outages.get(last).with(f));
+            } else {
+                outages.add(f);
+            }
+        }
+        while (outages.size() > FLOORS) {
+            int closest = 0;
+            for (int i = 1; i + 1 < outages.size(); i++) {
+                if (gap(outages, i) < gap(outages, closest)) {
+                    closest = i;
+                }
+            }
+            outages.set(closest, outages.get(closest).with(outages.remove(closest + 1)));
+        }
+        return outages;
+    }
+
+    private static long gap(List<Floor> outages, int i) {
+        return outages.get(i + 1).resumedAtMillis() - outages.get(i).resumedAtMillis();
     }
 
     /**

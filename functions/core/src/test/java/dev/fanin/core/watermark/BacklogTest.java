@@ -147,6 +147,14 @@ class BacklogTest {
     }
 
     @Test
+    void theFloorsOfOneOutageLaidAtOnceAreOne() {
+        // Two consumers' first batches after one outage, 300 ms apart, each reaching back before the other wrote.
+        Backlog one = new Backlog(T + 5_000, T + 25_000).reachingBack(T, IDLE);
+        Backlog other = new Backlog(T + 9_000, T + 25_300).reachingBack(T + 2_000, IDLE);
+        assertThat(Backlog.joined(one, other, IDLE).floors()).containsExactly(new Backlog.Floor(T, T + 25_300, T + 25_300));
+    }
+
+    @Test
     void aMessageOfTheOutageOlderThanTheFloorLowersIt() {
         Backlog b = new Backlog(200_000, T).reachingBack(100_000, Duration.ofHours(1));
         Backlog older = Backlog.joined(b, new Backlog(90_000, T + 5_000), IDLE);
