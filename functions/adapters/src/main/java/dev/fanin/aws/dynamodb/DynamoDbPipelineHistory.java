@@ -25,10 +25,12 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 /**
  * {@link PipelineHistory} on the window table: one item per pipeline in one partition, {@code pk=P#pipelines},
  * {@code sk=<pipeline>}, holding {@code doc} (the configuration document), {@code until} (N, epoch ms) and a TTL a day
- * after it, and beside it {@code sk=<pipeline>#ran} holding {@code ran} (N, epoch ms: when a function running it last
- * said so, {@link #ran}) and a TTL a day after that. A record is one conditional {@code PutItem} ({@code until} may
- * only grow); when a later {@code until} is stored, one {@code UpdateItem} replaces the document alone. A {@code ran}
- * is one unconditional {@code PutItem} of the small item (1 write unit, whatever the document's size). Reading is one {@code Query} of the partition (one
+ * after it; and in another partition, {@code pk=P#ran}, {@code sk=<pipeline>}, {@code ran} (N, epoch ms: when a
+ * function running it last said so, {@link #ran}) and a TTL a day after that (apart, so a reader of the definitions of
+ * an earlier version, which expects a document in every item of theirs, never meets one). A record is one conditional
+ * {@code PutItem} ({@code until} may only grow); when a later {@code until} is stored, one {@code UpdateItem} replaces
+ * the document alone. A {@code ran} is one unconditional {@code PutItem} of the small item (1 write unit, whatever the
+ * document's size). Reading is one {@code Query} of each partition. Reading is one {@code Query} of the partition (one
  * item per pipeline ever recorded and not expired: a handful).
  */
 public final class DynamoDbPipelineHistory implements PipelineHistory {
@@ -37,8 +39,7 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
     static final String DOC = "doc";
     static final String UNTIL = "until";
     static final String RAN = "ran";
-    /** The suffix of a pipeline's ran item's sort key ({@code #} is not in a pipeline name). */
-    static final String RAN_SUFFIX = "#ran";
+    static final String RAN_PARTITION = "P#ran";
     static final String ONLY_LATER = "attribute_not_exists(#until) OR #until <= :until";
     private static final Duration TTL_MARGIN = Duration.ofDays(1);
 
@@ -81,7 +82,7 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
     public void ran(List<String> pipelines, Instant at) {
         for (String pipeline : pipelines) {
             try {
-                dynamo.putItem(PutItemRequest.builder().tableName(table).item(Map.of(PK, s(PARTITION), SK, s(pipeline + RAN_SUFFIX),
+                dynamo.putItem(PutItemRequest.builder().tableName(table).item(Map.of(PK, s(RAN_PARTITION), SK, s(pipeline),
                         RAN, n(at.toEpochMilli()), TTL, n(at.plus(TTL_MARGIN).getEpochSecond()))).build());
             } catch (SdkException e) {
                 throw DynamoDbFailures.translate("pipeline history ran", e);
@@ -91,26 +92,32 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
 
     @Override
     public List<Definition> recorded() {
-        QueryRequest request = QueryRequest.builder().tableName(table).keyConditionExpression("#pk = :pk")
-                .expressionAttributeNames(Map.of("#pk", PK)).expressionAttributeValues(Map.of(":pk", s(PARTITION)))
-                .consistentRead(true).build();
-        List<Map<String, AttributeValue>> definitions = new ArrayList<>();
         Map<String, Instant> ran = new HashMap<>();
-        for (Map<String, AttributeValue> item : QueryPages.all(dynamo, request, "pipeline history read")) {
-            String sk = item.get(SK).s();
-            if (sk.endsWith(RAN_SUFFIX)) {
-                ran.put(sk.substring(0, sk.length() - RAN_SUFFIX.length()), Instant.ofEpochMilli(Long.parseLong(item.get(RAN).n())));
-            } else {
-                definitions.add(item);
-            }
+        for (Map<String, AttributeValue> item : QueryPages.all(dynamo, partition(RAN_PARTITION), "pipeline history read")) {
+            ran.put(item.get(SK).s(), millis(item));
         }
         List<Definition> found = new ArrayList<>();
-        for (Map<String, AttributeValue> item : definitions) {
+        for (Map<String, AttributeValue> item : QueryPages.all(dynamo, partition(PARTITION), "pipeline history read")) {
             String pipeline = item.get(SK).s();
-            found.add(new Definition(pipeline, item.get(DOC).s(), Instant.ofEpochMilli(Long.parseLong(item.get(UNTIL).n())),
-                    ran.getOrDefault(pipeline, Instant.EPOCH)));
+            // A `ran` on the definition itself: written there by the version before the ran items.
+            Instant ranAt = later(ran.getOrDefault(pipeline, Instant.EPOCH), millis(item));
+            found.add(new Definition(pipeline, item.get(DOC).s(), Instant.ofEpochMilli(Long.parseLong(item.get(UNTIL).n())), ranAt));
         }
         return found;
+    }
+
+    private QueryRequest partition(String pk) {
+        return QueryRequest.builder().tableName(table).keyConditionExpression("#pk = :pk")
+                .expressionAttributeNames(Map.of("#pk", PK)).expressionAttributeValues(Map.of(":pk", s(pk)))
+                .consistentRead(true).build();
+    }
+
+    private static Instant millis(Map<String, AttributeValue> item) {
+        return item.containsKey(RAN) ? Instant.ofEpochMilli(Long.parseLong(item.get(RAN).n())) : Instant.EPOCH;
+    }
+
+    private static Instant later(Instant a, Instant b) {
+        return a.isAfter(b) ? a : b;
     }
 
     private static Map<String, AttributeValue> key(String pipeline) {
