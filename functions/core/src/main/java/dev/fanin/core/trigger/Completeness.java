@@ -26,8 +26,8 @@ import java.util.TreeSet;
  * count) does not change it and is counted in {@link #conflicts()}.
  *
  * <p>Members (with {@code memberPath}) are kept as a sorted set bounded by {@link #MAX_MEMBERS}: a member outside
- * {@code [firstMember, firstMember + min(expected, MAX_MEMBERS))}, or an event whose member is absent or not an
- * integer, is ignored and counted in {@link #ignoredMembers()}. When the expected count exceeds {@link #MAX_MEMBERS},
+ * {@code [firstMember, firstMember + MAX_MEMBERS)}, or an event whose member is absent or not an integer, is ignored
+ * and counted in {@link #ignoredMembers()}; only those within {@code [firstMember, firstMember + expected)} count. When the expected count exceeds {@link #MAX_MEMBERS},
  * completeness falls back to the seen count and missing members are not listed.
  *
  * <p>A pipeline with neither an expected count nor a sentinel has {@code known() == false}: its windows are never
@@ -128,11 +128,8 @@ public record Completeness(Rules rules, Integer learned, List<Integer> members, 
         boolean countsAsEvent = !isSentinel || sentinelSpec.countsAsEvent();
         TreeSet<Integer> nextMembers = new TreeSet<>(members);
         long nextIgnored = ignoredMembers;
-        if (countsAsEvent && rules.tracksMembers() && !addMember(nextMembers, config, event, nextExpected)) {
+        if (countsAsEvent && rules.tracksMembers() && !addMember(nextMembers, config, event)) {
             nextIgnored++;
-        }
-        if (!Objects.equals(nextExpected, expected())) {
-            nextIgnored += dropOutOfRange(nextMembers, nextExpected);
         }
         return new Completeness(rules, nextLearned, new ArrayList<>(nextMembers), nextIgnored,
                 sentinelSeen || isSentinel, countsAsEvent ? seen + 1 : seen, nextConflicts, cutShort);
@@ -157,20 +154,28 @@ public record Completeness(Rules rules, Integer learned, List<Integer> members, 
         return offered;
     }
 
-    /** Adds the member {@code event} names to {@code into}; false when it names none within range (it is ignored). */
-    private boolean addMember(TreeSet<Integer> into, PipelineConfig config, Event event, Integer expectedCount) {
+    /**
+     * Adds the member {@code event} names to {@code into}; false when it names none a window can track (it is ignored).
+     * A member beyond the expected count is kept and not counted ({@link #membersInRange}), so the members do not
+     * depend on the order events came in, nor on the count in force when each came.
+     */
+    private boolean addMember(TreeSet<Integer> into, PipelineConfig config, Event event) {
         OptionalLong member = EventValues.integer(ValueRef.of(config.triggers().expected().memberPath()), event);
-        if (member.isPresent() && inRange(member.getAsLong(), expectedCount)) {
+        if (member.isPresent() && inRange(member.getAsLong(), null)) {
             into.add((int) member.getAsLong());
             return true;
         }
         return false;
     }
 
-    /** Drops the members a newly learned count puts out of range; returns how many. */
-    private int dropOutOfRange(TreeSet<Integer> members, Integer expectedCount) {
+    /**
+     * Drops the members outside what a window can track under these rules, {@code [firstMember, firstMember +
+     * MAX_MEMBERS)}, which bounds its state (a changed firstMember renumbers the members); returns how many. Members
+     * beyond the expected count stay: a count lowered, learned or configured, and raised again counts them again.
+     */
+    private int dropUntrackable(TreeSet<Integer> members) {
         int before = members.size();
-        members.removeIf(m -> !inRange(m, expectedCount));
+        members.removeIf(m -> !inRange(m, null));
         return before - members.size();
     }
 
@@ -329,26 +334,27 @@ public record Completeness(Rules rules, Integer learned, List<Integer> members, 
                 members.add((int) m);
             }
         }
-        return new Completeness(Rules.of(config), e.isNull() || e.isMissingNode() ? null : e.intValue(), members,
+        Completeness stored = new Completeness(Rules.of(config), e.isNull() || e.isMissingNode() ? null : e.intValue(), List.of(),
                 json.path("im").longValue(), json.path("s").booleanValue(), json.path("n").longValue(), json.path("c").longValue(),
                 json.path("x").booleanValue());
+        TreeSet<Integer> tracked = new TreeSet<>(members);
+        int dropped = stored.dropUntrackable(tracked);
+        return new Completeness(stored.rules, stored.learned, new ArrayList<>(tracked), stored.ignoredMembers + dropped, stored.sentinelSeen,
+                stored.seen, stored.conflicts, stored.cutShort);
     }
 
     /**
-     * The completeness of two merged sessions: the first known expected count (a disagreement counts as a conflict),
-     * the union of members within that count's range (a side that had not learned it may hold members beyond it,
-     * which are then ignored, as {@link #observe} ignores them), the sum of seen counts, and a sentinel if either saw one.
+     * The completeness of two merged sessions: the first learned expected count (a disagreement counts as a conflict),
+     * the union of members (those beyond the expected count kept and not counted, as any), the sum of seen counts, and a
+     * sentinel if either saw one.
      */
     public Completeness mergedWith(Completeness other) {
         Integer mergedLearned = learned != null ? learned : other.learned;
         long mergedConflicts = conflicts + other.conflicts
                 + (learned != null && other.learned != null && !learned.equals(other.learned) ? 1 : 0);
-        Integer mergedExpected = rules.expectedGiven(mergedLearned);
         TreeSet<Integer> union = new TreeSet<>(members);
         union.addAll(other.members);
-        int united = union.size();
-        union.removeIf(m -> !inRange(m, mergedExpected));
-        long ignored = ignoredMembers + other.ignoredMembers + united - union.size();
+        long ignored = ignoredMembers + other.ignoredMembers + dropUntrackable(union);
         return new Completeness(rules, mergedLearned, new ArrayList<>(union), ignored,
                 sentinelSeen || other.sentinelSeen, seen + other.seen, mergedConflicts, cutShort || other.cutShort);
     }

@@ -95,14 +95,14 @@ class CompletenessMergeTest {
      * count was known would have ignored it. Kept, it would make the merged session "complete" with a member missing.
      */
     @Test
-    void aMemberBeyondTheMergedCountIsIgnoredNotCounted() {
+    void aMemberBeyondTheMergedCountIsKeptNotCounted() {
         Completeness unaware = observed(SHARDS, shard(0, null), shard(7, null));
         Completeness knowing = observed(SHARDS, shard(1, 3));
 
         for (Completeness m : List.of(unaware.mergedWith(knowing), knowing.mergedWith(unaware))) {
             assertThat(m.expected()).isEqualTo(3);
-            assertThat(m.members()).containsExactly(0, 1);
-            assertThat(m.ignoredMembers()).isEqualTo(1);
+            assertThat(m.members()).containsExactly(0, 1, 7);
+            assertThat(m.ignoredMembers()).isZero();
             assertThat(m.expectedReached()).isFalse();
             assertThat(m.missingMembers().orElseThrow().members()).containsExactly(2);
         }

@@ -75,16 +75,17 @@ class CompletenessTest {
     void membersOutOfRangeOrMissingAreIgnoredAndCounted() {
         Completeness c = observeAll(SHARDS, "{\"shard\":-1,\"of\":2}", "{\"shard\":2,\"of\":2}", "{\"of\":2}", "{\"shard\":1}");
 
-        assertThat(c.members()).containsExactly(1);
-        assertThat(c.ignoredMembers()).isEqualTo(3);
+        assertThat(c.members()).as("member 2 is beyond the count of 2: kept, not counted").containsExactly(1, 2);
+        assertThat(c.ignoredMembers()).as("-1 is below firstMember; one names none").isEqualTo(2);
+        assertThat(c.missingMembers().orElseThrow().members()).containsExactly(0);
     }
 
     @Test
-    void membersBeyondALaterLearnedCountArePruned() {
+    void membersBeyondALaterLearnedCountAreKeptAndNotCounted() {
         Completeness c = observeAll(SHARDS, "{\"shard\":7}", "{\"shard\":0}", "{\"shard\":1,\"of\":2}");
 
-        assertThat(c.members()).containsExactly(0, 1);
-        assertThat(c.ignoredMembers()).isEqualTo(1);
+        assertThat(c.members()).containsExactly(0, 1, 7);
+        assertThat(c.ignoredMembers()).isZero();
         assertThat(c.isComplete()).isTrue();
     }
 
@@ -191,7 +192,7 @@ class CompletenessTest {
                 "{\"shard\":5}", "{\"shard\":99}");
 
         assertThat(Completeness.fromJson(SHARDS, c.toJson())).isEqualTo(c);
-        assertThat(c.toJson().toString()).isEqualTo("{\"e\":9,\"m\":[[0,2],[5,5]],\"im\":1,\"s\":false,\"n\":5,\"c\":1}");
+        assertThat(c.toJson().toString()).isEqualTo("{\"e\":9,\"m\":[[0,2],[5,5],[99,99]],\"im\":0,\"s\":false,\"n\":5,\"c\":1}");
         Completeness empty = Completeness.initial(SHARDS);
         assertThat(Completeness.fromJson(SHARDS, empty.toJson())).isEqualTo(empty);
     }
