@@ -30,8 +30,8 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * an earlier version, which expects a document in every item of theirs, never meets one). A record is one conditional
  * {@code PutItem} ({@code until} may only grow); when a later {@code until} is stored, one {@code UpdateItem} replaces
  * the document alone. A {@code ran} is one unconditional {@code PutItem} of the small item (1 write unit, whatever the
- * document's size). Reading is one {@code Query} of each partition. Reading is one {@code Query} of the partition (one
- * item per pipeline ever recorded and not expired: a handful).
+ * document's size). Reading is one {@code Query} of each partition (an item per pipeline ever recorded and not
+ * expired: a handful).
  */
 public final class DynamoDbPipelineHistory implements PipelineHistory {
 
@@ -40,6 +40,8 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
     static final String UNTIL = "until";
     static final String RAN = "ran";
     static final String RAN_PARTITION = "P#ran";
+    /** Where the version before {@link #RAN_PARTITION} wrote a pipeline's ran item: {@code P#pipelines}, {@code <pipeline>#ran}. */
+    static final String LEGACY_RAN_SUFFIX = "#ran";
     static final String ONLY_LATER = "attribute_not_exists(#until) OR #until <= :until";
     private static final Duration TTL_MARGIN = Duration.ofDays(1);
 
@@ -97,7 +99,17 @@ public final class DynamoDbPipelineHistory implements PipelineHistory {
             ran.put(item.get(SK).s(), millis(item));
         }
         List<Definition> found = new ArrayList<>();
+        List<Map<String, AttributeValue>> definitions = new ArrayList<>();
         for (Map<String, AttributeValue> item : QueryPages.all(dynamo, partition(PARTITION), "pipeline history read")) {
+            String sk = item.get(SK).s();
+            if (item.containsKey(DOC) && item.containsKey(UNTIL)) {
+                definitions.add(item);
+            } else if (sk.endsWith(LEGACY_RAN_SUFFIX)) {
+                // A ran item in this partition: written there, a day's TTL, by the version before P#ran.
+                ran.merge(sk.substring(0, sk.length() - LEGACY_RAN_SUFFIX.length()), millis(item), DynamoDbPipelineHistory::later);
+            }
+        }
+        for (Map<String, AttributeValue> item : definitions) {
             String pipeline = item.get(SK).s();
             // A `ran` on the definition itself: written there by the version before the ran items.
             Instant ranAt = later(ran.getOrDefault(pipeline, Instant.EPOCH), millis(item));

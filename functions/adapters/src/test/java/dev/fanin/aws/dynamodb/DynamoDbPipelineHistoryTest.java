@@ -50,6 +50,19 @@ class DynamoDbPipelineHistoryTest {
                         "P#pipelines")))).items()).allMatch(i -> i.containsKey("doc"));
     }
 
+    /** The version before P#ran wrote its ran items beside the definitions; they live a day and must not stop a read. */
+    @Test
+    void aRanItemOfTheVersionBeforeAmongTheDefinitionsIsReadAsARan() {
+        history.record(List.of(new Definition("older-ran", "doc", T.plusSeconds(7200))));
+        TABLE.client().putItem(r -> r.tableName(TABLE.name()).item(java.util.Map.of(
+                "pk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("P#pipelines"),
+                "sk", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromS("older-ran#ran"),
+                "ran", software.amazon.awssdk.services.dynamodb.model.AttributeValue.fromN(Long.toString(T.plusSeconds(30).toEpochMilli())))));
+
+        assertThat(history.recorded()).filteredOn(d -> d.pipeline().startsWith("older-"))
+                .containsExactly(new Definition("older-ran", "doc", T.plusSeconds(7200), T.plusSeconds(30)));
+    }
+
     @Test
     void theConditionKeepsALaterSweepAndTheItemExpiresADayAfterIt() {
         var put = history.putRequest(new Definition("uploads", "doc", T));
