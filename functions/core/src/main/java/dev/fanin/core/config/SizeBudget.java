@@ -108,8 +108,8 @@ public final class SizeBudget {
     }
 
     /**
-     * Members are stored as ranges {@code [a,b]}; members lie in {@code [first, first + expected)} with at most
-     * {@link ConfigDefaults#MOST_MEMBERS_TRACKED} expected, so there are at most half that many ranges.
+     * Members are stored as ranges {@code [a,b]}; members lie in {@code [first, first +
+     * ConfigDefaults#MOST_MEMBERS_TRACKED)}, so there are at most half that many ranges.
      */
     private static long completenessBytes(Shape p) {
         if (!p.tracksMembers()) {

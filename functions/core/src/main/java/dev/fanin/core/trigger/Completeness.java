@@ -39,8 +39,8 @@ import java.util.TreeSet;
  * @param rules          what the pipeline's configuration says about completeness
  * @param learned        the expected count learned from an event (count path, sentinel), or null: kept whatever the
  *                       configuration says, so a change and its rollback lose nothing ({@link #expected()} decides)
- * @param members        distinct member numbers seen, ascending, within the bound above when they were seen (those
- *                       outside the range of the configuration in force are kept and not counted)
+ * @param members        distinct member numbers seen, ascending, within {@code [firstMember, firstMember +
+ *                       MAX_MEMBERS)} of the configuration in force (those beyond the expected count kept, not counted)
  * @param ignoredMembers events whose member was out of range, absent or not an integer
  * @param sentinelSeen   whether the sentinel event has arrived
  * @param seen           distinct events observed that count as events (a sentinel may not count)
@@ -124,7 +124,6 @@ public record Completeness(Rules rules, Integer learned, List<Integer> members, 
                 nextLearned = nextLearned == null ? known : nextLearned;
             }
         }
-        Integer nextExpected = rules.expectedGiven(nextLearned);
         boolean countsAsEvent = !isSentinel || sentinelSpec.countsAsEvent();
         TreeSet<Integer> nextMembers = new TreeSet<>(members);
         long nextIgnored = ignoredMembers;

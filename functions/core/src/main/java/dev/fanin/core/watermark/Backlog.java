@@ -193,8 +193,8 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
      * before the other wrote. Groups that no longer held at the latest sighting are dropped (that episode ended), groups
      * first seen in the same interval of {@code idleAfter} are one, and of more than {@link #GROUPS} the older ones are
      * one (held as long as the latest of them: never less than either alone). Floors that no longer held at the latest
-     * sighting are dropped, each other one is held on by every group with a message sent before its consumers were
-     * back, and floors of the same outage (when the consumers were back) are one.
+     * sighting are dropped, each other one is held on by every group all seen since its consumers were back with a
+     * message sent before ({@link Floor#seeing}), and floors of the same outage are one ({@link #byOutage}).
      */
     public static Backlog joined(Backlog a, Backlog b, Duration idleAfter) {
         long latest = Math.max(a.seenAtMillis(), b.seenAtMillis());
