@@ -87,7 +87,8 @@ public final class FaninRuntime implements Resource {
         this.configs = new LiveConfig(location, clients.configDocument(location), metrics, refresh, this::emitter);
         this.store = new DynamoDbWindowStore(clients.dynamoDb(), settings.tableName(), new DynamoDbWindowStore.Settings(
                 settings.dueShards(), DynamoDbWindowStore.Settings.defaults().spillThreshold()), writeCosts);
-        this.watermarks = new DynamoDbWatermarkStore(clients.dynamoDb(), settings.tableName(), DynamoDbWatermarkStore.Settings.defaults());
+        this.watermarks = new DynamoDbWatermarkStore(clients.dynamoDb(), settings.tableName(), DynamoDbWatermarkStore.Settings.defaults(),
+                this::watermarkKeptFor);
         this.retirement = new PipelineRetirement(new DynamoDbPipelineHistory(clients.dynamoDb(), settings.tableName()),
                 FaninSettings.defaults().lease(), refresh);
         this.refresh = refresh;
@@ -190,6 +191,20 @@ public final class FaninRuntime implements Resource {
             engine = current;
         }
         return current.engine();
+    }
+
+    /**
+     * How long after its latest arrival a pipeline's watermark shards must be kept: as long as a window opened then may
+     * still wait for the watermark or take a correction (its maxLifetime, allowed lateness and correction delay, and a
+     * day), for a configured or retired pipeline; nothing more for one this engine does not know.
+     */
+    private Duration watermarkKeptFor(String pipeline) {
+        Engine current = engine;
+        if (current == null || !current.engine().knows(pipeline)) {
+            return Duration.ZERO;
+        }
+        PipelineConfig p = current.engine().machine(pipeline).config();
+        return p.triggers().maxLifetime().plus(p.allowedLateness()).plus(p.late().correctionDelay()).plus(Duration.ofDays(1));
     }
 
     /**

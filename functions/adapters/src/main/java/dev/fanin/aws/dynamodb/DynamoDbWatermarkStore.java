@@ -19,6 +19,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
 import java.util.function.IntSupplier;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
@@ -44,7 +45,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
  * constructor ran, and every environment restored from it would write the shard drawn before it (and the restored
  * environments share a {@code ThreadLocalRandom} seed too, which {@code SecureRandom} does not); it skips, in memory, advances where neither value moved by at least the granularity since
  * its last write. The core's watermark formula tolerates that lag. {@code ttl} follows {@code lastArr} plus the
- * retention, so an abandoned pipeline's shards expire.
+ * pipeline's retention (the settings' one, or longer for a pipeline whose windows may stay open longer, see
+ * {@link #DynamoDbWatermarkStore(DynamoDbClient, String, Settings, Function)}), so an abandoned pipeline's shards
+ * expire, and never while a window of it may still wait for its watermark.
  *
  * <p>Backlog evidence is written only by batches that were behind (no write in healthy operation): joined to what the
  * shard holds by a compare-and-set ({@link #recordBacklog}), skipped when this instance wrote a frontier as old less
@@ -95,6 +98,8 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     private final String table;
     private final Settings settings;
     private final IntSupplier drawShard;
+    /** Per pipeline, how long after its latest arrival its shards must be kept at least (beyond the retention). */
+    private Function<String, Duration> keepFor = pipeline -> Duration.ZERO;
     /** The shard this instance writes, drawn at its first write; -1 before. */
     private volatile int shard = -1;
     /** Per pipeline, values this instance knows its shard holds at least. */
@@ -105,6 +110,16 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     /** Writes a shard drawn at random at its first write. */
     public DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings) {
         this(dynamo, table, settings, () -> new SecureRandom().nextInt(settings.shards()));
+    }
+
+    /**
+     * Writes a shard drawn at random at its first write, and keeps a pipeline's shards at least {@code keepFor} of it
+     * after its latest arrival: a window of it may wait for the watermark (its idle advance) that long, and a shard
+     * expired under it leaves the pipeline without a watermark, so the window closes only at its hard deadline.
+     */
+    public DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings, Function<String, Duration> keepFor) {
+        this(dynamo, table, settings, () -> new SecureRandom().nextInt(settings.shards()));
+        this.keepFor = Objects.requireNonNull(keepFor, "keepFor");
     }
 
     /** Writes the given shard (tests, and callers that derive the shard themselves). */
@@ -268,7 +283,7 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
                 .updateExpression(RAISE_BOTH_UPDATE)
                 .conditionExpression(RAISE_BOTH_CONDITION)
                 .expressionAttributeNames(Map.of("#maxEt", MAX_EVENT_TIME, "#lastArr", LAST_ARRIVAL, "#ttl", TTL))
-                .expressionAttributeValues(Map.of(":t", n(t), ":a", n(a), ":ttl", n(ttlSeconds(a))))
+                .expressionAttributeValues(Map.of(":t", n(t), ":a", n(a), ":ttl", n(ttlSeconds(pipeline, a))))
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                 .build();
     }
@@ -286,13 +301,15 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
         } else {
             request.updateExpression("SET #v = :v, #ttl = :ttl")
                     .expressionAttributeNames(Map.of("#v", attribute, "#ttl", TTL))
-                    .expressionAttributeValues(Map.of(":v", n(value), ":ttl", n(ttlSeconds(value))));
+                    .expressionAttributeValues(Map.of(":v", n(value), ":ttl", n(ttlSeconds(pipeline, value))));
         }
         return request.build();
     }
 
-    private long ttlSeconds(long arrivalMillis) {
-        return WindowItemCodec.ttlSeconds(Instant.ofEpochMilli(arrivalMillis).plus(settings.retention()));
+    private long ttlSeconds(String pipeline, long arrivalMillis) {
+        Duration needed = keepFor.apply(pipeline);
+        Duration kept = needed.compareTo(settings.retention()) > 0 ? needed : settings.retention();
+        return WindowItemCodec.ttlSeconds(Instant.ofEpochMilli(arrivalMillis).plus(kept));
     }
 
     private Map<String, AttributeValue> shardKey(String pipeline) {
