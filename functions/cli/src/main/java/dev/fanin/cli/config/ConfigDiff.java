@@ -5,6 +5,7 @@ import dev.fanin.core.config.AggregationSpec;
 import dev.fanin.core.config.Durations;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.machine.WindowMachine;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -45,8 +46,7 @@ public final class ConfigDiff {
                     + " no more events and close by their triggers"),
             new Field("eventId", PipelineConfig::eventId, ConfigDiff::eventIdChange),
             new Field("eventTime", PipelineConfig::eventTime, "new events take their time from the new rule"),
-            new Field("window", PipelineConfig::window, "new events go to windows of the new shape (a session: extended by the new"
-                    + " gap); open windows keep their bounds and kind and close at their own end or deadline"),
+            new Field("window", PipelineConfig::window, ConfigDiff::windowChange),
             new Field("triggers.maxLifetime", p -> p.triggers().maxLifetime(), "applies to windows opened from now on; open windows"
                     + " keep their hard deadline"),
             new Field("triggers (count, expected, sentinel)", p -> List.of(String.valueOf(p.triggers().count()),
@@ -141,6 +141,31 @@ public final class ConfigDiff {
                 + " allowedLateness) is counted a second time, as a correction if the window has fired: rename the pipeline in the"
                 + " same change (its windows then get no more events and close under the old definition; the new name's windows"
                 + " take the events from the change on), or publish when none of its windows is open or within its allowedLateness";
+    }
+
+    /**
+     * A new time window that starts where one opened before did goes by an id naming both ends while the old window's
+     * items last (its retention past its deadline); one still taking events after they expired starts again under the
+     * old id (docs/CONFIGURATION.md, "Changing the configuration with open windows").
+     */
+    private static String windowChange(PipelineConfig before, PipelineConfig after) {
+        String text = "new events go to windows of the new shape (a session: extended by the new gap); open windows keep their"
+                + " bounds and kind and close at their own end or deadline";
+        Duration size = after.window() instanceof WindowSpec.Tumbling t ? t.size()
+                : after.window() instanceof WindowSpec.Sliding s ? s.size() : null;
+        if (size == null) {
+            return text;
+        }
+        Duration needed = after.triggers().maxLifetime().plus(size).plus(after.allowedLateness());
+        Duration kept = before.effectiveRetention();
+        if (kept.compareTo(needed) >= 0) {
+            return text;
+        }
+        return text + "; WARNING: windows opened before keep their items " + Human.derived(kept) + " past their deadline"
+                + " (retention), less than the new maxLifetime + window size + allowedLateness (" + Human.derived(needed)
+                + "): a new window that starts where an old one did and still takes events after the old one's items expired"
+                + " starts again under the old window's id: raise retention first, and change the window once those windows"
+                + " have expired";
     }
 
     private static String idOf(PipelineConfig p) {

@@ -102,6 +102,30 @@ class ConfigDiffTest {
     }
 
     /**
+     * A new time window that starts where one opened before did, and still takes events after the old one's items
+     * expired, starts again under the old window's id: the diff warns when the old retention is shorter than the new
+     * maxLifetime + window size + allowedLateness (docs/CONFIGURATION.md; found by a review).
+     */
+    @Test
+    void aLongerWindowWarnsWhenTheItemsOfWindowsOpenedBeforeDoNotLastIt() {
+        String hourly = ALERTS.replace("window: {type: session, gap: 30s}", "window: {type: tumbling, size: 1h}")
+                .replace("triggers: {maxLifetime: 10m}", "triggers: {maxLifetime: 2d}\n    retention: 1h\n"
+                        + "    eventTime: {path: $.t, maxPast: 30m, maxFuture: 1m}");
+        FaninConfig deployed = load(hourly);
+        FaninConfig daily = load(hourly.replace("size: 1h", "size: 1d"));
+        FaninConfig halfHourly = load(hourly.replace("size: 1h", "size: 30m"));
+
+        assertThat(ConfigDiff.between(deployed, daily)).singleElement().extracting(ConfigDiff.Change::openWindows).asString()
+                .contains("; WARNING: windows opened before keep their items 1h past their deadline (retention), less than the new"
+                        + " maxLifetime + window size + allowedLateness (3d)");
+        assertThat(ConfigDiff.between(deployed, halfHourly)).singleElement().extracting(ConfigDiff.Change::openWindows).asString()
+                .contains("(2d 30m)");
+        assertThat(ConfigDiff.between(load(hourly.replace("retention: 1h", "retention: 4d")), load(hourly.replace("retention: 1h",
+                "retention: 4d").replace("size: 1h", "size: 1d")))).singleElement().extracting(ConfigDiff.Change::openWindows)
+                .asString().doesNotContain("WARNING");
+    }
+
+    /**
      * Windows opened before a new eventId hold the ids of the old definition (for none configured, the SQS message id):
      * an event delivered again across the change is counted again in them. Added, changed and removed alike say so,
      * and what to do instead.
