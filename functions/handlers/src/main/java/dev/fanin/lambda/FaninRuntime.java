@@ -195,16 +195,16 @@ public final class FaninRuntime implements Resource {
 
     /**
      * How long after its latest arrival a pipeline's watermark shards must be kept: as long as a window opened then may
-     * still wait for the watermark or take a correction (its maxLifetime, allowed lateness and correction delay, and a
-     * day), for a configured or retired pipeline; nothing more for one this engine does not know.
+     * still wait for the watermark or take a correction, which is how long it may need a sweep
+     * ({@link PipelineRetirement#horizon}), for a configured or retired pipeline; nothing more for one this engine does
+     * not know.
      */
     private Duration watermarkKeptFor(String pipeline) {
         Engine current = engine;
         if (current == null || !current.engine().knows(pipeline)) {
             return Duration.ZERO;
         }
-        PipelineConfig p = current.engine().machine(pipeline).config();
-        return p.triggers().maxLifetime().plus(p.allowedLateness()).plus(p.late().correctionDelay()).plus(Duration.ofDays(1));
+        return retirement.horizon(current.engine().machine(pipeline).config());
     }
 
     /**
@@ -241,8 +241,7 @@ public final class FaninRuntime implements Resource {
         FaninSettings faninSettings = FaninSettings.defaults().withMaxReceiveCount(settings.maxReceiveCount())
                 .withIngestTimeout(Duration.ofSeconds(settings.ingestTimeoutSeconds()))
                 .withSweepParallelism(settings.sweepParallelism());
-        FaninEngine core = new FaninEngine(config, retired.pipelines(), retired.runElsewhere(), ports, faninSettings, clock,
-                new java.util.concurrent.atomic.AtomicLong()::incrementAndGet);
+        FaninEngine core = new FaninEngine(config, retired.pipelines(), retired.runElsewhere(), ports, faninSettings, clock);
         return new Engine(config, retired, core, new IngestService(core), new SweepService(core, sweepThreads), new TimerService(core));
     }
 

@@ -105,8 +105,7 @@ class DeploymentRetirementTest {
         clock.advance(later);
         PipelineRetirement.Retired seen = oldFunction.update(cfg1, c1, clock.instant());
         assertThat(seen.pipelines()).extracting(PipelineConfig::name).containsExactly("b");
-        FaninEngine oldEngine = new FaninEngine(cfg1, seen.pipelines(), seen.runElsewhere(), ports, FaninSettings.defaults(), clock,
-                new java.util.concurrent.atomic.AtomicLong()::incrementAndGet);
+        FaninEngine oldEngine = new FaninEngine(cfg1, seen.pipelines(), seen.runElsewhere(), ports, FaninSettings.defaults(), clock);
         for (int i = 0; i < 10; i++) {
             clock.advance(Duration.ofMinutes(1));
             new SweepService(oldEngine).sweep(clock.instant().plusSeconds(50));

@@ -99,7 +99,7 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     private final Settings settings;
     private final IntSupplier drawShard;
     /** Per pipeline, how long after its latest arrival its shards must be kept at least (beyond the retention). */
-    private Function<String, Duration> keepFor = pipeline -> Duration.ZERO;
+    private final Function<String, Duration> keepFor;
     /** The shard this instance writes, drawn at its first write; -1 before. */
     private volatile int shard = -1;
     /** Per pipeline, values this instance knows its shard holds at least. */
@@ -118,8 +118,7 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
      * expired under it leaves the pipeline without a watermark, so the window closes only at its hard deadline.
      */
     public DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings, Function<String, Duration> keepFor) {
-        this(dynamo, table, settings, () -> new SecureRandom().nextInt(settings.shards()));
-        this.keepFor = Objects.requireNonNull(keepFor, "keepFor");
+        this(dynamo, table, settings, () -> new SecureRandom().nextInt(settings.shards()), keepFor);
     }
 
     /** Writes the given shard (tests, and callers that derive the shard themselves). */
@@ -132,6 +131,12 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
 
     /** @param drawShard the shard to write, asked once, at the first write */
     DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings, IntSupplier drawShard) {
+        this(dynamo, table, settings, drawShard, pipeline -> Duration.ZERO);
+    }
+
+    private DynamoDbWatermarkStore(DynamoDbClient dynamo, String table, Settings settings, IntSupplier drawShard,
+                                   Function<String, Duration> keepFor) {
+        this.keepFor = Objects.requireNonNull(keepFor, "keepFor");
         this.dynamo = Objects.requireNonNull(dynamo, "dynamo");
         this.table = Objects.requireNonNull(table, "table");
         this.settings = Objects.requireNonNull(settings, "settings");

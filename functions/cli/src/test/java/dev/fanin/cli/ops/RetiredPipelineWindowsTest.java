@@ -34,12 +34,7 @@ class RetiredPipelineWindowsTest {
     @Test
     void aRetiredPipelinesHeldWindowIsListedCountedAndClosedByTheOperator() throws Exception {
         OperatedFixture stack = new OperatedFixture(dir, WindowsCommandTest.JOBS);
-        Instant past = Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.HOURS);
-        stack.send("{\"job\":\"job-7\",\"shard\":0,\"n\":4,\"at\":\"" + past + "\"}");
-        stack.deliver();
-        stack.send("{\"job\":\"fresh\",\"shard\":0,\"n\":1,\"at\":\"" + Instant.now() + "\"}");
-        stack.deliver();
-        stack.sweep(Duration.ofMinutes(2));
+        holdJob7(stack);
         stack.newAggregates();
 
         stack.useConfig(dir, WITHOUT_JOBS);
@@ -76,12 +71,7 @@ class RetiredPipelineWindowsTest {
         String emitQueue = LocalAwsEndpoint.shared().sqs().createQueue(r -> r.queueName("ops-emit-" + UUID.randomUUID().toString()
                 .substring(0, 8))).queueUrl();
         OperatedFixture stack = new OperatedFixture(dir, jobsToSqs, Map.of("FANIN_EMIT_QUEUE_URL", emitQueue));
-        Instant past = Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.HOURS);
-        stack.send("{\"job\":\"job-7\",\"shard\":0,\"n\":4,\"at\":\"" + past + "\"}");
-        stack.deliver();
-        stack.send("{\"job\":\"fresh\",\"shard\":0,\"n\":1,\"at\":\"" + Instant.now() + "\"}");
-        stack.deliver();
-        stack.sweep(Duration.ofMinutes(2));
+        holdJob7(stack);
         stack.useConfig(dir, WITHOUT_JOBS, Map.of());
         Matcher row = Pattern.compile("(?m)^HELD .* jobs +job-7 +(T\\d+) ").matcher(stack.fanin("", "windows", "list", "--status", "held").out());
         assertThat(row.find()).isTrue();
@@ -112,5 +102,15 @@ class RetiredPipelineWindowsTest {
         assertThat(list.exit()).as(list.err()).isZero();
         assertThat(history.recorded()).as("the draft's pipelines are not the stack's").isEqualTo(before)
                 .extracting(PipelineHistory.Definition::pipeline).containsExactly("jobs");
+    }
+
+    /** job-7's window, two hours old and one shard of four in: held incomplete once a sweep finds it past its end. */
+    private static void holdJob7(OperatedFixture stack) throws Exception {
+        Instant past = Instant.now().minus(Duration.ofHours(2)).truncatedTo(ChronoUnit.HOURS);
+        stack.send("{\"job\":\"job-7\",\"shard\":0,\"n\":4,\"at\":\"" + past + "\"}");
+        stack.deliver();
+        stack.send("{\"job\":\"fresh\",\"shard\":0,\"n\":1,\"at\":\"" + Instant.now() + "\"}");
+        stack.deliver();
+        stack.sweep(Duration.ofMinutes(2));
     }
 }

@@ -24,7 +24,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
-import java.util.function.UnaryOperator;
 
 /**
  * The configured core of one process: the pipelines, their state machines, intake, the ports and the clock. Built
@@ -57,6 +56,12 @@ public final class FaninEngine {
     /** An engine whose reads and commits are ordered by a counter of its own ({@link #nextSequence()}). */
     public FaninEngine(FaninConfig config, List<PipelineConfig> retired, FaninPorts ports, FaninSettings settings, Clock clock) {
         this(config, retired, ports, settings, clock, new AtomicLong()::incrementAndGet);
+    }
+
+    /** An engine whose reads and commits are ordered by a counter of its own, {@code runElsewhere} as below. */
+    public FaninEngine(FaninConfig config, List<PipelineConfig> retired, Set<String> runElsewhere, FaninPorts ports, FaninSettings settings,
+                       Clock clock) {
+        this(config, retired, runElsewhere, ports, settings, clock, new AtomicLong()::incrementAndGet);
     }
 
     /** An engine whose retired pipelines all carry their {@link Retirement}. */
@@ -182,8 +187,7 @@ public final class FaninEngine {
         WatermarkSpec spec = machine(pipeline).config().watermark();
         Optional<Backlog> stored = Backlog.inForce(r.backlogs(), now.toEpochMilli(), spec.idleAfter());
         // Evidence after an outage reaches back to the pipeline's last arrival (Backlog.reachingBack).
-        UnaryOperator<Backlog> starting = b -> b.reachingBack(r.lastArrival().toEpochMilli(), spec.idleAfter());
-        Optional<Backlog> toStore = seen.firstDeliveries().map(starting)
+        Optional<Backlog> toStore = seen.firstDeliveries().map(b -> b.reachingBack(r.lastArrival().toEpochMilli(), spec.idleAfter()))
                 .map(first -> stored.map(s -> Backlog.joined(s, first, spec.idleAfter())).orElse(first));
         if (maxEt == Instant.EPOCH.toEpochMilli() && r.lastArrival().equals(Instant.EPOCH) && seenMaxEventTime == Long.MIN_VALUE) {
             // Nothing ever seen: no window exists whose close could depend on the watermark.

@@ -160,7 +160,7 @@ public record Completeness(Rules rules, Integer learned, List<Integer> members, 
      */
     private boolean addMember(TreeSet<Integer> into, PipelineConfig config, Event event) {
         OptionalLong member = EventValues.integer(ValueRef.of(config.triggers().expected().memberPath()), event);
-        if (member.isPresent() && inRange(member.getAsLong(), null)) {
+        if (member.isPresent() && trackable(rules, member.getAsLong())) {
             into.add((int) member.getAsLong());
             return true;
         }
@@ -172,15 +172,15 @@ public record Completeness(Rules rules, Integer learned, List<Integer> members, 
      * MAX_MEMBERS)}, which bounds its state (a changed firstMember renumbers the members); returns how many. Members
      * beyond the expected count stay: a count lowered, learned or configured, and raised again counts them again.
      */
-    private int dropUntrackable(TreeSet<Integer> members) {
+    private static int dropUntrackable(Rules rules, TreeSet<Integer> members) {
         int before = members.size();
-        members.removeIf(m -> !inRange(m, null));
+        members.removeIf(m -> !trackable(rules, m));
         return before - members.size();
     }
 
-    private boolean inRange(long member, Integer expectedCount) {
-        long limit = expectedCount == null ? MAX_MEMBERS : Math.min(expectedCount, MAX_MEMBERS);
-        return member >= rules.firstMember() && member < (long) rules.firstMember() + limit;
+    /** Whether a window tracks {@code member} under {@code rules}: within {@code [firstMember, firstMember + MAX_MEMBERS)}. */
+    private static boolean trackable(Rules rules, long member) {
+        return member >= rules.firstMember() && member < (long) rules.firstMember() + MAX_MEMBERS;
     }
 
     /** Whether the members are what decides completeness: tracked, and few enough to track. */
@@ -189,10 +189,11 @@ public record Completeness(Rules rules, Integer learned, List<Integer> members, 
         return rules.tracksMembers() && expected != null && expected <= MAX_MEMBERS;
     }
 
-    /** The members seen within the range of the expected count in force. */
+    /** The members seen within {@code [firstMember, firstMember + expected)}; asked only when members decide. */
     private long membersInRange() {
-        Integer expected = expected();
-        return members.stream().filter(m -> inRange(m, expected)).count();
+        long first = rules.firstMember();
+        long end = first + expected();
+        return members.stream().filter(m -> m >= first && m < end).count();
     }
 
     /** The expected count is known and reached (all members seen, with {@code memberPath}). */
@@ -325,21 +326,19 @@ public record Completeness(Rules rules, Integer learned, List<Integer> members, 
      * {@code "e"} too, read as learned: the configured count in force replaces it whenever there is one.
      */
     public static Completeness fromJson(PipelineConfig config, JsonNode json) {
+        Rules rules = Rules.of(config);
         JsonNode e = json.path("e");
-        List<Integer> members = new ArrayList<>();
+        TreeSet<Integer> members = new TreeSet<>();
         for (JsonNode range : json.path("m")) {
             // long: a range ending at Integer.MAX_VALUE (stored under an older, wider firstMember) must end the loop.
             for (long m = range.get(0).intValue(); m <= range.get(1).intValue(); m++) {
                 members.add((int) m);
             }
         }
-        Completeness stored = new Completeness(Rules.of(config), e.isNull() || e.isMissingNode() ? null : e.intValue(), List.of(),
-                json.path("im").longValue(), json.path("s").booleanValue(), json.path("n").longValue(), json.path("c").longValue(),
-                json.path("x").booleanValue());
-        TreeSet<Integer> tracked = new TreeSet<>(members);
-        int dropped = stored.dropUntrackable(tracked);
-        return new Completeness(stored.rules, stored.learned, new ArrayList<>(tracked), stored.ignoredMembers + dropped, stored.sentinelSeen,
-                stored.seen, stored.conflicts, stored.cutShort);
+        int untrackable = dropUntrackable(rules, members);
+        return new Completeness(rules, e.isNull() || e.isMissingNode() ? null : e.intValue(), new ArrayList<>(members),
+                json.path("im").longValue() + untrackable, json.path("s").booleanValue(), json.path("n").longValue(),
+                json.path("c").longValue(), json.path("x").booleanValue());
     }
 
     /**
@@ -353,7 +352,7 @@ public record Completeness(Rules rules, Integer learned, List<Integer> members, 
                 + (learned != null && other.learned != null && !learned.equals(other.learned) ? 1 : 0);
         TreeSet<Integer> union = new TreeSet<>(members);
         union.addAll(other.members);
-        long ignored = ignoredMembers + other.ignoredMembers + dropUntrackable(union);
+        long ignored = ignoredMembers + other.ignoredMembers + dropUntrackable(rules, union);
         return new Completeness(rules, mergedLearned, new ArrayList<>(union), ignored,
                 sentinelSeen || other.sentinelSeen, seen + other.seen, mergedConflicts, cutShort || other.cutShort);
     }

@@ -66,7 +66,7 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
     public record Sightings(long oldestSentMillis, long firstSeenMillis, long seenAtMillis) {
 
         boolean holdsAt(long nowMillis, Duration idleAfter) {
-            return nowMillis < EventTimeMath.plus(seenAtMillis, idleAfter.toMillis());
+            return Backlog.holdsAt(seenAtMillis, nowMillis, idleAfter);
         }
 
         Sightings with(Sightings other) {
@@ -89,7 +89,7 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
     public record Floor(long oldestSentMillis, long resumedAtMillis, long seenAtMillis) {
 
         boolean holdsAt(long nowMillis, Duration idleAfter) {
-            return nowMillis < EventTimeMath.plus(seenAtMillis, idleAfter.toMillis());
+            return Backlog.holdsAt(seenAtMillis, nowMillis, idleAfter);
         }
 
         Floor with(Floor other) {
@@ -136,15 +136,9 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
         return sightings.stream().mapToLong(Sightings::seenAtMillis).max().orElseThrow();
     }
 
-    /** The oldest send time of every group and floor kept, whether they still hold or not. */
-    public long oldestSentMillis() {
-        long groups = sightings.stream().mapToLong(Sightings::oldestSentMillis).min().orElseThrow();
-        return Math.min(groups, floors.stream().mapToLong(Floor::oldestSentMillis).min().orElse(Long.MAX_VALUE));
-    }
-
-    /** Whether a behind message seen recently enough still holds the watermark at {@code nowMillis}. */
-    public boolean holdsAt(long nowMillis, Duration idleAfter) {
-        return sightings.stream().anyMatch(s -> s.holdsAt(nowMillis, idleAfter));
+    /** Evidence last seen at {@code seenAtMillis} holds the watermark until {@code idleAfter} after it. */
+    private static boolean holdsAt(long seenAtMillis, long nowMillis, Duration idleAfter) {
+        return nowMillis < EventTimeMath.plus(seenAtMillis, idleAfter.toMillis());
     }
 
     /** The highest watermark the evidence allows at {@code nowMillis}; {@link Long#MAX_VALUE} once none holds. */
@@ -172,20 +166,16 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
         }
         long seenAt = seenAtMillis();
         Floor reached = new Floor(reach, seenAt, seenAt);
-        List<Floor> all = new ArrayList<>(floors);
-        all.add(reached);
-        return new Backlog(sightings, all);
+        return new Backlog(sightings, concat(floors, List.of(reached)));
     }
 
     /** One group of both, whenever each was seen: what one batch's deliveries say together. */
     public Backlog merged(Backlog other) {
         Sightings all = sightings.get(0);
-        for (Sightings s : concat(this, other)) {
+        for (Sightings s : concat(sightings, other.sightings)) {
             all = all.with(s);
         }
-        List<Floor> floors = new ArrayList<>(this.floors);
-        floors.addAll(other.floors);
-        return new Backlog(List.of(all), floors);
+        return new Backlog(List.of(all), concat(floors, other.floors));
     }
 
     /**
@@ -199,10 +189,10 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
     public static Backlog joined(Backlog a, Backlog b, Duration idleAfter) {
         long latest = Math.max(a.seenAtMillis(), b.seenAtMillis());
         List<Floor> floors = new ArrayList<>();
-        for (Floor f : concatFloors(a, b)) {
+        for (Floor f : concat(a.floors, b.floors)) {
             if (f.holdsAt(latest, idleAfter)) {
                 Floor seen = f;
-                for (Sightings s : concat(a, b)) {
+                for (Sightings s : concat(a.sightings, b.sightings)) {
                     seen = seen.seeing(s);
                 }
                 floors.add(seen);
@@ -210,7 +200,7 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
         }
         floors = byOutage(floors);
         Map<Long, Sightings> byInterval = new TreeMap<>();
-        for (Sightings s : concat(a, b)) {
+        for (Sightings s : concat(a.sightings, b.sightings)) {
             if (s.holdsAt(latest, idleAfter)) {
                 byInterval.merge(s.interval(idleAfter), s, Sightings::with);
             }
@@ -283,15 +273,9 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
         return Optional.ofNullable(held);
     }
 
-    private static List<Floor> concatFloors(Backlog a, Backlog b) {
-        List<Floor> all = new ArrayList<>(a.floors);
-        all.addAll(b.floors);
-        return all;
-    }
-
-    private static List<Sightings> concat(Backlog a, Backlog b) {
-        List<Sightings> all = new ArrayList<>(a.sightings);
-        all.addAll(b.sightings);
+    private static <T> List<T> concat(List<T> a, List<T> b) {
+        List<T> all = new ArrayList<>(a);
+        all.addAll(b);
         return all;
     }
 }
