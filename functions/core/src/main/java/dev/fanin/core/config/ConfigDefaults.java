@@ -63,7 +63,7 @@ public final class ConfigDefaults {
     public static final int MAX_KEY_LENGTH = 512;
     /** The DynamoDB partition key holds the pipeline and the key in at most 2,048 bytes. */
     public static final int LONGEST_KEY_LENGTH = 1_024;
-    /** The longest event id intake accepts, in UTF-8 bytes. */
+    /** The longest event id intake keeps as it is, in UTF-8 bytes; a longer one is kept as its SHA-256 (71 bytes). */
     public static final int LONGEST_EVENT_ID_BYTES = 1_024;
     /** Completeness tracks members only up to this many expected; above, it falls back to the seen count. */
     public static final int MOST_MEMBERS_TRACKED = 10_000;

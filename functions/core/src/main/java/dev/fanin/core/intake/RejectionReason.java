@@ -19,7 +19,6 @@ public enum RejectionReason {
     MISSING_EVENT_ID("the configured event id field is absent, null or empty"),
     EVENT_ID_NOT_SCALAR("the event id field is an object or an array"),
     EVENT_ID_CONTROL_CHARACTERS("the event id contains a control character (U+0000-U+001F or U+007F) or an unpaired UTF-16 surrogate"),
-    EVENT_ID_TOO_LONG("the event id is longer than 1024 UTF-8 bytes"),
     MISSING_EVENT_TIME("the event time field is absent and the pipeline's fallback is REJECT"),
     UNPARSABLE_EVENT_TIME("the event time field is present but not a time in the configured format"),
     EVENT_TIME_OUT_OF_RANGE("the event time is before 1970, after 9999, or beyond maxFuture/maxPast from the message's sent time"),

@@ -56,8 +56,6 @@ class EventIdTest {
                 Arguments.of("{'id':'k','eid':null}", RejectionReason.MISSING_EVENT_ID, "event id $.eid is null"),
                 Arguments.of("{'id':'k','eid':''}", RejectionReason.MISSING_EVENT_ID, "event id $.eid is the empty string"),
                 Arguments.of("{'id':'k','eid':{'v':1}}", RejectionReason.EVENT_ID_NOT_SCALAR, "event id $.eid is an object {\"v\":1}"),
-                Arguments.of("{'id':'k','eid':'" + "x".repeat(1025) + "'}", RejectionReason.EVENT_ID_TOO_LONG,
-                        "event id $.eid is 1025 UTF-8 bytes, over 1024"),
                 Arguments.of("{'id':'k','eid':'a\\ud800'}", RejectionReason.EVENT_ID_CONTROL_CHARACTERS,
                         "event id $.eid has an unpaired UTF-16 surrogate U+D800 at index 1: \"a\\uD800\""),
                 Arguments.of("{'id':'k','eid':'a\\udbff'}", RejectionReason.EVENT_ID_CONTROL_CHARACTERS,
@@ -98,5 +96,32 @@ class EventIdTest {
         String id = "x".repeat(1024);
 
         assertThat(withPath.parse(message(json("{'id':'k','eid':'" + id + "'}"))).accepted().get(0).eventId()).isEqualTo(id);
+    }
+
+    @Test
+    void longerIdsAreKeptAsTheirSha256SoTheSameLongIdIsStillOneEvent() {
+        String a = "x".repeat(1025);
+        String b = "x".repeat(1024) + "y";
+
+        String idA = withPath.parse(message(json("{'id':'k','eid':'" + a + "'}"))).accepted().get(0).eventId();
+        String again = withPath.parse(message(json("{'id':'k','eid':'" + a + "'}"))).accepted().get(0).eventId();
+        String idB = withPath.parse(message(json("{'id':'k','eid':'" + b + "'}"))).accepted().get(0).eventId();
+
+        assertThat(idA).matches("sha256:[0-9a-f]{64}").isEqualTo(again).isNotEqualTo(idB);
+        // SHA-256 of 1,025 "x" (sha256sum of the same bytes).
+        assertThat(idA).isEqualTo("sha256:c6d8e9905300876046729949cc95c2385221270d389176f7234fe7ac00c4e430");
+    }
+
+    @Test
+    void anS3KeyUrlEncodedPast1024BytesIsCountedNotDeadLettered() {
+        MessageIntake s3 = new MessageIntake(PipelineFixture.config(pipeline("u").envelope(Envelope.S3).key("$.s3.bucket.name")));
+        // 400 characters of a 1,024-byte limit, each encoded as %XX in the notification: 1,200 bytes.
+        String encoded = "%3D".repeat(400);
+        String body = EnvelopeSelectionTest.s3(EnvelopeSelectionTest.s3Record("b", encoded, "01"));
+
+        IntakeResult result = s3.parse(message(body));
+
+        assertThat(result.rejected()).isEmpty();
+        assertThat(result.accepted()).singleElement().extracting(e -> e.eventId()).asString().startsWith("sha256:");
     }
 }
