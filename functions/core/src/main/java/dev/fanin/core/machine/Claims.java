@@ -54,6 +54,7 @@ final class Claims {
             // A SIZE_LIMIT continuation that received nothing: close without emitting an empty revision. Nothing is
             // due any more: the due time goes and the timer chain ends.
             s.status = WindowStatus.CLOSED;
+            s.closedUnemitted = reason;
             s.dueAt = null;
             s.timer = null;
             return Transition.Action.NONE;

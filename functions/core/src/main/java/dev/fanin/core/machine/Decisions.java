@@ -94,8 +94,9 @@ final class Decisions {
             s.dueAt = correctionDue;
             return Transition.Action.NONE;
         }
-        claims.claim(s, new Claims.Close(CloseReason.LATE_CORRECTION, s.completeness.completeOnClose(CloseReason.LATE_CORRECTION),
-                false, null), now);
+        // Late events of a continuation closed before it counted any are that revision, not a correction of the last.
+        CloseReason reason = s.closedUnemitted != null ? s.closedUnemitted : CloseReason.LATE_CORRECTION;
+        claims.claim(s, new Claims.Close(reason, s.completeness.completeOnClose(reason), false, null), now);
         s.dueAt = s.leaseUntil;
         return Transition.Action.EMIT;
     }

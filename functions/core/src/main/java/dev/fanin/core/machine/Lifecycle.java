@@ -1,5 +1,6 @@
 package dev.fanin.core.machine;
 
+import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Instant;
 import java.util.Objects;
@@ -14,12 +15,15 @@ import java.util.Objects;
  * @param claim             the frozen revision while CLAIMED, else null
  * @param revision          the revision accumulating now (or being emitted, while CLAIMED)
  * @param committedRevision the last committed revision, -1 before the first commit
+ * @param closedUnemitted   the trigger that closed {@code revision} without emitting it (a SIZE_LIMIT split's
+ *                          continuation that had counted nothing), else null: events that come later are that
+ *                          revision's, emitted as it closed, not a correction of the split revision before it
  */
 public record Lifecycle(WindowStatus status, long version, long fence, Instant leaseUntil, Claim claim, int revision,
-                        int committedRevision) {
+                        int committedRevision, CloseReason closedUnemitted) {
 
     /** A window not yet stored, accumulating its first revision. */
-    static final Lifecycle NEW = new Lifecycle(WindowStatus.OPEN, 0, 0, null, null, 0, -1);
+    static final Lifecycle NEW = new Lifecycle(WindowStatus.OPEN, 0, 0, null, null, 0, -1, null);
 
     public Lifecycle {
         Objects.requireNonNull(status, "status");

@@ -83,7 +83,7 @@ public final class WindowCodec {
         c.set("em", claim.emission());
     }
 
-    /** What only some windows have (absorbed sessions, late events, a continuation, a cut), written only then. */
+    /** What only some windows have (absorbed sessions, late events, a continuation, a cut, an unemitted close), written only then. */
     private static void putOptionalFacts(ObjectNode n, WindowState s) {
         if (!s.absorbed().isEmpty()) {
             ArrayNode ab = n.putArray("ab");
@@ -97,6 +97,9 @@ public final class WindowCodec {
         }
         if (s.cutBy() != null) {
             n.put("cut", s.cutBy().name());
+        }
+        if (s.closedUnemitted() != null) {
+            n.put("cu", s.closedUnemitted().name());
         }
     }
 
@@ -126,7 +129,7 @@ public final class WindowCodec {
         List<String> absorbed = new ArrayList<>();
         n.path("ab").forEach(x -> absorbed.add(x.textValue()));
         Lifecycle lifecycle = new Lifecycle(w.status(), w.version(), w.fence(), w.leaseUntil(), claim, n.path("r").intValue(),
-                n.path("cr").intValue());
+                n.path("cr").intValue(), n.path("cu").isTextual() ? CloseReason.valueOf(n.path("cu").textValue()) : null);
         Schedule schedule = new Schedule(w.dueAt(), n.path("t").isNumber() ? new TimerChain(n.path("ti").longValue(), instant(n, "t")) : null,
                 Instant.ofEpochMilli(n.path("o").longValue()), Instant.ofEpochMilli(n.path("d").longValue()), w.expiresAt(), instant(n, "p"));
         Contents contents = new Contents(new Interval(n.path("s").longValue(), n.path("e").longValue()), w.eventIds(),

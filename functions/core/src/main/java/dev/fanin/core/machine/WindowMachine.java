@@ -302,6 +302,7 @@ public final class WindowMachine {
         Claim claim = s.claim;
         s.committedRevision = claim.revision();
         s.revision = claim.revision() + 1;
+        s.closedUnemitted = null;
         s.claim = null;
         s.leaseUntil = null;
         if (claim.reason() == CloseReason.SIZE_LIMIT && !s.kind.isSession()) {

@@ -67,6 +67,10 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
         return lifecycle.committedRevision();
     }
 
+    public CloseReason closedUnemitted() {
+        return lifecycle.closedUnemitted();
+    }
+
     // Schedule.
     public Instant dueAt() {
         return schedule.dueAt();
@@ -178,7 +182,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
     public WindowState withVersion(long newVersion) {
         Lifecycle l = lifecycle;
         return new WindowState(ref, kind, new Lifecycle(l.status(), newVersion, l.fence(), l.leaseUntil(), l.claim(), l.revision(),
-                l.committedRevision()), schedule, contents, times, lineage, layout);
+                l.committedRevision(), l.closedUnemitted()), schedule, contents, times, lineage, layout);
     }
 
     /**
@@ -209,6 +213,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
         Object layout;
         int revision;
         int committedRevision;
+        CloseReason closedUnemitted;
         Aggregates aggregates;
         Completeness completeness;
         long revisionEvents;
@@ -240,6 +245,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
             layout = s.layout;
             revision = s.revision();
             committedRevision = s.committedRevision();
+            closedUnemitted = s.closedUnemitted();
             aggregates = s.aggregates();
             completeness = s.completeness();
             revisionEvents = s.revisionEvents();
@@ -260,7 +266,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
 
         WindowState build() {
             return new WindowState(ref, kind,
-                    new Lifecycle(status, version, fence, leaseUntil, claim, revision, committedRevision),
+                    new Lifecycle(status, version, fence, leaseUntil, claim, revision, committedRevision, closedUnemitted),
                     new Schedule(dueAt, timer, openedAt, hardDeadline, expiresAt, pendingSince),
                     new Contents(bounds, eventIds, aggregates, completeness, revisionEvents, lateEvents),
                     new EventTimes(firstEventTime, lastEventTime, lastTakenTime, lastArrival),

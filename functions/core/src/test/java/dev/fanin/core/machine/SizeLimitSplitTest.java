@@ -106,4 +106,61 @@ class SizeLimitSplitTest {
         assertThat(t.next().claim().emission().path("seen").asInt()).isEqualTo(3);
         assertThat(t.next().revisionEvents()).isEqualTo(3);
     }
+
+    /**
+     * A continuation that counted nothing closes without emitting; a late event for it later is that revision, emitted
+     * as it closed (corrects nothing), not a correction of the split revision, which would replace r0's events with
+     * its one (a review found exactly that: r1 LATE_CORRECTION corrects r0, seen 1).
+     */
+    @Test
+    void lateEventsOfAContinuationClosedEmptyAreThatRevisionNotACorrectionOfTheSplit() {
+        WindowState open = machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        Instant now = T0.plusSeconds(5);
+        WindowState claimed = stored(machine.ingest(open, events("e", 3), watermarkAt(now), now), open);
+        WindowState reopened = stored(machine.commit(claimed, claimed.fence(), watermarkAt(now), now), claimed);
+        Instant pastEnd = T0.plusSeconds(70);
+        Transition closing = machine.tick(reopened, watermarkAt(pastEnd), pastEnd);
+        assertThat(closing.action()).as("nothing to emit").isEqualTo(Transition.Action.NONE);
+        WindowState closedEmpty = stored(closing, reopened);
+        assertThat(closedEmpty.status()).isEqualTo(WindowStatus.CLOSED);
+
+        Instant late = T0.plusSeconds(80);
+        WindowState pending = stored(machine.ingest(closedEmpty, List.of(event("late", T0.toEpochMilli() + 30_000)), watermarkAt(late), late),
+                closedEmpty);
+        Instant due = late.plusSeconds(6);
+        Transition claim = machine.tick(pending, watermarkAt(due), due);
+
+        assertThat(claim.action()).isEqualTo(Transition.Action.EMIT);
+        assertThat(claim.next().claim().emission().path("revision").asInt()).isEqualTo(1);
+        assertThat(claim.next().claim().emission().path("closeReason").asText()).isEqualTo("WATERMARK");
+        assertThat(claim.next().claim().emission().path("corrects").isNull()).as("corrects nothing").isTrue();
+        assertThat(claim.next().claim().emission().path("seen").asInt()).isEqualTo(1);
+
+        // Once emitted, the continuation's own late events correct it, cumulatively.
+        WindowState r1 = stored(claim, pending);
+        WindowState committed = stored(machine.commit(r1, r1.fence(), watermarkAt(due), due), r1);
+        assertThat(committed.closedUnemitted()).isNull();
+        Instant later = due.plusSeconds(1);
+        WindowState again = stored(machine.ingest(committed, List.of(event("later", T0.toEpochMilli() + 31_000)), watermarkAt(later), later),
+                committed);
+        Instant dueAgain = later.plusSeconds(6);
+        WindowState correction = machine.tick(again, watermarkAt(dueAgain), dueAgain).next();
+        assertThat(correction.claim().emission().path("closeReason").asText()).isEqualTo("LATE_CORRECTION");
+        assertThat(correction.claim().emission().path("corrects").asText()).isEqualTo(ref.aggregateId(1));
+        assertThat(correction.claim().emission().path("seen").asInt()).isEqualTo(2);
+    }
+
+    @Test
+    void anUnemittedCloseRoundTripsThroughTheStoredState() {
+        WindowState open = machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        Instant now = T0.plusSeconds(5);
+        WindowState claimed = stored(machine.ingest(open, events("e", 3), watermarkAt(now), now), open);
+        WindowState reopened = stored(machine.commit(claimed, claimed.fence(), watermarkAt(now), now), claimed);
+        Instant pastEnd = T0.plusSeconds(70);
+        WindowState closedEmpty = stored(machine.tick(reopened, watermarkAt(pastEnd), pastEnd), reopened);
+
+        WindowState decoded = WindowCodec.decode(WindowCodec.encode(closedEmpty), PipelineFixture.pipeline().maxEventsPerWindow(3).build());
+
+        assertThat(decoded.closedUnemitted()).isEqualTo(CloseReason.WATERMARK);
+    }
 }
