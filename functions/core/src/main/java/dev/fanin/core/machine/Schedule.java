@@ -15,9 +15,11 @@ import java.util.Objects;
  * @param pendingSince when the first event not yet in an emitted revision arrived after a claim (a correction is due
  *                     at pendingSince + correctionDelay, but no later than a lease and
  *                     {@link WindowMachine#correctionMargin} before expiresAt), else null
+ * @param admitted     what the window's open-window slot was counted by, where a merge moved openedAt or
+ *                     hardDeadline away from it; null while they are the window's own
  */
 public record Schedule(Instant dueAt, TimerChain timer, Instant openedAt, Instant hardDeadline, Instant expiresAt,
-                       Instant pendingSince) {
+                       Instant pendingSince, Admitted admitted) {
 
     public Schedule {
         Objects.requireNonNull(openedAt, "openedAt");
@@ -27,6 +29,6 @@ public record Schedule(Instant dueAt, TimerChain timer, Instant openedAt, Instan
 
     /** A window created at {@code now}: nothing due yet, no timer, no correction pending. */
     static Schedule opened(Instant now, Instant hardDeadline, Instant expiresAt) {
-        return new Schedule(null, null, now, hardDeadline, expiresAt, null);
+        return new Schedule(null, null, now, hardDeadline, expiresAt, null, null);
     }
 }

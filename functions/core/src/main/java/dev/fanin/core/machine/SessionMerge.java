@@ -70,8 +70,15 @@ final class SessionMerge {
     }
 
     private static void mergeTimes(WindowState.Builder s, WindowState absorbed) {
+        if (s.admitted == null) {
+            // The survivor's slot stays where it was counted (the absorbed session's goes back at the merge).
+            s.admitted = new Admitted(s.openedAt, s.hardDeadline);
+        }
         s.openedAt = min(s.openedAt, absorbed.openedAt());
         s.hardDeadline = min(s.hardDeadline, absorbed.hardDeadline());
+        if (s.admitted.equals(new Admitted(s.openedAt, s.hardDeadline))) {
+            s.admitted = null; // still the window's own: stored only where a merge moved them
+        }
         s.firstEventTime = min(s.firstEventTime, absorbed.firstEventTime());
         s.lastEventTime = max(s.lastEventTime, absorbed.lastEventTime());
         s.lastTakenTime = max(s.lastTakenTime, absorbed.lastTakenTime());

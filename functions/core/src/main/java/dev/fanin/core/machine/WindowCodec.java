@@ -98,6 +98,10 @@ public final class WindowCodec {
         if (s.cutBy() != null) {
             n.put("cut", s.cutBy().name());
         }
+        if (!s.admitted().equals(new Admitted(s.openedAt(), s.hardDeadline()))) {
+            n.put("ao", s.admitted().openedAt().toEpochMilli());
+            n.put("ad", s.admitted().hardDeadline().toEpochMilli());
+        }
         if (s.closedUnemitted() != null) {
             n.put("cu", s.closedUnemitted().name());
         }
@@ -131,7 +135,8 @@ public final class WindowCodec {
         Lifecycle lifecycle = new Lifecycle(w.status(), w.version(), w.fence(), w.leaseUntil(), claim, n.path("r").intValue(),
                 n.path("cr").intValue(), n.path("cu").isTextual() ? CloseReason.valueOf(n.path("cu").textValue()) : null);
         Schedule schedule = new Schedule(w.dueAt(), n.path("t").isNumber() ? new TimerChain(n.path("ti").longValue(), instant(n, "t")) : null,
-                Instant.ofEpochMilli(n.path("o").longValue()), Instant.ofEpochMilli(n.path("d").longValue()), w.expiresAt(), instant(n, "p"));
+                Instant.ofEpochMilli(n.path("o").longValue()), Instant.ofEpochMilli(n.path("d").longValue()), w.expiresAt(), instant(n, "p"),
+                n.has("ao") ? new Admitted(instant(n, "ao"), instant(n, "ad")) : null);
         Contents contents = new Contents(new Interval(n.path("s").longValue(), n.path("e").longValue()), w.eventIds(),
                 Aggregates.fromState(config.aggregations(), n.path("a")), Completeness.fromJson(config, n.path("c")), n.path("n").longValue(),
                 n.path("le").longValue());

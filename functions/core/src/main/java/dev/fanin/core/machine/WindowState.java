@@ -88,6 +88,11 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
         return schedule.hardDeadline();
     }
 
+    /** What the window's open-window slot was counted by: its own creation and deadline, unless a merge moved them. */
+    public Admitted admitted() {
+        return schedule.admitted() != null ? schedule.admitted() : new Admitted(openedAt(), hardDeadline());
+    }
+
     public Instant expiresAt() {
         return schedule.expiresAt();
     }
@@ -219,6 +224,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
         long revisionEvents;
         Instant openedAt;
         Instant hardDeadline;
+        Admitted admitted;
         Instant firstEventTime;
         Instant lastEventTime;
         Instant lastTakenTime;
@@ -251,6 +257,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
             revisionEvents = s.revisionEvents();
             openedAt = s.openedAt();
             hardDeadline = s.hardDeadline();
+            admitted = s.schedule.admitted();
             firstEventTime = s.firstEventTime();
             lastEventTime = s.lastEventTime();
             lastTakenTime = s.lastTakenTime();
@@ -267,7 +274,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
         WindowState build() {
             return new WindowState(ref, kind,
                     new Lifecycle(status, version, fence, leaseUntil, claim, revision, committedRevision, closedUnemitted),
-                    new Schedule(dueAt, timer, openedAt, hardDeadline, expiresAt, pendingSince),
+                    new Schedule(dueAt, timer, openedAt, hardDeadline, expiresAt, pendingSince, admitted),
                     new Contents(bounds, eventIds, aggregates, completeness, revisionEvents, lateEvents),
                     new EventTimes(firstEventTime, lastEventTime, lastTakenTime, lastArrival),
                     new Lineage(absorbed, continues, cutBy), layout);

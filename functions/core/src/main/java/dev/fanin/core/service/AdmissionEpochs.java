@@ -15,7 +15,8 @@ import java.time.Instant;
  * <p>An epoch is named by that retirement time, in minutes since 1970, not by its number: a number means a time only
  * with the lifetime it was counted in, and a {@code maxLifetime} changed while windows are open would otherwise send
  * their releases to another epoch and leave their own counted for good. Both the reservation and the release name
- * the epoch from the window's own creation and hard deadline, which never change, and the sweeper retires an epoch
+ * the epoch from the window's own creation and hard deadline, which never change for its slot (a merge, which moves a
+ * survivor's to the earlier session's, keeps the ones its slot was counted by: {@code WindowState#admitted}), and the sweeper retires an epoch
  * by its name alone, whatever the configuration says now. Epochs of different lifetimes that retire in the same
  * minute share a name, as their slots share a retirement.
  */

@@ -86,7 +86,7 @@ final class OpenWindowSlots {
     }
 
     private Bucket bucket(WindowState window) {
-        return new Bucket(window.ref().pipeline(), AdmissionEpochs.of(window.openedAt(), window.hardDeadline()));
+        return new Bucket(window.ref().pipeline(), AdmissionEpochs.of(window.admitted().openedAt(), window.admitted().hardDeadline()));
     }
 
     /** Slots of one pipeline created in one admission epoch. */
