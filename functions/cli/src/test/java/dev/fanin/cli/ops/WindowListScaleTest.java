@@ -79,7 +79,8 @@ class WindowListScaleTest {
             WindowState held = machine.ingest(open, events, now.toEpochMilli(), now).next();
             dev.fanin.core.machine.Lifecycle l = held.lifecycle();
             StoredWindow stored = WindowCodec.encode(new WindowState(held.ref(), held.kind(), new dev.fanin.core.machine.Lifecycle(
-                    dev.fanin.core.window.WindowStatus.HELD, l.version(), l.fence(), l.leaseUntil(), l.claim(), l.revision(), l.committedRevision()),
+                    dev.fanin.core.window.WindowStatus.HELD, l.version(), l.fence(), l.leaseUntil(), l.claim(), l.revision(), l.committedRevision(),
+                    l.closedUnemitted()),
                     held.schedule(), held.contents(), held.times(), held.lineage(), held.layout()));
             batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(WindowItemCodec.head(stored, 1, Set.copyOf(stored.eventIds()), dev.fanin.aws.dynamodb.IdLayout.EMPTY))
                     .build()).build());
