@@ -68,6 +68,16 @@ public final class EventBridgeEmitter implements AggregateEmitter {
         this(events, config, env, RetryPolicy.defaults());
     }
 
+    /**
+     * Whether {@code config}'s EventBridge targets resolve against {@code env} as a function resolves them at cold start
+     * (what {@code fanin config publish} checks against a stack's environment).
+     *
+     * @throws IllegalStateException naming the field and the reference that is not set, or the value EventBridge would refuse
+     */
+    public static void checkTargets(FaninConfig config, Function<String, String> env) {
+        resolveTargets(config, env);
+    }
+
     private static Map<String, Target> resolveTargets(FaninConfig config, Function<String, String> env) {
         Map<String, Target> resolved = new HashMap<>();
         for (PipelineConfig pipeline : config.pipelines()) {

@@ -47,6 +47,16 @@ public final class SqsEmitter implements AggregateEmitter {
     public SqsEmitter(SqsClient sqs, FaninConfig config, Function<String, String> env, RetryPolicy retry) {
         this.sqs = Objects.requireNonNull(sqs, "sqs");
         this.retry = Objects.requireNonNull(retry, "retry");
+        this.targets = resolveTargets(config, env);
+    }
+
+    /**
+     * The SQS targets of {@code config}'s pipelines, their {@code ${...}} references resolved against {@code env}: what
+     * a function builds at cold start, and what {@code fanin config publish} checks against a stack's environment.
+     *
+     * @throws IllegalStateException naming the pipeline and the reference that is not set
+     */
+    public static Map<String, EmitTarget.Sqs> resolveTargets(FaninConfig config, Function<String, String> env) {
         Map<String, EmitTarget.Sqs> resolved = new HashMap<>();
         for (PipelineConfig pipeline : config.pipelines()) {
             if (pipeline.emit() instanceof EmitTarget.Sqs target) {
@@ -54,7 +64,7 @@ public final class SqsEmitter implements AggregateEmitter {
                 resolved.put(pipeline.name(), new EmitTarget.Sqs(url, target.fifo()));
             }
         }
-        this.targets = Map.copyOf(resolved);
+        return Map.copyOf(resolved);
     }
 
     public SqsEmitter(SqsClient sqs, FaninConfig config, Function<String, String> env) {

@@ -62,12 +62,22 @@ public final class ConfigCommand extends FaninCommand {
             QuietLogs.off();
             Optional<ConfigLocation> local = target.local();
             if (local.isPresent()) {
-                return compare(local.get(), ConfigStore.local(local.get()), text, next, console);
+                return runnable(next, target.localEnvironment(), console)
+                        ? compare(local.get(), ConfigStore.local(local.get()), text, next, console) : FaninCli.INVALID_INPUT;
             }
             try (OperatorClients clients = new OperatorClients(console.env())) {
-                ConfigLocation location = target.resolve(clients);
-                return compare(location, ConfigStore.at(location, clients, deploymentStrategy()), text, next, console);
+                ConfigTarget.Resolved resolved = target.resolve(clients);
+                return runnable(next, resolved.environment(), console)
+                        ? compare(resolved.location(), ConfigStore.at(resolved.location(), clients, deploymentStrategy()), text, next, console)
+                        : FaninCli.INVALID_INPUT;
             }
+        }
+
+        /** Whether the functions can build {@code next}'s emit targets, as each does before taking a configuration. */
+        private boolean runnable(FaninConfig next, FunctionEnvironment environment, Console console) {
+            Optional<String> problem = environment.problem(next);
+            problem.ifPresent(p -> console.out().println(file + " cannot run on the functions; nothing was compared or published: " + p));
+            return problem.isEmpty();
         }
 
         private int compare(ConfigLocation location, ConfigStore store, String text, FaninConfig next, Console console)

@@ -122,6 +122,36 @@ class ConfigCommandTest {
         assertThat(pipelinesTheFunctionsRead(location)).containsExactly("alert-storm-eb", "alert-storm-sns", "file-uploads", "shard-completions");
     }
 
+    /**
+     * A document whose emit target names a variable the stack's functions do not have passes the loader, and every
+     * function then refuses it (a review published docs/CONFIGURATION.md's example, {@code ${FANIN_ROLLUP_QUEUE_URL}},
+     * and {@code ${FANIN_EMIT_QUEUE_URL}} with EmitQueueUrl left empty: both written, both refused by the functions).
+     */
+    @Test
+    void aDocumentTheStacksFunctionsCannotRunIsRefusedAndNothingWritten() throws IOException {
+        String location = "s3://" + bucket + "/unrunnable.yaml";
+        String stack = stack(location);
+        String sqsTarget = "      sqs:\n        queueUrl: \"${FANIN_EMIT_QUEUE_URL}\"\n";
+        Path emptyQueue = file("empty-queue.yaml", BUNDLED.replace("      eventbridge:\n        bus: \"${FANIN_EMIT_BUS_NAME}\"\n"
+                + "        source: fanin\n        detailType: fanin.aggregate\n", sqsTarget));
+        Path ownVariable = file("own-variable.yaml", Files.readString(emptyQueue).replace("FANIN_EMIT_QUEUE_URL", "FANIN_ROLLUP_QUEUE_URL"));
+        assertThat(Files.readString(emptyQueue)).contains(sqsTarget);
+
+        Run empty = fanin("", "config", "publish", "--stack", stack, emptyQueue.toString(), "--yes");
+        Run own = fanin("", "config", "diff", "--stack", stack, ownVariable.toString());
+        Run given = fanin("", "config", "publish", "--stack", stack, ownVariable.toString(), "--yes",
+                "--function-env", "FANIN_ROLLUP_QUEUE_URL=https://sqs.us-east-1.amazonaws.com/123456789012/rollup");
+
+        assertThat(empty.exit()).isEqualTo(FaninCli.INVALID_INPUT);
+        assertThat(empty.out()).startsWith(emptyQueue + " cannot run on the functions; nothing was compared or published:"
+                + " pipeline 'alert-storm' emit.queueUrl refers to environment variable FANIN_EMIT_QUEUE_URL")
+                .contains("its EmitQueueUrl parameter, empty here");
+        assertThat(own.exit()).isEqualTo(FaninCli.INVALID_INPUT);
+        assertThat(own.out()).contains("FANIN_ROLLUP_QUEUE_URL").contains("--function-env NAME=VALUE");
+        assertThat(given.exit()).as(given.out() + given.err()).isZero();
+        assertThat(published("unrunnable.yaml")).isEqualTo(Files.readString(ownVariable));
+    }
+
     @Test
     void publishToAnSsmParameterCreatesItOrKeepsItsTypeAndTakesADocumentOverFourKilobytes() throws IOException {
         String created = "/fanin/" + run + "/created";
@@ -214,10 +244,14 @@ class ConfigCommandTest {
         assertThat(noStack.err()).contains("cannot read stack no-such-stack-" + run).doesNotContain("\tat ");
     }
 
-    /** A stack on the endpoint with the parameter the commands read (moto runs no SAM transform: no functions). */
+    /**
+     * A stack on the endpoint with the parameters and output the commands read, as template.yaml deploys them with
+     * {@code EmitQueueUrl} left empty (moto runs no SAM transform: no functions).
+     */
     private String stack(String configLocation) {
         String name = "fanin-config-" + run + "-" + Integer.toHexString(configLocation.hashCode());
-        String template = "Parameters:\n  PipelineConfigLocation: {Type: String}\nResources:\n  Marker: {Type: AWS::SQS::Queue}\n";
+        String template = "Parameters:\n  PipelineConfigLocation: {Type: String}\n  EmitQueueUrl: {Type: String, Default: ''}\n"
+                + "Resources:\n  Marker: {Type: AWS::SQS::Queue}\nOutputs:\n  OutputBusName: {Value: fanin-bus-" + run + "}\n";
         try (CloudFormationClient cloudFormation = CloudFormationClient.builder().endpointOverride(endpoint.endpoint())
                 .region(LocalAwsEndpoint.REGION).httpClientBuilder(UrlConnectionHttpClient.builder())
                 .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create("fanin-local", "fanin-local"))).build()) {
