@@ -202,8 +202,8 @@ class LatenessTest {
         assertThat(stack.emitted(ref.aggregateId(0))).as("never on the target").isEmpty();
         assertThat(stack.commitsOf(ref)).containsExactly(ref.aggregateId(0));
         // The pusher's window, incomplete too, is dead-lettered as well; look at k's.
-        List<Message> side = stack.drain(stack.resources.queueUrl("LateEventsQueue")).stream()
-                .filter(m -> readJson(m.body()).path("key").asText().equals("k")).toList();
+        List<Message> all = stack.drain(stack.resources.queueUrl("LateEventsQueue"));
+        List<Message> side = all.stream().filter(m -> readJson(m.body()).path("key").asText().equals("k")).toList();
         assertThat(side).singleElement().satisfies(m -> {
             assertThat(m.messageAttributes().get("fanin-kind").stringValue()).isEqualTo("WINDOW_DEAD_LETTERED");
             JsonNode record = readJson(m.body());
@@ -212,6 +212,9 @@ class LatenessTest {
             assertThat(record.path("aggregate").path("complete").asBoolean()).isFalse();
             AggregateSchema.assertValid(record.path("aggregate"));
         });
+        // What the WindowsDeadLettered alarm watches: one per window dead-lettered (k's and the pusher's).
+        assertThat(stack.metrics.sum(MetricNames.WINDOWS_DEAD_LETTERED)).isEqualTo(all.stream()
+                .filter(m -> m.messageAttributes().get("fanin-kind").stringValue().equals("WINDOW_DEAD_LETTERED")).count());
         assertThat(stack.window(ref).orElseThrow().status()).isEqualTo(WindowStatus.CLOSED);
         stack.assertFlushInvariants();
     }

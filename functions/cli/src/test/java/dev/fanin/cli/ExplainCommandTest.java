@@ -114,9 +114,11 @@ class ExplainCommandTest {
                 "`$.shard` has taken each value from 1 to 1 + 64 - 1",
                 "The hard lifetime `20m` is not longer than window.size + out-of-orderness (1h 5s)",
                 "### 6. Incomplete-window policy: `hold`",
-                "is not fired: its aggregate goes to the dead-letter path (`atDeadline: dead-letter`",
+                "is not fired: its aggregate goes to the late-events queue as a `WINDOW_DEAD_LETTERED` record (`atDeadline: dead-letter`",
                 "The FIFO deduplication id is the aggregate id",
-                "`4:runs/<key length>:<key>/<windowId>/r<revision>`");
+                "`4:runs/<key length>:<key>/<windowId>/r<revision>`",
+                "| `WindowsDeadLettered` |",
+                "- `WindowsDeadLettered`: any window dead-lettered incomplete at its hard lifetime");
     }
 
     @Test

@@ -51,8 +51,9 @@ final class IncompleteSection {
                         .append(policy.atDeadline() == IncompletePolicy.AtDeadline.FIRE_FLAGGED
                                 ? "fires with `complete=false`, reason `HARD_LIFETIME`, and " + missing
                                 + " (`atDeadline: fire-flagged`): an explicit, flagged decision, counted in `PartialFires`.\n"
-                                : "is not fired: its aggregate goes to the dead-letter path (`atDeadline: dead-letter`, counted in "
-                                + "`DeadLettered`) for a person to decide.\n");
+                                : "is not fired: its aggregate goes to the late-events queue as a `WINDOW_DEAD_LETTERED` record "
+                                + "(`atDeadline: dead-letter`, counted in `WindowsDeadLettered`, which alarm `WindowsDeadLettered` "
+                                + "watches) for a person to decide.\n");
             }
         }
         md.append("\nPartial firing is never an accident of timing: a consumer can tell a partial aggregate by `complete=false` and "

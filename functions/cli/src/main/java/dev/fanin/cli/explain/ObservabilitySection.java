@@ -58,6 +58,12 @@ final class ObservabilitySection {
                 && p.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER
                 ? "rejected messages, and aggregates of windows still incomplete at the hard lifetime"
                 : "rejected messages (malformed, unmatched, missing key or event time), with their reason");
+        boolean deadLetters = p.incomplete().mode() == IncompletePolicy.Mode.HOLD
+                && p.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
+        if (deadLetters) {
+            metric(md, "WindowsDeadLettered", "", "aggregates of windows still incomplete at the hard lifetime, sent to the "
+                    + "late-events queue (kind `WINDOW_DEAD_LETTERED`)");
+        }
         md.append("\n**Alarms** (in template.yaml):\n\n");
         md.append("- `WindowsNotClosing`: `SecondsPastHardDeadline` above `WindowsNotClosingMarginSeconds`: a window still not "
                 + "closed that long after its own hard deadline (here creation + ").append(lifetime).append(", ")
@@ -67,6 +73,10 @@ final class ObservabilitySection {
                 + "emits their metrics).\n");
         md.append("- `OverdueWindows`: windows past their due time still open for several sweeps in a row.\n");
         md.append("- `DeadLettersPresent`: any message in the input dead-letter queue.\n");
+        if (deadLetters) {
+            md.append("- `WindowsDeadLettered`: any window dead-lettered incomplete at its hard lifetime: its aggregate waits in the "
+                    + "late-events queue for a person to decide.\n");
+        }
         md.append("- `EmitFailures`: any aggregate that failed to reach its target.\n");
         md.append("- `LateEventRate`: more `LateEvents` than `LateEventsAlarmThreshold`; if it fires, `watermark.outOfOrderness` ")
                 .append(Human.config(p.watermark().outOfOrderness())).append(" or `allowedLateness` ")

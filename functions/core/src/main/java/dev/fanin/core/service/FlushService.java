@@ -91,6 +91,7 @@ public final class FlushService {
         try {
             engine.ports().sideOutput().send(DEAD_LETTERED_KIND, s.ref().pipeline(), deadLetteredRecord(s, claim, now));
             engine.ports().metrics().count(MetricNames.DEAD_LETTERED, s.ref().pipeline());
+            engine.ports().metrics().count(MetricNames.WINDOWS_DEAD_LETTERED, s.ref().pipeline());
             return true;
         } catch (RuntimeException e) {
             engine.ports().metrics().count(MetricNames.EMIT_FAILURES, s.ref().pipeline());

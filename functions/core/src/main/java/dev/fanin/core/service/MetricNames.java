@@ -21,6 +21,8 @@ public final class MetricNames {
     public static final String WRITE_UNITS = "WriteUnits";
     public static final String ADMISSION_REFUSED = "AdmissionRefused";
     public static final String DEAD_LETTERED = "DeadLettered";
+    /** Windows the HOLD policy dead-lettered at their hard deadline (also in {@link #DEAD_LETTERED}): a person decides. */
+    public static final String WINDOWS_DEAD_LETTERED = "WindowsDeadLettered";
     public static final String IGNORED_MESSAGES = "IgnoredMessages";
     public static final String WINDOW_CONFLICTS = "WindowWriteConflicts";
     public static final String STORE_UNAVAILABLE = "StoreUnavailable";
