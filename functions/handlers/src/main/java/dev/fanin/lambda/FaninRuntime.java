@@ -140,7 +140,7 @@ public final class FaninRuntime implements Resource {
             try {
                 runtime.refresh();
                 LOG.info("fanin runtime ready: {} pipelines, table {}", runtime.engine.config().pipelines().size(), settings.tableName());
-            } catch (LiveConfig.NoValidConfigurationException e) {
+            } catch (NoValidConfigurationException e) {
                 LOG.error("fanin runtime started without a pipeline configuration; invocations fail until one is valid: {}",
                         e.getMessage());
             } catch (dev.fanin.core.port.StoreUnavailableException e) {
@@ -159,7 +159,7 @@ public final class FaninRuntime implements Resource {
      * pipelines retired from it ({@link PipelineRetirement}, read again as often as the configuration): what an
      * invocation runs on.
      *
-     * @throws LiveConfig.NoValidConfigurationException when no valid configuration has been read yet
+     * @throws NoValidConfigurationException when no valid configuration has been read yet
      * @throws dev.fanin.core.port.StoreUnavailableException when the pipelines in force cannot be recorded yet
      */
     synchronized FaninEngine refresh() {

@@ -134,13 +134,4 @@ final class LiveConfig {
             throw new IllegalStateException("SHA-256 is part of every JDK", e);
         }
     }
-
-    /** No valid configuration has been read: the invocation cannot run. */
-    static final class NoValidConfigurationException extends IllegalStateException {
-        private static final long serialVersionUID = 1L;
-
-        NoValidConfigurationException(String message) {
-            super(message);
-        }
-    }
 }

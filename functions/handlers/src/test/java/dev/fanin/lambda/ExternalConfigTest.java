@@ -103,7 +103,7 @@ class ExternalConfigTest {
         LocalFanin fanin = LocalFanin.start("nocfg", SampleEvents.lastSent(SHARDS).plusSeconds(1),
                 Map.of(EnvironmentVariables.CONFIG, "s3://" + bucket + "/not-yet.yaml"));
 
-        assertThatThrownBy(() -> ingest(fanin)).isInstanceOf(LiveConfig.NoValidConfigurationException.class)
+        assertThatThrownBy(() -> ingest(fanin)).isInstanceOf(NoValidConfigurationException.class)
                 .hasMessageContaining("fanin has no valid pipeline configuration (FANIN_CONFIG=s3://" + bucket + "/not-yet.yaml)")
                 .hasMessageContaining("no such object");
         putObject("not-yet.yaml", "version: 1\npipelines: []\n");

@@ -35,7 +35,9 @@ record PendingChange(ConfigLocation location, Optional<String> published, String
             out.println("nothing is published at " + location + " yet: every pipeline is new");
         } else if (before.isEmpty()) {
             out.println("the document published at " + location + " is invalid, so the functions kept the last valid one they"
-                    + " read (its log line names it): every pipeline is compared with nothing");
+                    + " read (its log line names it): every pipeline is compared with nothing, and \"none open yet\" below"
+                    + " is not known: its windows opened under that one may be open (fanin windows list --stack ... --config"
+                    + " <the last valid document>)");
         } else {
             out.println("published at " + location + ": " + names(before.get()));
         }

@@ -9,6 +9,7 @@ import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.service.FaninEngine;
 import dev.fanin.lambda.FaninRuntime;
+import dev.fanin.lambda.NoValidConfigurationException;
 import java.time.Clock;
 import java.util.EnumSet;
 import java.util.List;
@@ -90,8 +91,17 @@ public final class Operated implements AutoCloseable {
         return clients;
     }
 
+    /**
+     * @throws IllegalStateException when the stack's configuration cannot be read or is invalid, saying how to name
+     *         the one in force (the functions keep running on it)
+     */
     public FaninEngine engine() {
-        return runtime().engine();
+        try {
+            return runtime().engine();
+        } catch (NoValidConfigurationException e) {
+            throw new IllegalStateException(e.getMessage() + ". The functions keep running on the last valid configuration they"
+                    + " read: give it with --config FILE to read the windows", e);
+        }
     }
 
     public FaninConfig config() {

@@ -167,7 +167,8 @@ class ConfigCommandTest {
         assertThat(create.out()).contains("published: parameter " + created + " version 1 written");
         assertThat(over.exit()).as(over.err()).isZero();
         assertThat(over.out()).as("an invalid document is compared with nothing")
-                .contains("the document published at ssm:" + secure + " is invalid").contains("version 2 written");
+                .contains("the document published at ssm:" + secure + " is invalid")
+                .contains("\"none open yet\" below is not known").contains("version 2 written");
         var stored = ssm.getParameter(r -> r.name(secure).withDecryption(true)).parameter();
         assertThat(stored.type()).isEqualTo(ParameterType.SECURE_STRING);
         assertThat(stored.value()).isEqualTo(BUNDLED);

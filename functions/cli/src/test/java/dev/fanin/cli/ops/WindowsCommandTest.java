@@ -207,6 +207,19 @@ class WindowsCommandTest {
         assertThat(unknown.err()).contains("cannot read stack no-such-stack").doesNotContain("\tat ");
     }
 
+    /** During a ConfigurationRejected incident the command says how to name the configuration the functions still run. */
+    @Test
+    void anInvalidConfigurationIsReportedWithHowToNameTheOneInForce() throws Exception {
+        holdJobs("job-c");
+        stack.operatorUses(dir, JOBS.replace("type: tumbling", "type: tumblin"));
+
+        OperatedFixture.Run list = stack.fanin("", "windows", "list");
+
+        assertThat(list.exit()).as(list.out() + list.err()).isEqualTo(1);
+        assertThat(list.err()).contains("fanin has no valid pipeline configuration").contains("is invalid")
+                .contains("give it with --config FILE to read the windows").doesNotContain("\tat ");
+    }
+
     private static void await(CyclicBarrier barrier) {
         try {
             barrier.await();
