@@ -40,6 +40,36 @@ class TemplateContractTest {
     private static final Path ROOT = TEMPLATE.toAbsolutePath().getParent();
     private static final Map<String, Object> T = CloudFormationYaml.read(TEMPLATE);
 
+    /**
+     * Every envelope fanin reads from a service's delivery (an SNS subscription, an EventBridge rule target, an S3
+     * notification) can reach the input queue: those services send as themselves, which only a queue policy allows
+     * (a review found none, while the README said to point them at the queue). The policy names the producers given in
+     * ProducerSourceArns, and exists only when some are.
+     */
+    @Test
+    void theServicesWhoseDeliveriesIntakeReadsMaySendToTheInputQueueForTheProducersNamed() {
+        Map<String, Object> policy = map(map(T.get("Resources")).get("InputQueueProducerPolicy"));
+        assertThat(policy.get("Type")).isEqualTo("AWS::SQS::QueuePolicy");
+        assertThat(policy.get("Condition")).isEqualTo("HasProducerSources");
+        Map<String, Object> properties = map(policy.get("Properties"));
+        assertThat(properties.get("Queues")).isEqualTo(List.of(Map.of("Ref", "InputQueue")));
+        List<?> statements = (List<?>) map(properties.get("PolicyDocument")).get("Statement");
+        Map<String, Object> statement = map(statements.get(0));
+        Set<String> services = new TreeSet<>();
+        for (dev.fanin.core.config.Envelope envelope : dev.fanin.core.config.Envelope.values()) {
+            switch (envelope) {
+                case RAW -> { }
+                case SNS -> services.add("sns.amazonaws.com");
+                case EVENTBRIDGE -> services.add("events.amazonaws.com");
+                case S3 -> services.add("s3.amazonaws.com");
+            }
+        }
+        assertThat(new TreeSet<>((List<?>) map(statement.get("Principal")).get("Service"))).isEqualTo(services);
+        assertThat(statement.get("Action")).isEqualTo("sqs:SendMessage");
+        assertThat(statement.get("Resource")).isEqualTo(Map.of("Fn::GetAtt", List.of("InputQueue", "Arn")));
+        assertThat(map(map(statement.get("Condition")).get("ArnLike")).get("aws:SourceArn")).isEqualTo(Map.of("Ref", "ProducerSourceArns"));
+    }
+
     @Test
     void everyHandlerNamesAClassOfThisModuleWithTheRightEventType() throws Exception {
         Map<String, Map<String, Object>> functions = resourcesOfType("AWS::Serverless::Function");
