@@ -44,7 +44,10 @@ final class S3ConfigDocument implements ConfigDocument {
             if (e.statusCode() == 404) {
                 throw new DocumentMissingException(location + ": no such object" + status, e);
             }
-            throw new ConfigUnavailableException(location + ": GetObject failed" + status, e);
+            // Without s3:ListBucket on the bucket, S3 answers a missing key with 403, not 404.
+            String hint = e.statusCode() == 403 ? ": the object may not exist (S3 answers 403 for a missing key to a caller"
+                    + " without s3:ListBucket on the bucket) or this role may not read it" : "";
+            throw new ConfigUnavailableException(location + ": GetObject failed" + status + hint, e);
         } catch (SdkException e) {
             throw new ConfigUnavailableException(location + ": GetObject failed: " + e.getMessage(), e);
         }
