@@ -41,12 +41,16 @@ final class EventTimes {
      */
     /** An epoch number written as a string, as SQS writes SentTimestamp. */
     private static final Pattern EPOCH_TEXT = Pattern.compile("-?\\d{1,20}(\\.\\d{1,9})?");
-    private static final List<DateTimeFormatter> ISO_FORMS = List.of(
-            new DateTimeFormatterBuilder().parseCaseInsensitive().append(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
-                    .appendPattern("[XXX][XX][X]").toFormatter(),
+    private static final List<DateTimeFormatter> ISO_FORMS = List.of(isoWithOffset("XXX"), isoWithOffset("XX"), isoWithOffset("X"),
             DateTimeFormatter.RFC_1123_DATE_TIME);
 
     private EventTimes() {
+    }
+
+    /** ISO-8601 with exactly one offset of one form ({@code [XXX][XX][X]} took "+01:00+0100" for +01:00). */
+    private static DateTimeFormatter isoWithOffset(String offset) {
+        return new DateTimeFormatterBuilder().parseCaseInsensitive().append(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
+                .appendPattern(offset).toFormatter();
     }
 
     /**
@@ -88,14 +92,28 @@ final class EventTimes {
         if (!value.isTextual()) {
             throw unparsable(path, value, "expected an ISO-8601 string such as \"2026-11-29T10:15:30Z\"");
         }
+        // Why it failed, said by the ISO forms for a text that starts like one, else by RFC 1123 (the last form).
+        boolean isoLike = !value.textValue().isEmpty() && Character.isDigit(value.textValue().charAt(0));
+        DateTimeParseException furthest = null;
         for (DateTimeFormatter form : ISO_FORMS) {
             try {
                 return OffsetDateTime.parse(value.textValue(), form).toInstant();
             } catch (DateTimeParseException e) {
-                // the next form
+                boolean rfc = form == DateTimeFormatter.RFC_1123_DATE_TIME;
+                if (furthest == null || (isoLike ? !rfc && e.getErrorIndex() > furthest.getErrorIndex() : rfc)) {
+                    furthest = e;
+                }
             }
         }
-        throw unparsable(path, value, "expected ISO-8601 with a Z, +hh:mm or +hhmm offset, such as \"2026-11-29T10:15:30Z\"");
+        throw unparsable(path, value, "expected ISO-8601 with one Z, +hh:mm, +hhmm or +hh offset and at most 9 fraction"
+                + " digits, such as \"2026-11-29T10:15:30Z\", or an RFC 1123 date (" + why(furthest) + ")");
+    }
+
+    /** What the closest form said, without the text it quotes (the detail quotes the value already). */
+    private static String why(DateTimeParseException e) {
+        String message = e.getMessage();
+        int colon = message.indexOf(": ");
+        return colon >= 0 && message.startsWith("Text '") ? message.substring(colon + 2) : "unparsed at index " + e.getErrorIndex();
     }
 
     private static BigDecimal number(JsonNode value, String path, String format) {

@@ -74,7 +74,12 @@ class EventTimeTest {
 
     static Stream<Arguments> unparsable() {
         return Stream.of(
-                Arguments.of(TimeFormat.ISO_8601, "\"2026-11-29T09:59:30\"", "is a string \"2026-11-29T09:59:30\"; expected ISO-8601 with a Z, +hh:mm or +hhmm offset"),
+                Arguments.of(TimeFormat.ISO_8601, "\"2026-11-29T09:59:30\"", "is a string \"2026-11-29T09:59:30\"; expected ISO-8601 with one Z, +hh:mm, +hhmm or +hh offset"),
+                // Two offsets were read as the first ([XXX][XX][X] let both through).
+                Arguments.of(TimeFormat.ISO_8601, "\"2026-11-29T10:00:00+01:00+0100\"", "unparsed at index 25"),
+                // The leap second and a fraction past nanoseconds say why.
+                Arguments.of(TimeFormat.ISO_8601, "\"2016-12-31T23:59:60Z\"", "Invalid value for SecondOfMinute (valid values 0 - 59): 60"),
+                Arguments.of(TimeFormat.ISO_8601, "\"2026-11-29T10:00:00.1234567891Z\"", "at most 9 fraction digits"),
                 Arguments.of(TimeFormat.ISO_8601, "\"yesterday\"", "\"yesterday\""),
                 Arguments.of(TimeFormat.ISO_8601, "1795946370", "is a number 1795946370; expected an ISO-8601 string"),
                 Arguments.of(TimeFormat.EPOCH_MILLIS, "\"soon\"", "is a string \"soon\"; expected epoch milliseconds"),
