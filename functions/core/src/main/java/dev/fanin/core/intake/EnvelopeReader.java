@@ -141,17 +141,26 @@ final class EnvelopeReader {
         return "Notification".equals(body.path("Type").textValue()) && body.path("Message").isTextual();
     }
 
+    /**
+     * A {@code Records} array with at least one S3 record: the notification is read, and a record that is not from S3
+     * is refused on its own ({@link #isS3Record}), so that one foreign record neither loses its neighbours nor turns
+     * the whole message into an envelope mismatch.
+     */
     static boolean isS3Notification(JsonNode body) {
         JsonNode records = body.path("Records");
-        if (!records.isArray() || records.isEmpty()) {
+        if (!records.isArray()) {
             return false;
         }
         for (JsonNode record : records) {
-            if (!"aws:s3".equals(record.path("eventSource").textValue())) {
-                return false;
+            if (isS3Record(record)) {
+                return true;
             }
         }
-        return true;
+        return false;
+    }
+
+    static boolean isS3Record(JsonNode record) {
+        return "aws:s3".equals(record.path("eventSource").textValue());
     }
 
     static boolean isS3TestEvent(JsonNode body) {

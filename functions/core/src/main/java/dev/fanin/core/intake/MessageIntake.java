@@ -84,6 +84,12 @@ public final class MessageIntake {
         for (int i = 0; i < selection.units.size(); i++) {
             Unwrapping.Unit unit = selection.units.get(i);
             PipelineConfig pipeline = selection.chosen.get(i);
+            if (unit.kind() == Envelope.S3 && !EnvelopeReader.isS3Record(unit.payload())) {
+                rejected.add(new Rejected(RejectionReason.NOT_AN_S3_RECORD, "record " + unit.recordIndex() + " is "
+                        + (unit.payload().isObject() ? "from eventSource " + Details.value(unit.payload().path("eventSource"))
+                        : Details.kind(unit.payload()) + " " + Details.value(unit.payload())) + ", expected \"aws:s3\"", null, unit.recordIndex()));
+                continue;
+            }
             if (pipeline == null) {
                 rejected.add(new Rejected(RejectionReason.NO_MATCHING_PIPELINE, "record " + unit.recordIndex()
                         + " (" + Details.value(unit.payload().path("s3").path("object").path("key")) + ") matches no pipeline with envelope "

@@ -11,6 +11,7 @@ public enum RejectionReason {
     NUMBER_OUT_OF_RANGE("a JSON number is not 0 and its magnitude is below 1e-300 or above 1e300, so fanin could not hold it exactly"),
     NOT_A_JSON_OBJECT("the body (or an SNS Message) is valid JSON but not an object"),
     NO_MATCHING_PIPELINE("no pipeline's envelope and match rule fit the message"),
+    NOT_AN_S3_RECORD("a record of an S3 notification does not say eventSource aws:s3 (the notification's other records are read)"),
     ENVELOPE_MISMATCH("a pipeline's match rule fits only when the message is read with a different envelope than configured"),
     MISSING_KEY("a key field is absent, null, or its extract regex does not match"),
     KEY_NOT_SCALAR("a key field is an object or an array"),

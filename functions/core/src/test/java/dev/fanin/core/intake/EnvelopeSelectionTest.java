@@ -119,6 +119,20 @@ class EnvelopeSelectionTest {
         });
     }
 
+    /** A record not from S3 is refused on its own; the whole message was refused as an envelope mismatch (a review). */
+    @Test
+    void aRecordNotFromS3IsRefusedOnItsOwnAndItsNeighboursRead() {
+        IntakeResult result = intake.parse(message(s3(s3Record("acme-ingest", "uploads/b/1.csv", "01"),
+                json("{'eventSource':'aws:sqs','body':'x'}"), "\"x\"")));
+
+        assertThat(result.accepted()).extracting(Event::key).containsExactly("uploads/b");
+        assertThat(result.rejected()).extracting(Rejected::reason).containsExactly(RejectionReason.NOT_AN_S3_RECORD,
+                RejectionReason.NOT_AN_S3_RECORD);
+        assertThat(result.rejected()).extracting(Rejected::recordIndex).containsExactly(1, 2);
+        assertThat(result.rejected().get(0).detail()).isEqualTo("record 1 is from eventSource \"aws:sqs\", expected \"aws:s3\"");
+        assertThat(result.rejected().get(1).detail()).isEqualTo("record 2 is a string \"x\", expected \"aws:s3\"");
+    }
+
     @Test
     void s3RecordsAreMatchedOneByOneAmongS3Pipelines() {
         MessageIntake twoBuckets = new MessageIntake(PipelineFixture.config(
