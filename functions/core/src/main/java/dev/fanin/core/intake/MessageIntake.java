@@ -11,6 +11,7 @@ import java.util.Collections;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Turns deliveries into events: size guard, strict parse, pipeline selection, extraction. Built once per
@@ -117,15 +118,18 @@ public final class MessageIntake {
     private Selection select(JsonNode root) {
         Map<Envelope, Unwrapping> readings = new EnumMap<>(Envelope.class);
         Selection selection = new Selection();
+        // S3's test event is ignored whenever an s3 pipeline could have been its target, also when a pipeline of
+        // another envelope comes first and would read it (an sns pipeline reads S3 -> SNS deliveries as notifications).
+        Optional<PipelineConfig> s3 = pipelines.stream().filter(p -> p.envelope() == Envelope.S3).findFirst();
+        if (s3.isPresent() && readings.computeIfAbsent(Envelope.S3, kind -> envelopes.unwrap(root, kind)) instanceof Unwrapping.TestEvent test) {
+            selection.ignored = new Ignored(IgnoreReason.S3_TEST_EVENT, test.detail(), s3.get().name(), Rejected.WHOLE_MESSAGE);
+            return selection;
+        }
         for (PipelineConfig pipeline : pipelines) {
             if (selection.kind != null && pipeline.envelope() != selection.kind) {
                 continue;
             }
             Unwrapping reading = readings.computeIfAbsent(pipeline.envelope(), kind -> envelopes.unwrap(root, kind));
-            if (reading instanceof Unwrapping.TestEvent test && selection.kind == null) {
-                selection.ignored = new Ignored(IgnoreReason.S3_TEST_EVENT, test.detail(), pipeline.name(), Rejected.WHOLE_MESSAGE);
-                return selection;
-            }
             if (reading instanceof Unwrapping.Broken broken && selection.problem == null) {
                 selection.problem = broken;
             }

@@ -158,6 +158,22 @@ class EnvelopeSelectionTest {
         });
     }
 
+    /** An sns pipeline first, reading every notification, took S3's test event through SNS for its own (a review). */
+    @Test
+    void s3TestEventThroughSnsIsIgnoredAlsoWhenAnSnsPipelineComesFirst() {
+        MessageIntake snsFirst = new MessageIntake(PipelineFixture.config(
+                pipeline("any-sns").envelope(Envelope.SNS).key("$.id"),
+                pipeline("uploads").envelope(Envelope.S3).key("$.s3.bucket.name")));
+
+        IntakeResult result = snsFirst.parse(message(sns(S3_TEST_EVENT)));
+
+        assertThat(result.accepted()).isEmpty();
+        assertThat(result.ignored()).singleElement().satisfies(i -> {
+            assertThat(i.reason()).isEqualTo(IgnoreReason.S3_TEST_EVENT);
+            assertThat(i.pipeline()).isEqualTo("uploads");
+        });
+    }
+
     static Stream<Arguments> testEvents() {
         return Stream.of(Arguments.of("direct", S3_TEST_EVENT), Arguments.of("through SNS", sns(S3_TEST_EVENT)));
     }
