@@ -17,8 +17,8 @@ public final class SizeBudget {
 
     /**
      * What the store keeps in a window's head item beside the state: keys, version, status, due time, fence, lease,
-     * TTL and the tail of event-id digests (about 2,500 of 17 bytes; more ids than that in one write to one window,
-     * from a very large batch, would not fit).
+     * TTL and the tail of event-id digests (about 2,500 of 17 bytes; the ingest writes a window at most
+     * {@code IngestService.MOST_EVENTS_PER_WRITE} of a batch's events at a time, so a batch of 10,000 fits).
      */
     public static final int STORE_RESERVE_BYTES = 49_152;
     /** The fields of an aggregate other than key, pipeline, missing members and aggregations: names, times, numbers. */

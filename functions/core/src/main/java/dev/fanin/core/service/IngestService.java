@@ -55,6 +55,9 @@ public final class IngestService {
     }
 
     /** A batch with all the time it needs (replays, tests, benchmarks). */
+    /** The most events of one window (or session key) one write takes: {@link #slices}. */
+    static final int MOST_EVENTS_PER_WRITE = 2_000;
+
     public BatchResult handle(List<InboundMessage> messages) {
         return handle(messages, Instant.MAX);
     }
@@ -182,7 +185,9 @@ public final class IngestService {
         for (Map.Entry<String, List<Event>> e : byKey.entrySet()) {
             // A key's events rarely open more than one session: this many new windows may still come.
             expectAhead(share, keys.subList(keys.size() - ahead, keys.size()), ahead--);
-            isolated(share.batch(), e.getValue(), () -> sessions.ingest(share, e.getKey(), e.getValue()));
+            for (List<Event> slice : slices(e.getValue())) {
+                isolated(share.batch(), slice, () -> sessions.ingest(share, e.getKey(), slice));
+            }
         }
     }
 
@@ -202,8 +207,23 @@ public final class IngestService {
         int ahead = refs.size();
         for (Map.Entry<WindowRef, List<Event>> e : ordered.entrySet()) {
             expectAhead(read, refs.subList(refs.size() - ahead, refs.size()), ahead--);
-            isolated(read.batch(), e.getValue(), () -> timeWindows.ingest(read, e.getKey(), bounds.get(e.getKey()), e.getValue()));
+            for (List<Event> slice : slices(e.getValue())) {
+                isolated(read.batch(), slice, () -> timeWindows.ingest(read, e.getKey(), bounds.get(e.getKey()), slice));
+            }
         }
+    }
+
+    /**
+     * A window's (or key's) events in writes of at most {@link #MOST_EVENTS_PER_WRITE}: the store keeps room in an item
+     * for about 2,500 new event-id digests a write ({@link dev.fanin.core.config.SizeBudget#STORE_RESERVE_BYTES}), and an
+     * ingest batch may be 10,000 messages, all for one window. The writes after the first read the item again.
+     */
+    private static List<List<Event>> slices(List<Event> events) {
+        List<List<Event>> slices = new ArrayList<>();
+        for (int from = 0; from < events.size(); from += MOST_EVENTS_PER_WRITE) {
+            slices.add(events.subList(from, Math.min(events.size(), from + MOST_EVENTS_PER_WRITE)));
+        }
+        return slices;
     }
 
     /**
