@@ -50,9 +50,10 @@ final class Claims {
             claim(s, new Close(CloseReason.HARD_LIFETIME, false, deadLetter, null), now);
             return Transition.Action.EMIT;
         }
-        if (s.revisionEvents == 0 && s.committedRevision >= 0) {
-            // A SIZE_LIMIT continuation that received nothing: close without emitting an empty revision. Nothing is
-            // due any more: the due time goes and the timer chain ends.
+        if (s.revisionEvents == 0 && s.committedRevision >= 0 && !s.completeness.sentinelSeen()) {
+            // A SIZE_LIMIT continuation that received nothing (not even a sentinel, which says the window is complete
+            // and is emitted so): close without emitting an empty revision. Nothing is due any more: the due time goes
+            // and the timer chain ends.
             s.status = WindowStatus.CLOSED;
             s.closedUnemitted = reason;
             s.dueAt = null;

@@ -3,6 +3,8 @@ package dev.fanin.core.machine;
 import static dev.fanin.core.trigger.EventFixture.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.fanin.core.config.Condition;
+import dev.fanin.core.config.SentinelSpec;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.trigger.PipelineFixture;
 import dev.fanin.core.window.CloseReason;
@@ -162,5 +164,25 @@ class SizeLimitSplitTest {
         WindowState decoded = WindowCodec.decode(WindowCodec.encode(closedEmpty), PipelineFixture.pipeline().maxEventsPerWindow(3).build());
 
         assertThat(decoded.closedUnemitted()).isEqualTo(CloseReason.WATERMARK);
+    }
+
+    /** A sentinel that does not count, alone in a continuation, is the completion the consumer waits for: emitted. */
+    @Test
+    void aContinuationHoldingOnlyASentinelIsEmittedAsCompleteNotClosedEmpty() {
+        WindowMachine sentinel = new WindowMachine(PipelineFixture.pipeline().maxEventsPerWindow(3).sentinel(new SentinelSpec(
+                new Condition(PipelineFixture.path("$.type"), "done", null, null, null), null, false)).build(), LEASE);
+        WindowState open = sentinel.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        Instant now = T0.plusSeconds(5);
+        WindowState claimed = stored(sentinel.ingest(open, events("e", 3), watermarkAt(now), now), open);
+        WindowState reopened = stored(sentinel.commit(claimed, claimed.fence(), watermarkAt(now), now), claimed);
+
+        Transition done = sentinel.ingest(reopened, List.of(event("z", T0.toEpochMilli() + 10_000, "{\"type\":\"done\"}")),
+                watermarkAt(now), now);
+
+        assertThat(done.action()).isEqualTo(Transition.Action.EMIT);
+        assertThat(done.next().claim().emission().path("revision").asInt()).isEqualTo(1);
+        assertThat(done.next().claim().emission().path("closeReason").asText()).isEqualTo("SENTINEL");
+        assertThat(done.next().claim().emission().path("complete").asBoolean()).isTrue();
+        assertThat(done.next().claim().emission().path("seen").asInt()).isZero();
     }
 }
