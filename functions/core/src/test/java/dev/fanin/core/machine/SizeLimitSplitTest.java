@@ -116,14 +116,7 @@ class SizeLimitSplitTest {
      */
     @Test
     void lateEventsOfAContinuationClosedEmptyAreThatRevisionNotACorrectionOfTheSplit() {
-        WindowState open = machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
-        Instant now = T0.plusSeconds(5);
-        WindowState claimed = stored(machine.ingest(open, events("e", 3), watermarkAt(now), now), open);
-        WindowState reopened = stored(machine.commit(claimed, claimed.fence(), watermarkAt(now), now), claimed);
-        Instant pastEnd = T0.plusSeconds(70);
-        Transition closing = machine.tick(reopened, watermarkAt(pastEnd), pastEnd);
-        assertThat(closing.action()).as("nothing to emit").isEqualTo(Transition.Action.NONE);
-        WindowState closedEmpty = stored(closing, reopened);
+        WindowState closedEmpty = continuationClosedEmpty();
         assertThat(closedEmpty.status()).isEqualTo(WindowStatus.CLOSED);
 
         Instant late = T0.plusSeconds(80);
@@ -152,14 +145,21 @@ class SizeLimitSplitTest {
         assertThat(correction.claim().emission().path("seen").asInt()).isEqualTo(2);
     }
 
-    @Test
-    void anUnemittedCloseRoundTripsThroughTheStoredState() {
+    /** A full revision split off and committed, then its continuation, empty, closed by the watermark past the end. */
+    private WindowState continuationClosedEmpty() {
         WindowState open = machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
         Instant now = T0.plusSeconds(5);
         WindowState claimed = stored(machine.ingest(open, events("e", 3), watermarkAt(now), now), open);
         WindowState reopened = stored(machine.commit(claimed, claimed.fence(), watermarkAt(now), now), claimed);
         Instant pastEnd = T0.plusSeconds(70);
-        WindowState closedEmpty = stored(machine.tick(reopened, watermarkAt(pastEnd), pastEnd), reopened);
+        Transition closing = machine.tick(reopened, watermarkAt(pastEnd), pastEnd);
+        assertThat(closing.action()).as("nothing to emit").isEqualTo(Transition.Action.NONE);
+        return stored(closing, reopened);
+    }
+
+    @Test
+    void anUnemittedCloseRoundTripsThroughTheStoredState() {
+        WindowState closedEmpty = continuationClosedEmpty();
 
         WindowState decoded = WindowCodec.decode(WindowCodec.encode(closedEmpty), PipelineFixture.pipeline().maxEventsPerWindow(3).build());
 
