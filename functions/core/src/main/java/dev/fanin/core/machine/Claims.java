@@ -37,6 +37,17 @@ final class Claims {
 
     /** Applies the winning trigger under the incomplete-window policy. */
     Transition.Action close(WindowState.Builder s, CloseReason reason, EnumSet<CloseReason> holding, Instant now) {
+        if (s.revisionEvents == 0 && s.committedRevision >= 0 && !s.completeness.sentinelCompleted()) {
+            // A SIZE_LIMIT continuation that received nothing (not even a sentinel that alone completes the window,
+            // which is emitted so): close without emitting an empty revision, also under HOLD (nothing of it is
+            // missing: its completeness started afresh at the split). Nothing is due any more: the due time goes and
+            // the timer chain ends.
+            s.status = WindowStatus.CLOSED;
+            s.closedUnemitted = reason;
+            s.dueAt = null;
+            s.timer = null;
+            return Transition.Action.NONE;
+        }
         boolean complete = s.completeness.completeOnClose(reason);
         // Under HOLD an incomplete window fires at its hard deadline only: the event-time end or a count reached first
         // holds it. The size bound is the exception: a full revision is cut (flagged) so the window can go on.
@@ -49,16 +60,6 @@ final class Claims {
             boolean deadLetter = config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
             claim(s, new Close(CloseReason.HARD_LIFETIME, false, deadLetter, null), now);
             return Transition.Action.EMIT;
-        }
-        if (s.revisionEvents == 0 && s.committedRevision >= 0 && !s.completeness.sentinelSeen()) {
-            // A SIZE_LIMIT continuation that received nothing (not even a sentinel, which says the window is complete
-            // and is emitted so): close without emitting an empty revision. Nothing is due any more: the due time goes
-            // and the timer chain ends.
-            s.status = WindowStatus.CLOSED;
-            s.closedUnemitted = reason;
-            s.dueAt = null;
-            s.timer = null;
-            return Transition.Action.NONE;
         }
         claim(s, new Close(reason, complete, false, null), now);
         return Transition.Action.EMIT;

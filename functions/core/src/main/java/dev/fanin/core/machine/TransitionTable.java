@@ -43,7 +43,8 @@ public final class TransitionTable {
     static {
         accepting(WindowStatus.OPEN, Set.of(o(WindowStatus.OPEN, NONE), o(WindowStatus.HELD, HELD), o(WindowStatus.CLAIMED, EMIT),
                 o(WindowStatus.CLOSED, NONE)));
-        accepting(WindowStatus.HELD, Set.of(o(WindowStatus.HELD, NONE), o(WindowStatus.CLAIMED, EMIT)));
+        // An empty split continuation a version before held closes unemitted at its next decision.
+        accepting(WindowStatus.HELD, Set.of(o(WindowStatus.HELD, NONE), o(WindowStatus.CLAIMED, EMIT), o(WindowStatus.CLOSED, NONE)));
 
         WindowStatus c = WindowStatus.CLAIMED;
         Set<Outcome> claimedStays = Set.of(o(c, NONE), o(c, EMIT));

@@ -4,6 +4,8 @@ import static dev.fanin.core.trigger.EventFixture.event;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.config.Condition;
+import dev.fanin.core.config.ExpectedSpec;
+import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.SentinelSpec;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.trigger.PipelineFixture;
@@ -215,5 +217,25 @@ class SizeLimitSplitTest {
         assertThat(claim.next().claim().emission().path("seen").asInt()).isEqualTo(1);
         assertThat(machine.ingest(pending, List.of(events("e", 4).get(0)), watermarkAt(due), due).outcomes())
                 .extracting(EventOutcome::disposition).as("r0's events stay deduped").containsExactly(EventOutcome.Disposition.DUPLICATE);
+    }
+
+    /**
+     * Under {@code incomplete: hold} an empty continuation closes unemitted too: it was held, then dead-lettered at the
+     * hard deadline as an empty revision (seen 0, all missing), firing WindowsDeadLettered (a review).
+     */
+    @Test
+    void anEmptyContinuationUnderHoldClosesUnemittedNotHeldAndDeadLettered() {
+        WindowMachine hold = new WindowMachine(PipelineFixture.pipeline().maxEventsPerWindow(3).expected(new ExpectedSpec(5, null, null, 0))
+                .incomplete(IncompletePolicy.Mode.HOLD, IncompletePolicy.AtDeadline.DEAD_LETTER).build(), LEASE);
+        WindowState open = hold.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        Instant now = T0.plusSeconds(5);
+        WindowState claimed = stored(hold.ingest(open, events("e", 3), watermarkAt(now), now), open);
+        WindowState reopened = stored(hold.commit(claimed, claimed.fence(), watermarkAt(now), now), claimed);
+
+        Instant pastEnd = T0.plusSeconds(70);
+        Transition visit = hold.tick(reopened, watermarkAt(pastEnd), pastEnd);
+
+        assertThat(visit.action()).isEqualTo(Transition.Action.NONE);
+        assertThat(visit.next().status()).isEqualTo(WindowStatus.CLOSED);
     }
 }
