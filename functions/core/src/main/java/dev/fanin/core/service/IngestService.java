@@ -17,6 +17,7 @@ import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -219,9 +220,17 @@ public final class IngestService {
      * ingest batch may be 10,000 messages, all for one window. The writes after the first read the item again.
      */
     private static List<List<Event>> slices(List<Event> events) {
+        if (events.size() <= MOST_EVENTS_PER_WRITE) {
+            return List.of(events);
+        }
+        // In event-time order, as one write takes them: a session cut short at its size bound by the first slice must
+        // not find the on-time events of a later slice inside it (late), when one write would have left them to the
+        // session that continues it.
+        List<Event> ordered = new ArrayList<>(events);
+        ordered.sort(Comparator.comparing(Event::eventTime).thenComparing(Event::eventId));
         List<List<Event>> slices = new ArrayList<>();
-        for (int from = 0; from < events.size(); from += MOST_EVENTS_PER_WRITE) {
-            slices.add(events.subList(from, Math.min(events.size(), from + MOST_EVENTS_PER_WRITE)));
+        for (int from = 0; from < ordered.size(); from += MOST_EVENTS_PER_WRITE) {
+            slices.add(ordered.subList(from, Math.min(ordered.size(), from + MOST_EVENTS_PER_WRITE)));
         }
         return slices;
     }
