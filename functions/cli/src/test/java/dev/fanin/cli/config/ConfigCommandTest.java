@@ -150,6 +150,11 @@ class ConfigCommandTest {
         assertThat(own.out()).contains("FANIN_ROLLUP_QUEUE_URL").contains("--function-env NAME=VALUE");
         assertThat(given.exit()).as(given.out() + given.err()).isZero();
         assertThat(published("unrunnable.yaml")).isEqualTo(Files.readString(ownVariable));
+        // Lambda's own variables are set on every function (a review: AWS_REGION in a URL was refused).
+        Path region = file("region.yaml", Files.readString(emptyQueue).replace("${FANIN_EMIT_QUEUE_URL}",
+                "https://sqs.${AWS_REGION}.amazonaws.com/123456789012/out"));
+        Run byRegion = fanin("", "config", "diff", "--stack", stack, region.toString());
+        assertThat(byRegion.exit()).as(byRegion.out() + byRegion.err()).isZero();
     }
 
     @Test
