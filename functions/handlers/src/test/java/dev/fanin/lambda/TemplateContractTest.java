@@ -50,24 +50,31 @@ class TemplateContractTest {
     void theServicesWhoseDeliveriesIntakeReadsMaySendToTheInputQueueForTheProducersNamed() {
         Map<String, Object> policy = map(map(T.get("Resources")).get("InputQueueProducerPolicy"));
         assertThat(policy.get("Type")).isEqualTo("AWS::SQS::QueuePolicy");
-        assertThat(policy.get("Condition")).isEqualTo("HasProducerSources");
+        assertThat(policy.get("Condition")).isEqualTo("HasProducerPolicy");
         Map<String, Object> properties = map(policy.get("Properties"));
         assertThat(properties.get("Queues")).isEqualTo(List.of(Map.of("Ref", "InputQueue")));
         List<?> statements = (List<?>) map(properties.get("PolicyDocument")).get("Statement");
-        Map<String, Object> statement = map(statements.get(0));
-        Set<String> services = new TreeSet<>();
+        List<?> services = (List<?>) map(statements.get(0)).get("Fn::If");
+        assertThat(services.get(0)).isEqualTo("HasProducerSources");
+        Map<String, Object> statement = map(services.get(1));
+        Set<String> expected = new TreeSet<>();
         for (dev.fanin.core.config.Envelope envelope : dev.fanin.core.config.Envelope.values()) {
             switch (envelope) {
                 case RAW -> { }
-                case SNS -> services.add("sns.amazonaws.com");
-                case EVENTBRIDGE -> services.add("events.amazonaws.com");
-                case S3 -> services.add("s3.amazonaws.com");
+                case SNS -> expected.add("sns.amazonaws.com");
+                case EVENTBRIDGE -> expected.add("events.amazonaws.com");
+                case S3 -> expected.add("s3.amazonaws.com");
             }
         }
-        assertThat(new TreeSet<>((List<?>) map(statement.get("Principal")).get("Service"))).isEqualTo(services);
+        assertThat(new TreeSet<>((List<?>) map(statement.get("Principal")).get("Service"))).isEqualTo(expected);
         assertThat(statement.get("Action")).isEqualTo("sqs:SendMessage");
         assertThat(statement.get("Resource")).isEqualTo(Map.of("Fn::GetAtt", List.of("InputQueue", "Arn")));
         assertThat(map(map(statement.get("Condition")).get("ArnLike")).get("aws:SourceArn")).isEqualTo(Map.of("Ref", "ProducerSourceArns"));
+        // Producers of other accounts, with their own credentials.
+        List<?> accounts = (List<?>) map(statements.get(1)).get("Fn::If");
+        assertThat(accounts.get(0)).isEqualTo("HasProducerPrincipals");
+        assertThat(map(map(accounts.get(1)).get("Principal")).get("AWS")).isEqualTo(Map.of("Ref", "ProducerPrincipalArns"));
+        assertThat(map(accounts.get(1)).get("Action")).isEqualTo("sqs:SendMessage");
     }
 
     @Test
