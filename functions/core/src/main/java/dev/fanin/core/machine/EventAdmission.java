@@ -57,13 +57,6 @@ final class EventAdmission {
         if (isFinal || (lateness == Lateness.TOO_LATE && !reconciling && !holding)) {
             return new EventOutcome(event, Disposition.TOO_LATE, isFinal ? finalReason(s) : lateReason(bounds, watermark));
         }
-        if (afterClose && s.status == WindowStatus.CLOSED && !s.kind.isSession() && splitsWhenFull() && s.revisionEvents >= config.bounds().maxEventsPerWindow()) {
-            // A time window that closed full cannot take a correction of that revision: its late events continue it in
-            // a revision of their own, as a split's would, emitted as the window closed (corrects nothing). Refused,
-            // they came back until too late.
-            Claims.startAfresh(s, config);
-            s.closedUnemitted = CloseReason.WATERMARK;
-        }
         Disposition refused = refusal(s, afterClose);
         if (refused != null) {
             return new EventOutcome(event, refused);
@@ -98,10 +91,6 @@ final class EventAdmission {
             return config.bounds().onOverflow() == Bounds.Overflow.SIDE_OUTPUT ? Disposition.WINDOW_FULL : Disposition.RETRY;
         }
         return null;
-    }
-
-    private boolean splitsWhenFull() {
-        return config.bounds().onOverflow() == Bounds.Overflow.SPLIT;
     }
 
     /** Folds a new event into the accumulating revision; a session takes the batch's bounds. */

@@ -164,7 +164,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
      * Whether the window holds one of its pipeline's open-window slots ({@code bounds.maxOpenWindows}): from its
      * creation until it is first closed or merged. A SIZE_LIMIT split keeps its slot (the window continues); a
      * closed window claimed again for late events takes none: a correction, or the late events of a continuation that
-     * closed unemitted or of a revision that closed full ({@link #closedUnemitted}).
+     * closed unemitted ({@link #closedUnemitted}).
      */
     public boolean holdsSlot() {
         return switch (status()) {

@@ -189,37 +189,6 @@ class SizeLimitSplitTest {
     }
 
     /**
-     * A window that closed with a full revision (its end passed as it filled) takes its late events in a revision of
-     * their own: refused, they came back until too late, and the batch that filled it at its end lost its overflow
-     * the same way (a review).
-     */
-    @Test
-    void lateEventsOfAWindowThatClosedFullContinueItInARevisionOfTheirOwn() {
-        WindowState open = machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
-        Instant atEnd = T0.plusSeconds(66);
-        Transition filled = machine.ingest(open, events("e", 4), watermarkAt(atEnd), atEnd);
-        assertThat(filled.outcomes()).extracting(EventOutcome::disposition).containsExactly(EventOutcome.Disposition.ACCEPTED_LATE,
-                EventOutcome.Disposition.ACCEPTED_LATE, EventOutcome.Disposition.ACCEPTED_LATE, EventOutcome.Disposition.RETRY);
-        WindowState claimed = stored(filled, open);
-        assertThat(claimed.claim().reason()).as("the end passed: the watermark closes it, full").isEqualTo(CloseReason.WATERMARK);
-        WindowState closed = stored(machine.commit(claimed, claimed.fence(), watermarkAt(atEnd), atEnd), claimed);
-
-        Instant redelivered = atEnd.plusSeconds(10);
-        Transition again = machine.ingest(closed, List.of(events("e", 4).get(3)), watermarkAt(redelivered), redelivered);
-        assertThat(again.outcomes()).extracting(EventOutcome::disposition).containsExactly(EventOutcome.Disposition.CORRECTION);
-        WindowState pending = stored(again, closed);
-        Instant due = redelivered.plusSeconds(6);
-        Transition claim = machine.tick(pending, watermarkAt(due), due);
-
-        assertThat(claim.action()).isEqualTo(Transition.Action.EMIT);
-        assertThat(claim.next().claim().emission().path("revision").asInt()).isEqualTo(1);
-        assertThat(claim.next().claim().emission().path("corrects").isNull()).as("a continuation, not a replacement").isTrue();
-        assertThat(claim.next().claim().emission().path("seen").asInt()).isEqualTo(1);
-        assertThat(machine.ingest(pending, List.of(events("e", 4).get(0)), watermarkAt(due), due).outcomes())
-                .extracting(EventOutcome::disposition).as("r0's events stay deduped").containsExactly(EventOutcome.Disposition.DUPLICATE);
-    }
-
-    /**
      * Under {@code incomplete: hold} an empty continuation closes unemitted too: it was held, then dead-lettered at the
      * hard deadline as an empty revision (seen 0, all missing), firing WindowsDeadLettered (a review).
      */

@@ -13,9 +13,9 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * A closed window's late events claimed as a revision of their own (a split's continuation that closed unemitted, or
- * a revision that closed full) take no open-window slot, as a correction takes none: a review found the commit of
- * such a claim giving back a slot no one held, so a further window passed {@code maxOpenWindows}.
+ * A closed window's late events claimed as a revision of their own (a split's continuation that closed unemitted)
+ * take no open-window slot, as a correction takes none: a review found the commit of such a claim giving back a slot
+ * no one held, so a further window passed {@code maxOpenWindows}.
  */
 class ContinuationSlotTest {
 
@@ -48,23 +48,6 @@ class ContinuationSlotTest {
         assertThat(ingest.handle(List.of(event("k3", "y", T0.plusSeconds(125)))).failedMessageIds()).isEmpty();
         assertThat(ingest.handle(List.of(event("k4", "z", T0.plusSeconds(126)))).failedMessageIds())
                 .as("refused: k2 and k3 hold the two slots").hasSize(1);
-    }
-
-    @Test
-    void theLateRevisionOfAWindowThatClosedFullGivesBackNoSlot() {
-        ingest(event("k2", "x", T0.plusSeconds(120)));  // the watermark is past k's window before it opens
-        InboundMessage overflow = event("k", "c", T0.plusSeconds(15));
-        assertThat(ingest.handle(List.of(event("k", "a", T0.plusSeconds(5)), event("k", "b", T0.plusSeconds(10)), overflow))
-                .failedMessageIds()).as("the watermark closes it full; the third waits").hasSize(1);
-        sweepFor(Duration.ofMinutes(1));
-        assertThat(store.openWindows("p")).as("k2's window").isEqualTo(1);
-
-        ingest(overflow);  // redelivered: the window closed full, so it continues in a revision of its own
-        sweepFor(Duration.ofMinutes(3));
-
-        assertThat(emitter.emitted()).extracting(e -> e.aggregateId()).anyMatch(id -> id.contains("/1:k/") && id.endsWith("/r1"));
-        assertThat(store.openWindows("p")).as("k2's window still holds its slot").isEqualTo(1);
-        assertThat(store.slotsByEpoch("p").values()).allMatch(n -> n >= 0);
     }
 
     private void sweepFor(Duration d) {
