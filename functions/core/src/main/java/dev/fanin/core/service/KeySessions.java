@@ -5,9 +5,11 @@ import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.window.EventTimeMath;
+import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.SessionView;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -74,9 +76,9 @@ final class KeySessions {
     }
 
     /** The sessions the planner sees: live ones, the committed ones read, and the latest committed one. */
-    List<SessionView> views(Duration gap) {
+    List<SessionView> views(Duration gap, Instant now) {
         Map<String, SessionView> views = new LinkedHashMap<>();
-        liveStates.values().forEach(s -> views.put(s.ref().windowId(), view(s, gap)));
+        liveStates.values().forEach(s -> views.put(s.ref().windowId(), pastItsDeadline(s, now) ? cutAtItsDeadline(s, gap) : view(s, gap)));
         // A MERGED session (stored by a version before live sessions) holds nothing of its own any more.
         closedStates.values().stream().filter(s -> s.status() != WindowStatus.MERGED)
                 .forEach(s -> views.put(s.ref().windowId(), view(s, gap)));
@@ -89,6 +91,24 @@ final class KeySessions {
 
     private static SessionView view(WindowState s, Duration gap) {
         return new SessionView(s.ref().windowId(), s.bounds(), s.status(), s.cutUntil(gap));
+    }
+
+    /**
+     * An accepting session past its hard deadline is cut there, whether or not its timer or a sweep has claimed it yet
+     * (HARD_LIFETIME freezes it just after the last event it took): the plan sees it so, so that an on-time event after
+     * that is not offered to it (final, it refused the event as too late) but opens the session that continues it, and
+     * no bridge merges it (a merge would give its neighbours its passed deadline).
+     */
+    private static boolean pastItsDeadline(WindowState s, Instant now) {
+        return (s.status() == WindowStatus.OPEN || s.status() == WindowStatus.HELD) && !now.isBefore(s.hardDeadline())
+                && s.lastTakenTime() != null;
+    }
+
+    private static SessionView cutAtItsDeadline(WindowState s, Duration gap) {
+        long lastTaken = s.lastTakenTime().toEpochMilli();
+        long end = Math.min(s.bounds().endMillis(), EventTimeMath.plus(lastTaken, 1));
+        return new SessionView(s.ref().windowId(), new Interval(s.bounds().startMillis(), end), WindowStatus.CLAIMED,
+                EventTimeMath.plus(lastTaken, gap.toMillis()));
     }
 
     boolean isLive(String windowId) {

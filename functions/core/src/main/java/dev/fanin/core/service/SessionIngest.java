@@ -70,7 +70,7 @@ final class SessionIngest {
         Duration gap = ((WindowSpec.Session) machine.config().window()).gap();
         List<Long> times = events.stream().map(e -> e.eventTime().toEpochMilli()).toList();
         KeySessions view = KeySessions.load(engine, share.reads(), machine.config().name(), key, times, gap);
-        SessionPlan plan = SessionPlanner.plan(gap, view.views(gap), times);
+        SessionPlan plan = SessionPlanner.plan(gap, view.views(gap, batch.now), times);
         Planned planned = new Planned(batch, machine, view, watermark);
         for (SessionPlan.Target target : plan.sessions()) {
             accepting(target, pick(events, target.eventIndexes()), planned);
