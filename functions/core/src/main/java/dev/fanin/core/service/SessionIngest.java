@@ -87,6 +87,7 @@ final class SessionIngest {
         }
         cutOldestBeyondTheLimit(machine, planned.change, watermark, batch);
         conflicted.addAll(writeLive(batch, planned));
+        conflicted.addAll(planned.replan);
         return conflicted;
     }
 
@@ -98,7 +99,12 @@ final class SessionIngest {
         String continues = target.continues() == null ? null : ref.withWindowId(target.continues()).aggregateId(0);
         WindowState state = target.created() ? machine.open(ref, target.bounds(), batch.now, continues) : planned.view.state(target.windowId());
         List<WindowState> absorbed = target.absorbed().stream().map(planned.view::state).toList();
-        Transition t = machine.merge(new WindowMachine.Merge(state, absorbed, target.bounds()), evs, planned.watermark, batch.now);
+        WindowMachine.Merge merge = new WindowMachine.Merge(state, absorbed, target.bounds());
+        Transition t = machine.merge(merge, evs, planned.watermark, batch.now);
+        if (!t.counted() && machine.mergePassesTheSizeBound(merge, evs)) {
+            cutTheEarliest(target.created() ? absorbed : concat(state, absorbed), evs, planned);
+            return;
+        }
         if (!t.counted() && (target.created() || !absorbed.isEmpty())) {
             // Nothing counted: a session is never created empty, and an event not counted bridges nothing.
             batch.record(t.outcomes(), ref, planned.watermark);
@@ -110,6 +116,24 @@ final class SessionIngest {
         }
         t.absorbed().forEach(planned.change::absorb);
         applyLive(target.created() ? null : state, t, evs, planned);
+    }
+
+    /**
+     * The sessions a bridge would merge hold more than the size bound: the earliest of them is cut at it, written with
+     * the key's other changes, and the bridging events are planned again after that write, when they continue it.
+     */
+    private void cutTheEarliest(List<WindowState> sessions, List<Event> evs, Planned planned) {
+        WindowState earliest = sessions.stream().min(Comparator.comparingLong((WindowState s) -> s.bounds().startMillis())).orElseThrow();
+        planned.change.put(planned.machine.cutAtTheSizeBound(earliest, planned.watermark, planned.batch.now), false);
+        planned.replan.addAll(evs);
+        WindowLog.info(LOG, earliest.ref(), "session cut at the size bound: a bridge would merge more events than it may hold",
+                Map.of("maxEventsPerWindow", planned.machine.config().bounds().maxEventsPerWindow()));
+    }
+
+    private static List<WindowState> concat(WindowState first, List<WindowState> rest) {
+        List<WindowState> all = new ArrayList<>(List.of(first));
+        all.addAll(rest);
+        return all;
     }
 
     /** A transition of a live session, written with the key's other changes; recorded once that write is applied. */
@@ -208,6 +232,8 @@ final class SessionIngest {
         final LiveChange change;
         final List<Transition> outcomes = new ArrayList<>();
         final List<Event> events = new ArrayList<>();
+        /** Events to plan again once this attempt's write is in (they bridge sessions cut by it). */
+        final List<Event> replan = new ArrayList<>();
 
         Planned(IngestBatch batch, WindowMachine machine, KeySessions view, long watermark) {
             this.batch = batch;
