@@ -147,12 +147,17 @@ class SizeLimitSplitTest {
         assertThat(correction.claim().emission().path("seen").asInt()).isEqualTo(2);
     }
 
+    /** A full revision of three events split off by {@code m} at {@code now} and committed: the continuation, empty and open. */
+    private WindowState splitAndCommitted(WindowMachine m, Instant now) {
+        WindowState open = m.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
+        WindowState claimed = stored(m.ingest(open, events("e", 3), watermarkAt(now), now), open);
+        return stored(m.commit(claimed, claimed.fence(), watermarkAt(now), now), claimed);
+    }
+
     /** A full revision split off and committed, then its continuation, empty, closed by the watermark past the end. */
     private WindowState continuationClosedEmpty() {
-        WindowState open = machine.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
         Instant now = T0.plusSeconds(5);
-        WindowState claimed = stored(machine.ingest(open, events("e", 3), watermarkAt(now), now), open);
-        WindowState reopened = stored(machine.commit(claimed, claimed.fence(), watermarkAt(now), now), claimed);
+        WindowState reopened = splitAndCommitted(machine, now);
         Instant pastEnd = T0.plusSeconds(70);
         Transition closing = machine.tick(reopened, watermarkAt(pastEnd), pastEnd);
         assertThat(closing.action()).as("nothing to emit").isEqualTo(Transition.Action.NONE);
@@ -173,10 +178,8 @@ class SizeLimitSplitTest {
     void aContinuationHoldingOnlyASentinelIsEmittedAsCompleteNotClosedEmpty() {
         WindowMachine sentinel = new WindowMachine(PipelineFixture.pipeline().maxEventsPerWindow(3).sentinel(new SentinelSpec(
                 new Condition(PipelineFixture.path("$.type"), "done", null, null, null), null, false)).build(), LEASE);
-        WindowState open = sentinel.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
         Instant now = T0.plusSeconds(5);
-        WindowState claimed = stored(sentinel.ingest(open, events("e", 3), watermarkAt(now), now), open);
-        WindowState reopened = stored(sentinel.commit(claimed, claimed.fence(), watermarkAt(now), now), claimed);
+        WindowState reopened = splitAndCommitted(sentinel, now);
 
         Transition done = sentinel.ingest(reopened, List.of(event("z", T0.toEpochMilli() + 10_000, "{\"type\":\"done\"}")),
                 watermarkAt(now), now);
@@ -196,10 +199,8 @@ class SizeLimitSplitTest {
     void anEmptyContinuationUnderHoldClosesUnemittedNotHeldAndDeadLettered() {
         WindowMachine hold = new WindowMachine(PipelineFixture.pipeline().maxEventsPerWindow(3).expected(new ExpectedSpec(5, null, null, 0))
                 .incomplete(IncompletePolicy.Mode.HOLD, IncompletePolicy.AtDeadline.DEAD_LETTER).build(), LEASE);
-        WindowState open = hold.open(ref, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
         Instant now = T0.plusSeconds(5);
-        WindowState claimed = stored(hold.ingest(open, events("e", 3), watermarkAt(now), now), open);
-        WindowState reopened = stored(hold.commit(claimed, claimed.fence(), watermarkAt(now), now), claimed);
+        WindowState reopened = splitAndCommitted(hold, now);
 
         Instant pastEnd = T0.plusSeconds(70);
         Transition visit = hold.tick(reopened, watermarkAt(pastEnd), pastEnd);
