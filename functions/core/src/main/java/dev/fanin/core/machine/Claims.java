@@ -74,7 +74,7 @@ final class Claims {
     void claim(WindowState.Builder s, Close close, Instant now) {
         int revision = s.committedRevision + 1;
         if (s.kind.isSession() && revision == 0) {
-            freezeIfCut(s, close.reason());
+            freezeIfCut(s, close.reason(), now);
         }
         AggregateEvent event = emission(s, close, revision, now);
         s.revision = revision;
@@ -122,12 +122,15 @@ final class Claims {
      * A session cut short before its gap ended (maxLifetime, maxEventsPerWindow) ends just after the last event it
      * took (a sentinel that is not counted included, which {@code lastEventTime} leaves out): its
      * bounds freeze there, so the on-time events after it open a new session that continues it instead of being late
-     * for this one.
+     * for this one. A session claimed at or past its hard deadline is cut there whatever trigger won (its gap may have
+     * ended too): the ingest plans it so from its deadline on ({@code KeySessions}), and may have opened the session
+     * that continues it already.
      */
-    private static void freezeIfCut(WindowState.Builder s, CloseReason reason) {
+    private static void freezeIfCut(WindowState.Builder s, CloseReason reason, Instant now) {
         boolean cut = reason == CloseReason.HARD_LIFETIME || reason == CloseReason.SIZE_LIMIT || reason == CloseReason.SESSION_LIMIT;
-        if (cut && s.lastTakenTime != null) {
-            s.cutBy = reason;
+        boolean pastDeadline = !now.isBefore(s.hardDeadline);
+        if ((cut || pastDeadline) && s.lastTakenTime != null) {
+            s.cutBy = cut ? reason : CloseReason.HARD_LIFETIME;
             long end = EventTimeMath.plus(s.lastTakenTime.toEpochMilli(), 1);
             if (end < s.bounds.endMillis()) {
                 s.bounds = new Interval(s.bounds.startMillis(), end);

@@ -72,6 +72,35 @@ class OverdueSessionTest {
                 .isEqualTo(T0.plusSeconds(540).toString().replace("Z", ".000Z"));
     }
 
+    /**
+     * The claim agrees with the plan: a session claimed past its deadline is cut after its last event whatever trigger
+     * won (here its gap had ended too, and SESSION_GAP precedes HARD_LIFETIME), so it never overlaps the session the
+     * plan opened to continue it (a review: it kept its gap's end, and a redelivered e15 was counted in both).
+     */
+    @Test
+    void aSessionClaimedPastItsDeadlineByItsGapIsCutWhereThePlanAssumed() throws Exception {
+        FaninEngine engine = engine("{type: session, gap: 2m}", "15m", "{outOfOrderness: 10s, idleAfter: 5m}", "    allowedLateness: 1h\n");
+        IngestService ingest = new IngestService(engine);
+        for (int i = 0; i <= 14; i++) {
+            Instant at = T0.plusSeconds(60L * i);
+            clock.set(at.plusSeconds(1));
+            ingest.handle(List.of(message("e" + i, at)));
+        }
+        clock.set(T0.plusSeconds(15 * 60 + 5));  // past A's deadline, unclaimed; e17 takes the watermark past A's gap
+        ingest.handle(List.of(message("e15", T0.plusSeconds(900)), message("e17", T0.plusSeconds(990))));
+        clock.advance(Duration.ofSeconds(20));
+        new SweepService(engine).sweep(clock.instant().plusSeconds(50));
+        clock.advance(Duration.ofSeconds(20));
+        BatchResult again = ingest.handle(List.of(message("e15", T0.plusSeconds(900))));
+        sweepFor(engine, Duration.ofMinutes(90));
+
+        assertThat(again.duplicates()).as("e15 redelivered is a duplicate").isEqualTo(1);
+        List<JsonNode> aggregates = aggregates();
+        assertThat(aggregates).extracting(a -> a.path("aggregations").path("n").asInt()).containsExactly(15, 2);
+        assertThat(aggregates.get(0).path("window").path("end").asText()).as("cut after e14").endsWith("10:14:00.001Z");
+        assertThat(aggregates.get(1).path("continues").asText()).isEqualTo(aggregates.get(0).path("aggregateId").asText());
+    }
+
     private FaninEngine engine(String window, String lifetime, String watermark, String more) {
         return InMemoryEngines.of(InMemoryEngines.rawPipeline(window, lifetime, watermark,
                 more + "    aggregations: [{name: n, type: count}]\n"), store, emitter, new RecordingTimers(), clock);
