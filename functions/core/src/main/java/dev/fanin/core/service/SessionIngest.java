@@ -2,6 +2,7 @@ package dev.fanin.core.service;
 
 import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.event.Event;
+import dev.fanin.core.machine.EventOutcome;
 import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
@@ -101,7 +102,7 @@ final class SessionIngest {
         List<WindowState> absorbed = target.absorbed().stream().map(planned.view::state).toList();
         WindowMachine.Merge merge = new WindowMachine.Merge(state, absorbed, target.bounds());
         Transition t = machine.merge(merge, evs, planned.watermark, batch.now);
-        if (!t.counted() && machine.mergePassesTheSizeBound(merge, evs)) {
+        if (!t.counted() && refusedForNow(t) && machine.mergePassesTheSizeBound(merge, evs)) {
             cutTheEarliest(target.created() ? absorbed : concat(state, absorbed), evs, planned);
             return;
         }
@@ -128,6 +129,11 @@ final class SessionIngest {
         planned.replan.addAll(evs);
         WindowLog.info(LOG, earliest.ref(), "session cut at the size bound: a bridge would merge more events than it may hold",
                 Map.of("maxEventsPerWindow", planned.machine.config().bounds().maxEventsPerWindow()));
+    }
+
+    /** Whether the transition refused events for now (the size bound), not for being duplicates or too late. */
+    private static boolean refusedForNow(Transition t) {
+        return t.outcomes().stream().anyMatch(o -> o.disposition() == EventOutcome.Disposition.RETRY);
     }
 
     private static List<WindowState> concat(WindowState first, List<WindowState> rest) {

@@ -69,4 +69,40 @@ class SessionBridgeBoundTest {
     private InboundMessage message(String id, long seconds) {
         return InMemoryEngines.message("m" + seq++, InMemoryEngines.rawEvent("k", id, T0.plusSeconds(seconds)), clock.instant(), 1);
     }
+
+    /** A bridge too late to count merges nothing, so it cuts nothing (a review: A was cut at SIZE_LIMIT, flagged). */
+    @Test
+    void aBridgeTooLateToCountCutsNothing() throws Exception {
+        FaninEngine strict = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: session, gap: 10m}", "2h",
+                "{outOfOrderness: 0s, idleAfter: 3h}", "    bounds: {maxEventsPerWindow: 7, onOverflow: split}\n"
+                        + "    aggregations: [{name: ids, type: distinct-ids}]\n"), store, emitter, new RecordingTimers(), clock);
+        IngestService strictIngest = new IngestService(strict);
+        List<InboundMessage> a = new ArrayList<>();
+        List<InboundMessage> b = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            a.add(message("a" + i, i));
+            b.add(message("b" + i, 1200 + i));
+        }
+        strictIngest.handle(a);
+        strictIngest.handle(b);
+        strictIngest.handle(List.of(InMemoryEngines.message("m-other", InMemoryEngines.rawEvent("other", "o", T0.plusSeconds(3000)),
+                clock.instant(), 1)));  // the watermark passes both sessions' ends
+
+        BatchResult late = strictIngest.handle(List.of(message("bridge", 602)));
+
+        assertThat(late.failedMessageIds()).isEmpty();
+        SweepService sweep = new SweepService(strict);
+        for (int i = 0; i < 10; i++) {
+            clock.advance(Duration.ofSeconds(30));
+            sweep.sweep(clock.instant().plusSeconds(50));
+        }
+        List<String> reasons = new ArrayList<>();
+        for (var e : emitter.emitted()) {
+            JsonNode aggregate = JSON.readTree(e.detailJson());
+            if (aggregate.path("key").asText().equals("k")) {
+                reasons.add(aggregate.path("closeReason").asText());
+            }
+        }
+        assertThat(reasons).containsOnly("SESSION_GAP");
+    }
 }
