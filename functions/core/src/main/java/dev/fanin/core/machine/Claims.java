@@ -7,8 +7,6 @@ import dev.fanin.core.config.Retirement;
 import dev.fanin.core.emit.AggregateEvent;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.window.CloseReason;
-import dev.fanin.core.window.EventTimeMath;
-import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
 import java.time.Instant;
@@ -131,10 +129,7 @@ final class Claims {
         boolean pastDeadline = !now.isBefore(s.hardDeadline);
         if ((cut || pastDeadline) && s.lastTakenTime != null) {
             s.cutBy = cut ? reason : CloseReason.HARD_LIFETIME;
-            long end = EventTimeMath.plus(s.lastTakenTime.toEpochMilli(), 1);
-            if (end < s.bounds.endMillis()) {
-                s.bounds = new Interval(s.bounds.startMillis(), end);
-            }
+            s.bounds = s.bounds.endingJustAfter(s.lastTakenTime.toEpochMilli());
         }
     }
 }

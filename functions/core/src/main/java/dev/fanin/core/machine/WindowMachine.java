@@ -1,7 +1,6 @@
 package dev.fanin.core.machine;
 
 import dev.fanin.core.aggregate.Aggregates;
-import dev.fanin.core.aggregate.EventIdDigest;
 import dev.fanin.core.config.Bounds;
 import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
@@ -171,34 +170,12 @@ public final class WindowMachine {
     }
 
     /**
-     * Whether the merge, with the events that bridge it, would pass the size bound of a pipeline that splits: a session
-     * does not split as a time window does (refused, the bridging events came back until they were redriven), so the
-     * caller cuts the earliest of the sessions at the bound instead ({@link #cutAtTheSizeBound}) and plans the events
-     * again: they continue it.
-     */
-    public boolean mergePassesTheSizeBound(Merge merge, List<Event> events) {
-        if (merge.absorbed().isEmpty() || config.bounds().onOverflow() != Bounds.Overflow.SPLIT) {
-            return false;
-        }
-        WindowState merged = merge.survivor();
-        for (WindowState other : merge.absorbed()) {
-            merged = SessionMerge.absorb(merged, other);
-        }
-        java.util.Set<String> ids = new java.util.HashSet<>(merged.eventIds());
-        long added = events.stream().map(e -> EventIdDigest.of(e.eventId())).filter(ids::add).count();
-        return merged.revisionEvents() + added > config.bounds().maxEventsPerWindow();
-    }
-
-    /**
      * Cuts an accepting session at the size bound (SIZE_LIMIT, flagged unless nothing is missing), as a session that
      * fills is cut: its bounds freeze just after its last event, and the events after it open a session that continues
-     * it.
+     * it. For a merge the size bound refused: a session does not split as a time window does.
      */
     public Transition cutAtTheSizeBound(WindowState state, long watermark, Instant now) {
-        TransitionTable.require(state, Stimulus.SESSION_LIMIT_CUT);
-        WindowState.Builder s = state.toBuilder();
-        claims.claim(s, new Claims.Close(CloseReason.SIZE_LIMIT, s.completeness.completeOnClose(CloseReason.SIZE_LIMIT), false, null), now);
-        return TransitionTable.checked(state.status(), Stimulus.SESSION_LIMIT_CUT, written(s, state, watermark, now).claiming(Transition.Action.EMIT));
+        return cut(state, CloseReason.SIZE_LIMIT, false, watermark, now);
     }
 
     /**
@@ -312,12 +289,16 @@ public final class WindowMachine {
      * session that continues it.
      */
     public Transition cutShort(WindowState state, long watermark, Instant now) {
+        boolean deadLetter = !state.completeness().completeOnClose(CloseReason.SESSION_LIMIT) && claims.holdsIncomplete()
+                && config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
+        return cut(state, CloseReason.SESSION_LIMIT, deadLetter, watermark, now);
+    }
+
+    /** Claims an accepting session at once for {@code reason}, cut short (its bounds freeze after its last event). */
+    private Transition cut(WindowState state, CloseReason reason, boolean deadLetter, long watermark, Instant now) {
         TransitionTable.require(state, Stimulus.SESSION_LIMIT_CUT);
         WindowState.Builder s = state.toBuilder();
-        boolean complete = s.completeness.completeOnClose(CloseReason.SESSION_LIMIT);
-        boolean deadLetter = !complete && claims.holdsIncomplete()
-                && config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
-        claims.claim(s, new Claims.Close(CloseReason.SESSION_LIMIT, complete, deadLetter, null), now);
+        claims.claim(s, new Claims.Close(reason, s.completeness.completeOnClose(reason), deadLetter, null), now);
         return TransitionTable.checked(state.status(), Stimulus.SESSION_LIMIT_CUT, written(s, state, watermark, now).claiming(Transition.Action.EMIT));
     }
 

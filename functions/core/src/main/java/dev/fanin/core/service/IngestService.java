@@ -55,10 +55,10 @@ public final class IngestService {
         this.sessions = new SessionIngest(engine, writes);
     }
 
-    /** A batch with all the time it needs (replays, tests, benchmarks). */
     /** The most events of one window (or session key) one write takes: {@link #slices}. */
     static final int MOST_EVENTS_PER_WRITE = 2_000;
 
+    /** A batch with all the time it needs (replays, tests, benchmarks). */
     public BatchResult handle(List<InboundMessage> messages) {
         return handle(messages, Instant.MAX);
     }

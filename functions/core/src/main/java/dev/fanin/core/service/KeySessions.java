@@ -5,7 +5,6 @@ import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.window.EventTimeMath;
-import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.SessionView;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
@@ -106,8 +105,7 @@ final class KeySessions {
 
     private static SessionView cutAtItsDeadline(WindowState s, Duration gap) {
         long lastTaken = s.lastTakenTime().toEpochMilli();
-        long end = Math.min(s.bounds().endMillis(), EventTimeMath.plus(lastTaken, 1));
-        return new SessionView(s.ref().windowId(), new Interval(s.bounds().startMillis(), end), WindowStatus.CLAIMED,
+        return new SessionView(s.ref().windowId(), s.bounds().endingJustAfter(lastTaken), WindowStatus.CLAIMED,
                 EventTimeMath.plus(lastTaken, gap.toMillis()));
     }
 

@@ -19,6 +19,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -100,10 +101,10 @@ final class SessionIngest {
         String continues = target.continues() == null ? null : ref.withWindowId(target.continues()).aggregateId(0);
         WindowState state = target.created() ? machine.open(ref, target.bounds(), batch.now, continues) : planned.view.state(target.windowId());
         List<WindowState> absorbed = target.absorbed().stream().map(planned.view::state).toList();
-        WindowMachine.Merge merge = new WindowMachine.Merge(state, absorbed, target.bounds());
-        Transition t = machine.merge(merge, evs, planned.watermark, batch.now);
-        if (!t.counted() && refusedForNow(t) && machine.mergePassesTheSizeBound(merge, evs)) {
-            cutTheEarliest(target.created() ? absorbed : concat(state, absorbed), evs, planned);
+        Transition t = machine.merge(new WindowMachine.Merge(state, absorbed, target.bounds()), evs, planned.watermark, batch.now);
+        if (!t.counted() && !absorbed.isEmpty() && refusedForNow(t)) {
+            // The merge would pass the size bound (nothing else refuses for now; a created target absorbs nothing).
+            cutTheEarliest(state, absorbed, evs, planned);
             return;
         }
         if (!t.counted() && (target.created() || !absorbed.isEmpty())) {
@@ -123,23 +124,18 @@ final class SessionIngest {
      * The sessions a bridge would merge hold more than the size bound: the earliest of them is cut at it, written with
      * the key's other changes, and the bridging events are planned again after that write, when they continue it.
      */
-    private void cutTheEarliest(List<WindowState> sessions, List<Event> evs, Planned planned) {
-        WindowState earliest = sessions.stream().min(Comparator.comparingLong((WindowState s) -> s.bounds().startMillis())).orElseThrow();
+    private void cutTheEarliest(WindowState survivor, List<WindowState> absorbed, List<Event> evs, Planned planned) {
+        WindowState earliest = Stream.concat(Stream.of(survivor), absorbed.stream())
+                .min(Comparator.comparingLong((WindowState s) -> s.bounds().startMillis())).orElseThrow();
         planned.change.put(planned.machine.cutAtTheSizeBound(earliest, planned.watermark, planned.batch.now), false);
         planned.replan.addAll(evs);
         WindowLog.info(LOG, earliest.ref(), "session cut at the size bound: a bridge would merge more events than it may hold",
                 Map.of("maxEventsPerWindow", planned.machine.config().bounds().maxEventsPerWindow()));
     }
 
-    /** Whether the transition refused events for now (the size bound), not for being duplicates or too late. */
+    /** Whether the transition refused events for now (only the split size bound does), not as duplicates or too late. */
     private static boolean refusedForNow(Transition t) {
         return t.outcomes().stream().anyMatch(o -> o.disposition() == EventOutcome.Disposition.RETRY);
-    }
-
-    private static List<WindowState> concat(WindowState first, List<WindowState> rest) {
-        List<WindowState> all = new ArrayList<>(List.of(first));
-        all.addAll(rest);
-        return all;
     }
 
     /** A transition of a live session, written with the key's other changes; recorded once that write is applied. */

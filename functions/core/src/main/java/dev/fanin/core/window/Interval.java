@@ -21,6 +21,12 @@ public record Interval(long startMillis, long endMillis) {
         return startMillis < other.endMillis && other.startMillis < endMillis;
     }
 
+    /** This interval cut just after {@code lastMillis} (a session cut short ends after the last event it took). */
+    public Interval endingJustAfter(long lastMillis) {
+        long end = EventTimeMath.plus(lastMillis, 1);
+        return end < endMillis ? new Interval(startMillis, end) : this;
+    }
+
     public Interval span(Interval other) {
         return new Interval(Math.min(startMillis, other.startMillis), Math.max(endMillis, other.endMillis));
     }
