@@ -91,8 +91,9 @@ class CompletenessMergeTest {
     }
 
     /**
-     * A side that had not learned the count kept a member the merged count rules out; observing its event after the
-     * count was known would have ignored it. Kept, it would make the merged session "complete" with a member missing.
+     * A side that had not learned the count kept a member the merged count rules out: the merge keeps it (a later
+     * change of the count may bring it in) but does not count it, so the merged session, still missing member 2, is not
+     * complete.
      */
     @Test
     void aMemberBeyondTheMergedCountIsKeptNotCounted() {

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.core.config.ExpectedSpec;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.config.SizeBudget;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -60,7 +61,6 @@ class MembersAcrossChangesTest {
             c = m(c, p1, i);
         }
         long bytes = c.toJson().toString().length();
-        long budget = 128 + (Completeness.MAX_MEMBERS / 2L) * (2L * 5 + 4); // SizeBudget.completenessBytes for firstMember 20000
-        assertThat(bytes).isLessThanOrEqualTo(budget);
+        assertThat(bytes).isLessThanOrEqualTo(SizeBudget.completenessBytes(p1));
     }
 }
