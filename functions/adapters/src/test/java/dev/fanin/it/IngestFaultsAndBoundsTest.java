@@ -164,6 +164,45 @@ class IngestFaultsAndBoundsTest {
         stack.assertFlushInvariants();
     }
 
+    /**
+     * A backlog that fills a window after its end passed: the watermark, not the size bound, closes the full revision,
+     * and the rest of the batch waits only until that revision commits, then continues the window as revision 1
+     * (corrects nothing). It used to wait in SQS until too late and end in the side output.
+     */
+    @Test
+    void backlogFillingAWindowPastItsEndContinuesItInsteadOfWaitingUntilTooLate() {
+        FaninStack stack = FaninStack.rawPipeline(T0, "window: {type: tumbling, size: 1m}", "triggers: {maxLifetime: 2h}", "watermark: {outOfOrderness: 5s}",
+                "allowedLateness: 1h", "late: {correctionDelay: 10s}", "bounds: {maxEventsPerWindow: 3, onOverflow: split}");
+        stack.clock.advance(Duration.ofMinutes(10));
+        stack.process().ingest().handle(List.of(stack.message("other", "now", stack.clock.instant())));
+        List<InboundMessage> backlog = new ArrayList<>();
+        for (int i = 1; i <= 5; i++) {
+            backlog.add(stack.message("k", "e" + i, T0.plusSeconds(i)));
+        }
+        WindowRef ref = stack.ref(backlog.get(0));
+
+        BatchResult first = stack.process().ingest().handle(backlog);
+        assertThat(first.eventsAccepted()).isEqualTo(3);
+        assertThat(first.failedMessageIds()).hasSize(2);
+        JsonNode r0 = stack.emitted(ref.aggregateId(0)).get(0);
+        assertThat(r0.path("closeReason").asText()).isEqualTo("WATERMARK");
+        assertThat(r0.path("aggregations").path("count").asInt()).isEqualTo(3);
+
+        List<InboundMessage> waited = backlog.stream().filter(m -> first.failedMessageIds().contains(m.messageId())).toList();
+        BatchResult redelivered = stack.process().ingest().handle(FaninStack.redelivered(waited));
+        assertThat(redelivered.failedMessageIds()).isEmpty();
+        assertThat(redelivered.eventsAccepted()).isEqualTo(2);
+        stack.clock.advance(Duration.ofMinutes(1));
+        stack.process().sweep();
+
+        JsonNode r1 = stack.emitted(ref.aggregateId(1)).get(0);
+        assertThat(r1.path("closeReason").asText()).isEqualTo("WATERMARK");
+        assertThat(r1.path("corrects").isNull()).as("adds to revision 0").isTrue();
+        assertThat(r1.path("aggregations").path("count").asInt()).isEqualTo(2);
+        assertThat(stack.drain(stack.resources.queueUrl("LateEventsQueue"))).isEmpty();
+        stack.assertFlushInvariants();
+    }
+
     @Test
     void fullWindowWithSideOutputSendsFurtherEventsThereWithTheirReason() {
         FaninStack stack = FaninStack.rawPipeline(T0, "window: {type: tumbling, size: 1h}", "triggers: {maxLifetime: 2h}",

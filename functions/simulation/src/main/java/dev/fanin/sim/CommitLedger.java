@@ -39,8 +39,13 @@ public final class CommitLedger {
         Instant closeDeadline;
         int lastCommitted = -1;
         String lastReason;
-        /** The last committed revision of each segment (a SIZE_LIMIT close starts a new segment). */
+        /**
+         * The last committed revision of each segment: a revision after the first that corrects nothing (a time
+         * window's continuation, after a SIZE_LIMIT split or a revision that closed full) starts one, as consumers add it.
+         */
         final List<CommittedRevision> segments = new ArrayList<>();
+        /** The first segment of the window's completeness: a SIZE_LIMIT split starts it afresh. */
+        int completenessFrom;
 
         Life(WindowRef ref, long createdAt, Instant hardDeadline) {
             this.ref = ref;
@@ -133,7 +138,18 @@ public final class CommitLedger {
             violations.add("revision " + c.aggregateId() + " lists " + c.ids().size() + " of " + c.distinct()
                     + " distinct ids: the cap is too small for an exact check");
         }
-        checkCompleteness(pipeline, c);
+        // A revision that corrects nothing after the first continues the window (a consumer adds it); a correction
+        // replaces the revision before it. The continuation after a SIZE_LIMIT split starts its completeness afresh.
+        boolean addsToTheWindow = c.revision() > 0 && !"LATE_CORRECTION".equals(c.reason());
+        if (life.segments.isEmpty() || addsToTheWindow) {
+            if ("SIZE_LIMIT".equals(life.lastReason)) {
+                life.completenessFrom = life.segments.size();
+            }
+            life.segments.add(c);
+        } else {
+            life.segments.set(life.segments.size() - 1, c);
+        }
+        checkCompleteness(pipeline, c, idsOfCompleteness(life));
         if (!c.deadLetter()) {
             // Emit precedes commit: the committed revision was emitted, with exactly the committed content.
             EmissionLog.Emitted e = emissions.byId().get(c.aggregateId());
@@ -146,14 +162,6 @@ public final class CommitLedger {
         if (!c.complete()) {
             partialFires++;
         }
-        // A time window's SIZE_LIMIT commit reopens it for a new segment; a session's closes it (its continuation is
-        // another window), so its corrections stay cumulative.
-        boolean reopened = "SIZE_LIMIT".equals(life.lastReason) && life.ref.windowId().startsWith("T");
-        if (life.segments.isEmpty() || reopened) {
-            life.segments.add(c);
-        } else {
-            life.segments.set(life.segments.size() - 1, c);
-        }
         life.lastCommitted = c.revision();
         life.lastReason = c.reason();
         if (c.revision() == 0) {
@@ -162,16 +170,21 @@ public final class CommitLedger {
         }
     }
 
+    /** The distinct ids counted since the window's completeness began, which a revision's {@code complete} speaks for. */
+    private static long idsOfCompleteness(Life life) {
+        return life.segments.subList(life.completenessFrom, life.segments.size()).stream().flatMap(r -> r.ids().stream()).distinct().count();
+    }
+
     /** Partial fires only under the configured policy, always flagged; complete only when nothing is missing. */
-    private void checkCompleteness(PipelineConfig pipeline, CommittedRevision c) {
+    private void checkCompleteness(PipelineConfig pipeline, CommittedRevision c, long ids) {
         String id = c.aggregateId();
         IncompletePolicy policy = pipeline.incomplete();
         if (pipeline.knowsCompleteness()) {
             if (c.complete()) {
                 if (c.expected() == null || c.missingCount() == null || c.missingCount() != 0) {
                     violations.add(id + " says complete=true with expected=" + c.expected() + " missingCount=" + c.missingCount());
-                } else if (c.ids().size() < c.expected()) {
-                    violations.add(id + " says complete=true with " + c.ids().size() + " events of " + c.expected() + " expected");
+                } else if (ids < c.expected()) {
+                    violations.add(id + " says complete=true with " + ids + " events of " + c.expected() + " expected");
                 }
             } else {
                 if (c.reason().equals("EXPECTED_COMPLETE") || c.reason().equals("SENTINEL")) {

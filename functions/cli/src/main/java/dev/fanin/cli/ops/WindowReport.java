@@ -62,7 +62,7 @@ public record WindowReport(WindowState state, Duration age, boolean overdue, Lon
                     + (pipeline.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER ? "dead-lettered" : "fired flagged incomplete");
             case CLAIMED -> claimed(w, now);
             case CLOSED -> w.pendingSince() != null
-                    ? (w.closedUnemitted() != null ? "closed; its late events, the continuation that closed empty (revision " + w.revision()
+                    ? (w.closedUnemitted() != null ? "closed; its late events, a continuation of the window (revision " + w.revision()
                             + ", corrects nothing), are due " : "closed; a correction with late events is due ") + Times.relative(w.dueAt(), now)
                     : "closed (revision " + w.committedRevision() + ")";
             case MERGED -> "merged into another session";

@@ -89,12 +89,17 @@ final class Claims {
             // A time window continues: its emission is frozen in the claim, so the next revision starts empty now and
             // counts the events that come while this one is emitted (a crashed emission waits for its lease, they
             // do not).
-            s.aggregates = Aggregates.empty(config.aggregations());
+            startEmpty(s, config);
             s.completeness = Completeness.initial(config);
-            s.revisionEvents = 0;
-            s.firstEventTime = null;
-            s.lastEventTime = null;
         }
+    }
+
+    /** The next revision of a time window counts its own events only (a continuation); the ids stay, for dedupe. */
+    static void startEmpty(WindowState.Builder s, PipelineConfig config) {
+        s.aggregates = Aggregates.empty(config.aggregations());
+        s.revisionEvents = 0;
+        s.firstEventTime = null;
+        s.lastEventTime = null;
     }
 
     /** The aggregate the claim freezes. */

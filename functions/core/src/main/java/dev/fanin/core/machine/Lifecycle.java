@@ -16,14 +16,17 @@ import java.util.Objects;
  * @param revision          the revision accumulating now (or being emitted, while CLAIMED)
  * @param committedRevision the last committed revision, -1 before the first commit
  * @param closedUnemitted   the trigger that closed {@code revision} without emitting it (a SIZE_LIMIT split's
- *                          continuation that had counted nothing), else null: events that come later are that
- *                          revision's, emitted as it closed, not a correction of the split revision before it
+ *                          continuation that had counted nothing, or the continuation of a revision that closed full),
+ *                          else null: events that come later are that revision's, emitted as it closed, not a
+ *                          correction of the revision before it
+ * @param closedBy          for a time window, the trigger of its latest close that was not a correction (what a
+ *                          continuation of a full revision closes with), else null
  */
 public record Lifecycle(WindowStatus status, long version, long fence, Instant leaseUntil, Claim claim, int revision,
-                        int committedRevision, CloseReason closedUnemitted) {
+                        int committedRevision, CloseReason closedUnemitted, CloseReason closedBy) {
 
     /** A window not yet stored, accumulating its first revision. */
-    static final Lifecycle NEW = new Lifecycle(WindowStatus.OPEN, 0, 0, null, null, 0, -1, null);
+    static final Lifecycle NEW = new Lifecycle(WindowStatus.OPEN, 0, 0, null, null, 0, -1, null, null);
 
     public Lifecycle {
         Objects.requireNonNull(status, "status");

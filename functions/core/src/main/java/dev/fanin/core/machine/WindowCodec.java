@@ -83,7 +83,7 @@ public final class WindowCodec {
         c.set("em", claim.emission());
     }
 
-    /** What only some windows have (absorbed sessions, late events, a continuation, a cut, an unemitted close), written only then. */
+    /** What only some windows have (absorbed sessions, late events, a continuation, a cut, an unemitted close, a time window's close), written only then. */
     private static void putOptionalFacts(ObjectNode n, WindowState s) {
         if (!s.absorbed().isEmpty()) {
             ArrayNode ab = n.putArray("ab");
@@ -104,6 +104,9 @@ public final class WindowCodec {
         }
         if (s.closedUnemitted() != null) {
             n.put("cu", s.closedUnemitted().name());
+        }
+        if (s.closedBy() != null) {
+            n.put("cb", s.closedBy().name());
         }
     }
 
@@ -133,7 +136,7 @@ public final class WindowCodec {
         List<String> absorbed = new ArrayList<>();
         n.path("ab").forEach(x -> absorbed.add(x.textValue()));
         Lifecycle lifecycle = new Lifecycle(w.status(), w.version(), w.fence(), w.leaseUntil(), claim, n.path("r").intValue(),
-                n.path("cr").intValue(), n.path("cu").isTextual() ? CloseReason.valueOf(n.path("cu").textValue()) : null);
+                n.path("cr").intValue(), reason(n, "cu"), reason(n, "cb"));
         Schedule schedule = new Schedule(w.dueAt(), n.path("t").isNumber() ? new TimerChain(n.path("ti").longValue(), instant(n, "t")) : null,
                 Instant.ofEpochMilli(n.path("o").longValue()), Instant.ofEpochMilli(n.path("d").longValue()), w.expiresAt(), instant(n, "p"),
                 n.has("ao") ? new Admitted(instant(n, "ao"), instant(n, "ad")) : null);
@@ -150,6 +153,11 @@ public final class WindowCodec {
         if (value != null) {
             n.put(field, value.toEpochMilli());
         }
+    }
+
+    private static CloseReason reason(JsonNode n, String field) {
+        JsonNode v = n.path(field);
+        return v.isTextual() ? CloseReason.valueOf(v.textValue()) : null;
     }
 
     private static Instant instant(JsonNode n, String field) {

@@ -324,8 +324,29 @@ public final class WindowMachine {
             s.status = WindowStatus.OPEN;
         } else {
             s.status = WindowStatus.CLOSED;
+            if (!s.kind.isSession() && config.bounds().onOverflow() == Bounds.Overflow.SPLIT) {
+                continueIfFull(s, claim.reason());
+            }
         }
         return TransitionTable.checked(state.status(), Stimulus.COMMIT, written(s, state, watermark, now));
+    }
+
+    /**
+     * A time window under {@code onOverflow: split} that closed with a full revision (a trigger that precedes SIZE_LIMIT
+     * held as it filled, e.g. its end had passed): a correction of that revision could never hold one more event, so
+     * its late events continue it in a revision of their own, as a split's would, that is closed already (by the
+     * trigger of the window's latest close that was not a correction, which it remembers for this): emitted with that
+     * reason and the window's completeness, correcting nothing. Only when no correction waits: events counted since
+     * the claim are a correction of the full revision, emitted first.
+     */
+    private void continueIfFull(WindowState.Builder s, CloseReason reason) {
+        if (reason != CloseReason.LATE_CORRECTION) {
+            s.closedBy = reason;
+        }
+        if (s.revisionEvents >= config.bounds().maxEventsPerWindow() && s.pendingSince == null && s.closedBy != null) {
+            Claims.startEmpty(s, config);
+            s.closedUnemitted = s.closedBy;
+        }
     }
 
     /** {@code s}, changed by the caller from {@code before}, decided again and written by a writer. */

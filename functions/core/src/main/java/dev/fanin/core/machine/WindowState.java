@@ -71,6 +71,10 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
         return lifecycle.closedUnemitted();
     }
 
+    public CloseReason closedBy() {
+        return lifecycle.closedBy();
+    }
+
     // Schedule.
     public Instant dueAt() {
         return schedule.dueAt();
@@ -188,7 +192,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
     public WindowState withVersion(long newVersion) {
         Lifecycle l = lifecycle;
         return new WindowState(ref, kind, new Lifecycle(l.status(), newVersion, l.fence(), l.leaseUntil(), l.claim(), l.revision(),
-                l.committedRevision(), l.closedUnemitted()), schedule, contents, times, lineage, layout);
+                l.committedRevision(), l.closedUnemitted(), l.closedBy()), schedule, contents, times, lineage, layout);
     }
 
     /**
@@ -220,6 +224,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
         int revision;
         int committedRevision;
         CloseReason closedUnemitted;
+        CloseReason closedBy;
         Aggregates aggregates;
         Completeness completeness;
         long revisionEvents;
@@ -253,6 +258,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
             revision = s.revision();
             committedRevision = s.committedRevision();
             closedUnemitted = s.closedUnemitted();
+            closedBy = s.closedBy();
             aggregates = s.aggregates();
             completeness = s.completeness();
             revisionEvents = s.revisionEvents();
@@ -274,7 +280,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
 
         WindowState build() {
             return new WindowState(ref, kind,
-                    new Lifecycle(status, version, fence, leaseUntil, claim, revision, committedRevision, closedUnemitted),
+                    new Lifecycle(status, version, fence, leaseUntil, claim, revision, committedRevision, closedUnemitted, closedBy),
                     new Schedule(dueAt, timer, openedAt, hardDeadline, expiresAt, pendingSince, admitted),
                     new Contents(bounds, eventIds, aggregates, completeness, revisionEvents, lateEvents),
                     new EventTimes(firstEventTime, lastEventTime, lastTakenTime, lastArrival),

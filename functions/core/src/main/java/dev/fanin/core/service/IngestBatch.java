@@ -121,7 +121,7 @@ final class IngestBatch {
                 case WINDOW_FULL -> sideOutput(SideRecord.WINDOW_FULL, "window " + ref.windowId() + " already holds bounds.maxEventsPerWindow="
                         + config(pipeline).bounds().maxEventsPerWindow() + " events (bounds.onOverflow: side-output)", e, ref, watermark);
                 case RETRY -> fail(List.of(e), "SIZE_LIMIT_SPLIT: window " + ref.windowId() + " is full (bounds.maxEventsPerWindow="
-                        + config(pipeline).bounds().maxEventsPerWindow() + " events) until its split's emission commits");
+                        + config(pipeline).bounds().maxEventsPerWindow() + " events) until the emission of its full revision commits");
                 default -> throw new IllegalStateException("unhandled disposition " + o.disposition());
             }
         }
