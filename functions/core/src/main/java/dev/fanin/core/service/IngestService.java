@@ -11,6 +11,7 @@ import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.watermark.QueueEvidence;
 import dev.fanin.core.watermark.StoredAdvance;
+import dev.fanin.core.watermark.Watermarks;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.WindowAssigner;
 import dev.fanin.core.window.WindowRef;
@@ -135,7 +136,7 @@ public final class IngestService {
     }
 
     private void ingestPipeline(IngestBatch batch, String pipeline, List<Event> events, QueueEvidence queue) {
-        long maxEventTime = events.stream().mapToLong(e -> e.eventTime().toEpochMilli()).max().orElse(Long.MIN_VALUE);
+        long maxEventTime = events.stream().mapToLong(Watermarks::evidenceMillis).max().orElse(Long.MIN_VALUE);
         Optional<FaninEngine.BatchWatermark> held = holdWatermark(batch, pipeline, events, maxEventTime, queue);
         if (held.isEmpty()) {
             return;
@@ -155,7 +156,7 @@ public final class IngestService {
         // keep open the very windows whose close frees the slot.
         WatermarkStore.Reading stored = held.get().stored();
         OptionalLong newest = events.stream().filter(e -> !batch.failed.contains(e.sourceMessageId()))
-                .mapToLong(e -> e.eventTime().toEpochMilli()).max();
+                .mapToLong(Watermarks::evidenceMillis).max();
         boolean retried = events.stream().anyMatch(batch.handedBack::contains);
         if (newest.isPresent() || (retried && stored.lastArrival().toEpochMilli() > 0)) {
             storeWatermark(pipeline, stored, newest.orElse(stored.maxEventTime().toEpochMilli()), events.size());

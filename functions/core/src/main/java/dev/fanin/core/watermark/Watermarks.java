@@ -1,6 +1,7 @@
 package dev.fanin.core.watermark;
 
 import dev.fanin.core.config.WatermarkSpec;
+import dev.fanin.core.event.Event;
 import dev.fanin.core.window.EventTimeMath;
 import java.util.Optional;
 
@@ -11,7 +12,8 @@ import java.util.Optional;
  *   watermark = maxEventTime - outOfOrderness + max(0, now - lastArrival - idleAfter)
  * </pre>
  *
- * The first two terms are bounded out-of-orderness over event time. The last term is the idle advance: once no
+ * The first two terms are bounded out-of-orderness over event time ({@code maxEventTime} taken over
+ * {@link #evidenceMillis}: never past an event's arrival). The last term is the idle advance: once no
  * event has arrived for longer than {@code idleAfter} (processing time), the watermark moves forward with processing
  * time, so an idle key or an idle pipeline still closes its windows. While the input queue is known to be behind
  * (a {@link Backlog}), the watermark is capped at the backlog's frontier, so it does not run ahead of the events still
@@ -26,6 +28,16 @@ public final class Watermarks {
     public static final long NO_WATERMARK = Long.MIN_VALUE;
 
     private Watermarks() {
+    }
+
+    /**
+     * What one event tells the watermark: its event time, but never later than its arrival. Intake admits an event
+     * time up to {@code eventTime.maxFuture} after the message was sent, so one producer whose clock runs ahead would
+     * otherwise move the whole pipeline's watermark past real time, and every other key's on-time events would be too
+     * late (and its windows fire early) until real time caught up. The event still counts in the window of its own time.
+     */
+    public static long evidenceMillis(Event event) {
+        return Math.min(event.eventTime().toEpochMilli(), event.arrivedAt().toEpochMilli());
     }
 
     /**

@@ -36,6 +36,7 @@ class ContinuationSlotTest {
     void theLateRevisionOfAContinuationClosedEmptyGivesBackNoSlot() {
         ingest(event("k", "a", T0.plusSeconds(5)), event("k", "b", T0.plusSeconds(10)));  // full: split, r0
         sweepFor(Duration.ofSeconds(30));
+        clock.set(T0.plusSeconds(120));
         ingest(event("k2", "x", T0.plusSeconds(120)));  // the watermark passes k's end: its empty continuation closes
         sweepFor(Duration.ofMinutes(1));
         assertThat(store.openWindows("p")).as("k2's window").isEqualTo(1);
