@@ -42,7 +42,8 @@ record DistinctValuesAccumulator(FieldPath path, int cap, int maxValueBytes, Lis
         if (node.isMissingNode() || node.isNull()) {
             return this;
         }
-        String value = node.isTextual() ? node.textValue() : node.toString();
+        // Compared as text, a number as its decimal digits, as match rules and keys compare it: 1e2 and 100 are one value.
+        String value = node.isValueNode() ? ExactJson.scalarText(node) : node.toString();
         if (values.contains(value)) {
             return this;
         }

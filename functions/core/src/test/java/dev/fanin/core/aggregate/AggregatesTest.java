@@ -6,9 +6,12 @@ import static dev.fanin.core.trigger.PipelineFixture.path;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import com.fasterxml.jackson.databind.node.MissingNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.config.AggregationSpec;
 import dev.fanin.core.event.Event;
+import dev.fanin.core.text.ExactJson;
+import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
@@ -76,6 +79,23 @@ class AggregatesTest {
                 event("3", 3, "{\"region\":\"us-east-1\"}"), event("4", 4, "{}"), event("5", 5, "{\"region\":\"ap-south-1\"}"));
 
         assertThat(a.toOutput().toString()).isEqualTo(compact("{\"regions\":{\"values\":[\"ap-south-1\",\"eu-west-1\"],\"truncated\":true}}"));
+    }
+
+    /**
+     * A value is its text, a number its decimal digits, as match rules and keys read it (a review: 1e2 was listed as
+     * "1E+2" beside "100", and 1e-7 as "1E-7"). Payloads are read as intake reads them, numbers exact.
+     */
+    @Test
+    void distinctValuesListANumberByItsDecimalDigits() throws Exception {
+        List<AggregationSpec> specs = List.of(new AggregationSpec.DistinctValues("v", path("$.v"), 10));
+        Aggregates a = Aggregates.empty(specs);
+        int i = 0;
+        for (String v : List.of("100", "1e2", "\"100\"", "100.0", "1e-7", "true")) {
+            a = a.add(new Event("test-pipe", "key-1", "e" + i, Instant.ofEpochMilli(i), false, Instant.ofEpochMilli(i),
+                    ExactJson.read("{\"v\":" + v + "}"), MissingNode.getInstance(), "m" + i++));
+        }
+
+        assertThat(a.toOutput().toString()).isEqualTo(compact("{\"v\":{\"values\":[\"0.0000001\",\"100\",\"100.0\",\"true\"],\"truncated\":false}}"));
     }
 
     @Test
