@@ -24,9 +24,15 @@ record Delivery(String messageId, String body, Map<String, String> attributes, l
         return new Delivery(m.messageId(), m.body(), m.attributes(), at, at, 0, 0, false);
     }
 
-    Delivery received(long nowMillis) {
+    /**
+     * Handed to the function in a batch. The event source's poller received it as it became visible and held it for
+     * the batching window, so its first receive is its visible time, not the invocation's: the core counts only the
+     * wait before the first receive as queue backlog, and a batching window longer than {@code outOfOrderness} would
+     * otherwise look like one at every batch (the deployed functions close those windows within seconds).
+     */
+    Delivery received() {
         return new Delivery(messageId, body, attributes, sentAtMillis, visibleAtMillis, receiveCount + 1,
-                firstReceiveMillis == 0 ? nowMillis : firstReceiveMillis, duplicate);
+                firstReceiveMillis == 0 ? visibleAtMillis : firstReceiveMillis, duplicate);
     }
 
     Delivery visibleAt(long millis) {

@@ -265,7 +265,7 @@ final class Replay {
             } else {
                 state.inputs.remove(d);
             }
-            Delivery r = d.received(at);
+            Delivery r = d.received();
             if (r.receiveCount() > template.maxReceiveCount()) {
                 redrive(r);
             } else {

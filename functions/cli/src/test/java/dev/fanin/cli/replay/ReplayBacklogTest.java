@@ -74,6 +74,55 @@ class ReplayBacklogTest {
     }
 
     /**
+     * A batching window longer than {@code outOfOrderness} is no backlog: the poller receives each message as it
+     * becomes visible and holds it (a review: the replay took the invocation's time as the first receive, so every
+     * message looked 20 s behind, the watermark held, and a steady stream's minute windows closed only when the stream
+     * stopped, unlike the deployed functions'). A reading every 2 s for 4 minutes, batched over 20 s: the first minute
+     * closes once the watermark passes its end, within a batching window or two.
+     */
+    @Test
+    void aLongBatchingWindowIsNoBacklog() throws java.io.IOException {
+        Path template = runs.resolve("template-batching-20s.yaml");
+        String text = java.nio.file.Files.readString(ReplayRun.REPO.resolve("template.yaml"));
+        String batching = "  IngestMaxBatchingWindowSeconds:\n    Type: Number\n    Default: 1\n";
+        assertThat(text).contains(batching);
+        java.nio.file.Files.writeString(template, text.replace(batching, batching.replace("Default: 1", "Default: 20")));
+        Path config = runs.resolve("steady.yaml");
+        java.nio.file.Files.writeString(config, """
+                version: 1
+                pipelines:
+                  - name: steady
+                    envelope: raw
+                    key: [$.k]
+                    eventId: $.id
+                    eventTime: {path: $.t}
+                    window: {type: tumbling, size: 1m}
+                    triggers: {maxLifetime: 30m}
+                    watermark: {outOfOrderness: 5s, idleAfter: 1m}
+                    emit:
+                      eventbridge: {bus: "${FANIN_EMIT_BUS_NAME}", source: fanin, detailType: fanin.aggregate}
+                """);
+        java.time.Instant t0 = java.time.Instant.parse("2026-11-29T10:00:00Z");
+        StringBuilder trace = new StringBuilder();
+        for (int i = 0; i < 120; i++) {
+            java.time.Instant at = t0.plusSeconds(2L * i);
+            trace.append("{\"at\":\"").append(at).append("\",\"body\":{\"k\":\"sensor\",\"id\":\"r").append(i)
+                    .append("\",\"t\":\"").append(at).append("\"}}\n");
+        }
+        Path steady = runs.resolve("steady.jsonl");
+        java.nio.file.Files.writeString(steady, trace);
+
+        ReplayRun batched = ReplayRun.run(config, template, steady, runs.resolve("batching-20s"), 0, 0, 1, List.of(), Duration.ZERO);
+
+        JsonNode first = batched.aggregatesById().values().stream()
+                .filter(a -> a.path("window").path("start").asText().equals("2026-11-29T10:00:00.000Z")).findFirst().orElseThrow();
+        assertThat(first.path("aggregations").path("count").asInt()).isEqualTo(30);
+        assertThat(java.time.Instant.parse(first.path("closedAt").asText())).as("closed while the stream still runs")
+                .isBefore(t0.plusSeconds(120));
+        assertThat(batched.lateRecords()).isEmpty();
+    }
+
+    /**
      * Every revision by key, window start and revision, without processing times and ids: a session is named after
      * the first event time its first batch saw, which depends on the delivery order.
      */

@@ -43,10 +43,16 @@ public record ReplayRun(ReplayState state, OutputFiles outputs) {
     /** As above, with the pipelines of {@code config}. */
     public static ReplayRun run(Path config, Path trace, Path out, double redeliver, double crashRate, long seed, List<String> outages,
                                 java.time.Duration backlogShuffle) {
+        return run(config, REPO.resolve("template.yaml"), trace, out, redeliver, crashRate, seed, outages, backlogShuffle);
+    }
+
+    /** As above, batching and timing out as {@code template}'s defaults say. */
+    public static ReplayRun run(Path config, Path template, Path trace, Path out, double redeliver, double crashRate, long seed,
+                                List<String> outages, java.time.Duration backlogShuffle) {
         Configurator.setLevel("dev.fanin", Level.OFF);
         Configurator.setRootLevel(Level.OFF);
         ReplayOptions options = new ReplayOptions(config, trace, out, Optional.empty(), redeliver, java.time.Duration.ZERO, crashRate, seed,
-                Optional.empty(), false, REPO.resolve("template.yaml"), outages.stream().map(Outages.Spec::parse).toList(), backlogShuffle);
+                Optional.empty(), false, template, outages.stream().map(Outages.Spec::parse).toList(), backlogShuffle);
         PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
         ReplayState state = new Replay(options, TraceReader.read(trace), ConfigLoader.load(config), LocalAwsEndpoint.shared(),
                 quiet).run();
