@@ -25,12 +25,15 @@ final class Decisions {
     private final Duration lease;
     private final Claims claims;
     private final DueSchedule due;
+    /** While a backlog's cap holds the watermark: the next moment it may lift (see {@link WindowMachine#heldUntil}); else null. */
+    private final Instant heldUntil;
 
-    Decisions(PipelineConfig config, Duration lease, Claims claims, DueSchedule due) {
+    Decisions(PipelineConfig config, Duration lease, Claims claims, DueSchedule due, Instant heldUntil) {
         this.config = config;
         this.lease = lease;
         this.claims = claims;
         this.due = due;
+        this.heldUntil = heldUntil;
     }
 
     /** What a decision is made on: the state as read, the outcomes of the events offered, and when and by whom. */
@@ -63,11 +66,22 @@ final class Decisions {
         Optional<CloseReason> winner = Triggers.winner(holding);
         Transition.Action action = winner.isPresent() ? claims.close(s, winner.get(), holding, now) : Transition.Action.NONE;
         if (s.status == WindowStatus.OPEN) {
-            s.dueAt = Triggers.nextCheck(config, facts(s), watermark, now);
+            s.dueAt = nextCheck(s, watermark, now);
         } else if (s.status == WindowStatus.HELD) {
             s.dueAt = s.hardDeadline;
         }
         return action;
+    }
+
+    /**
+     * When an open window is looked at again: when a time trigger could first hold, with the watermark moving with the
+     * clock ({@link Triggers#nextCheck}); but no later than a backlog's cap may lift, while it holds the watermark short
+     * of the window's end.
+     */
+    private Instant nextCheck(WindowState.Builder s, long watermark, Instant now) {
+        Instant next = Triggers.nextCheck(config, facts(s), watermark, now);
+        boolean endAhead = watermark < s.bounds.endMillis();
+        return heldUntil != null && endAhead && heldUntil.isBefore(next) ? (heldUntil.isAfter(now) ? heldUntil : now) : next;
     }
 
     /** A claim: taken over once its lease has ended, else due when it ends. */

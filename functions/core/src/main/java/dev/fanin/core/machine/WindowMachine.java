@@ -45,6 +45,7 @@ public final class WindowMachine {
     private final PipelineConfig config;
     private final Duration lease;
     private final long dueGranularityMillis;
+    private final Retirement retired;
     private final EventAdmission admission;
     private final Claims claims;
     private final Decisions decisions;
@@ -69,12 +70,17 @@ public final class WindowMachine {
     }
 
     private WindowMachine(PipelineConfig config, Duration lease, long dueGranularityMillis, Retirement retired) {
+        this(config, lease, dueGranularityMillis, retired, null);
+    }
+
+    private WindowMachine(PipelineConfig config, Duration lease, long dueGranularityMillis, Retirement retired, Instant heldUntil) {
         this.config = Objects.requireNonNull(config, "config");
         this.lease = Objects.requireNonNull(lease, "lease");
         this.dueGranularityMillis = dueGranularityMillis;
+        this.retired = retired;
         this.admission = new EventAdmission(config);
         this.claims = new Claims(config, lease, retired);
-        this.decisions = new Decisions(config, lease, claims, new DueSchedule(dueGranularityMillis));
+        this.decisions = new Decisions(config, lease, claims, new DueSchedule(dueGranularityMillis), heldUntil);
     }
 
     /**
@@ -83,6 +89,17 @@ public final class WindowMachine {
      */
     public WindowMachine retired(Retirement retirement) {
         return new WindowMachine(config, lease, dueGranularityMillis, Objects.requireNonNull(retirement, "retirement"));
+    }
+
+    /**
+     * This machine deciding at a watermark that a backlog's cap holds until {@code heldUntil} at the latest
+     * ({@link dev.fanin.core.watermark.Watermark}): an open window's next check, which assumes a watermark that moves
+     * with the clock, is then no later than that moment, when the watermark may jump past its end. Without it a
+     * window written during a backlog waited as long as the backlog was deep, and a session met its hard deadline
+     * and was cut there, its bounds depending on the order of delivery.
+     */
+    public WindowMachine heldUntil(Instant heldUntil) {
+        return new WindowMachine(config, lease, dueGranularityMillis, retired, Objects.requireNonNull(heldUntil, "heldUntil"));
     }
 
     public PipelineConfig config() {

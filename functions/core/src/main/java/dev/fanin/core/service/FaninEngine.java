@@ -12,6 +12,7 @@ import dev.fanin.core.config.WatermarkSpec;
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.watermark.Backlog;
 import dev.fanin.core.watermark.QueueEvidence;
+import dev.fanin.core.watermark.Watermark;
 import dev.fanin.core.watermark.Watermarks;
 import java.time.Clock;
 import java.time.Instant;
@@ -169,6 +170,19 @@ public final class FaninEngine {
         return watermark(pipeline, seenMaxEventTime, QueueEvidence.NONE, now).millis();
     }
 
+    /** The pipeline's watermark at {@code now} as the stored shards give it, with when a backlog's cap may lift. */
+    public Watermark watermarkAt(String pipeline, Instant now) {
+        return watermark(pipeline, Long.MIN_VALUE, QueueEvidence.NONE, now).watermark();
+    }
+
+    /**
+     * The pipeline's machine deciding at {@code watermark}: while a backlog's cap holds it, no window's next check
+     * lies past the moment the cap may lift ({@link WindowMachine#heldUntil}).
+     */
+    public WindowMachine machine(String pipeline, Watermark watermark) {
+        return watermark.heldUntil() == null ? machine(pipeline) : machine(pipeline).heldUntil(watermark.heldUntil());
+    }
+
     /**
      * The watermark an ingest batch acts on: the stored shards raised by the batch's newest event time, capped by the
      * backlog evidence in force joined to the batch's own ({@link Backlog}).
@@ -178,7 +192,12 @@ public final class FaninEngine {
      * @param stored         the stored inputs it was computed from, which decide whether the batch stores its own
      *                       ({@link dev.fanin.core.watermark.StoredAdvance})
      */
-    public record BatchWatermark(long millis, Optional<Backlog> backlogToStore, WatermarkStore.Reading stored) { }
+    public record BatchWatermark(Watermark watermark, Optional<Backlog> backlogToStore, WatermarkStore.Reading stored) {
+
+        public long millis() {
+            return watermark.millis();
+        }
+    }
 
     public BatchWatermark watermark(String pipeline, long seenMaxEventTime, QueueEvidence seen, Instant now) {
         WatermarkStore.Reading r = ports.watermarks().read(pipeline);
@@ -191,11 +210,11 @@ public final class FaninEngine {
                 .map(first -> stored.map(s -> Backlog.joined(s, first, spec.idleAfter())).orElse(first));
         if (maxEt == Instant.EPOCH.toEpochMilli() && r.lastArrival().equals(Instant.EPOCH) && seenMaxEventTime == Long.MIN_VALUE) {
             // Nothing ever seen: no window exists whose close could depend on the watermark.
-            return new BatchWatermark(Watermarks.NO_WATERMARK, toStore, r);
+            return new BatchWatermark(Watermark.free(Watermarks.NO_WATERMARK), toStore, r);
         }
         // The batch's own evidence (its redeliveries too, which reach back to nothing) joined to what it stores.
         Optional<Backlog> own = seen.all().map(all -> toStore.map(t -> Backlog.joined(t, all, spec.idleAfter())).orElse(all));
         Optional<Backlog> forBatch = own.map(o -> stored.map(s -> Backlog.joined(s, o, spec.idleAfter())).orElse(o)).or(() -> stored);
-        return new BatchWatermark(Watermarks.watermarkMillis(spec, maxEt, lastArrival, forBatch, now.toEpochMilli()), toStore, r);
+        return new BatchWatermark(Watermarks.watermark(spec, maxEt, lastArrival, forBatch, now.toEpochMilli()), toStore, r);
     }
 }

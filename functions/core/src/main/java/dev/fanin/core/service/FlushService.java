@@ -12,6 +12,7 @@ import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.text.ExactJson;
+import dev.fanin.core.watermark.Watermark;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -211,9 +212,9 @@ public final class FlushService {
      */
     Transition decideCommit(WindowState claimed, WindowState current, Instant now, Followups followups) {
         String pipeline = claimed.ref().pipeline();
-        Long known = followups.watermarks.get(pipeline);
-        long watermark = known != null ? known : engine.watermark(pipeline, Long.MIN_VALUE, now);
-        Transition t = engine.machine(pipeline).commit(current, claimed.fence(), watermark, now);
+        Watermark known = followups.watermarks.get(pipeline);
+        Watermark watermark = known != null ? known : engine.watermarkAt(pipeline, now);
+        Transition t = engine.machine(pipeline, watermark).commit(current, claimed.fence(), watermark.millis(), now);
         if (t.write()) {
             return t;
         }

@@ -5,6 +5,7 @@ import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.watermark.Watermark;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -32,7 +33,7 @@ final class Followups {
      */
     final Set<String> redeliveredMessages = new HashSet<>();
     /** Watermarks already computed in this invocation, by pipeline, so a commit does not read them again. */
-    final Map<String, Long> watermarks = new HashMap<>();
+    final Map<String, Watermark> watermarks = new HashMap<>();
     /** Open-window slots reserved in this invocation and not yet given to a new window. */
     final Map<OpenWindowSlots.Bucket, Integer> unusedSlots = new HashMap<>();
     /** Slots of windows this invocation closed or merged for the first time, to return. */

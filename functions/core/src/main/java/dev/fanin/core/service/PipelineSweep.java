@@ -6,6 +6,7 @@ import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.service.SweepPlan.Listing;
 import dev.fanin.core.service.SweepPlan.Relisting;
 import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.watermark.Watermark;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -26,7 +27,7 @@ final class PipelineSweep {
     private final FaninEngine engine;
     private final FlushService flush;
     final String pipeline;
-    final long watermark;
+    final Watermark watermark;
     /** Windows (and keys) to list again, with the next visit and the expiry the listing must outlive. */
     private final Map<WindowRef, Relisting> relisted = new HashMap<>();
     /** The latest commit of each window this run committed. */
@@ -41,7 +42,7 @@ final class PipelineSweep {
     private long oldest;
     private long pastDeadline;
 
-    PipelineSweep(FaninEngine engine, FlushService flush, String pipeline, long watermark) {
+    PipelineSweep(FaninEngine engine, FlushService flush, String pipeline, Watermark watermark) {
         this.engine = engine;
         this.flush = flush;
         this.pipeline = pipeline;

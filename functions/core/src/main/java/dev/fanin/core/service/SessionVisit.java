@@ -68,7 +68,8 @@ final class SessionVisit {
             if (!wanted) {
                 continue;
             }
-            Transition t = engine.machine(live.pipeline()).tick(state, visit.watermark(), visit.now(), visit.visitor());
+            Transition t = engine.machine(live.pipeline(), visit.watermark()).tick(state, visit.watermark().millis(), visit.now(),
+                    visit.visitor());
             decided.put(state.ref(), t);
             if (t.write()) {
                 if (t.action() == Transition.Action.EMIT && state.isClaimed()) {

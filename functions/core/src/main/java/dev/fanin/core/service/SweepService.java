@@ -5,6 +5,7 @@ import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.watermark.Watermark;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -81,9 +82,9 @@ public final class SweepService {
         SweepRun run = new SweepRun(plan);
         for (PipelineConfig pipeline : SweepPlan.inTurn(engine.sweptPipelines(), start)) {
             String name = pipeline.name();
-            long watermark;
+            Watermark watermark;
             try {
-                watermark = engine.watermark(name, Long.MIN_VALUE, start);
+                watermark = engine.watermarkAt(name, start);
             } catch (StoreUnavailableException e) {
                 // One throttled read skips this pipeline for this run only; the others are still swept.
                 LOG.warn("sweep of pipeline {} skipped: watermark unavailable: {}", name, e.getMessage());

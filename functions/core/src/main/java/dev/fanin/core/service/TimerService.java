@@ -4,6 +4,7 @@ import dev.fanin.core.machine.Visitor;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WindowTimers.Wakeup;
+import dev.fanin.core.watermark.Watermark;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -57,9 +58,9 @@ public final class TimerService {
         for (Wakeup timer : timers) {
             String pipeline = timer.ref().pipeline();
             try {
-                Long watermark = followups.watermarks.get(pipeline);
+                Watermark watermark = followups.watermarks.get(pipeline);
                 if (watermark == null) {
-                    watermark = engine.watermark(pipeline, Long.MIN_VALUE, now);
+                    watermark = engine.watermarkAt(pipeline, now);
                     followups.watermarks.put(pipeline, watermark);
                 }
                 visits.visit(timer.ref(), new Visit(watermark, now, Visitor.timer(timer.chain(), timer.dueAt()), followups));

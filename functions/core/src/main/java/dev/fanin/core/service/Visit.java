@@ -1,6 +1,7 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.machine.Visitor;
+import dev.fanin.core.watermark.Watermark;
 import java.time.Instant;
 import java.util.Objects;
 
@@ -8,9 +9,10 @@ import java.util.Objects;
  * One time-driven visit (sweeper or timer): the watermark and processing time it decides at, who makes it (the timer
  * message, or the sweeper), and where the writes it makes leave their follow-ups (claims to flush, timers to arm).
  */
-record Visit(long watermark, Instant now, Visitor visitor, Followups followups) {
+record Visit(Watermark watermark, Instant now, Visitor visitor, Followups followups) {
 
     Visit {
+        Objects.requireNonNull(watermark, "watermark");
         Objects.requireNonNull(now, "now");
         Objects.requireNonNull(visitor, "visitor");
         Objects.requireNonNull(followups, "followups");
@@ -23,6 +25,6 @@ record Visit(long watermark, Instant now, Visitor visitor, Followups followups) 
      */
     Visit again(FaninEngine engine, String pipeline) {
         Instant later = engine.clock().instant();
-        return new Visit(engine.watermark(pipeline, Long.MIN_VALUE, later), later, visitor, followups);
+        return new Visit(engine.watermarkAt(pipeline, later), later, visitor, followups);
     }
 }

@@ -93,7 +93,7 @@ final class WindowVisit {
     private Optional<Visited> decide(StoredWindow loaded, long readAt, Visit visit) {
         WindowState state = engine.decode(loaded);
         WindowRef ref = state.ref();
-        Transition t = engine.machine(ref.pipeline()).tick(state, visit.watermark(), visit.now(), visit.visitor());
+        Transition t = engine.machine(ref.pipeline(), visit.watermark()).tick(state, visit.watermark().millis(), visit.now(), visit.visitor());
         if (!t.write()) {
             if (t.armsTimer()) {
                 visit.followups().timers.add(WindowWrites.wakeup(t));

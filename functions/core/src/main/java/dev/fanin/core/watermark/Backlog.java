@@ -151,6 +151,19 @@ public record Backlog(List<Sightings> sightings, List<Floor> floors) {
     }
 
     /**
+     * The next moment the cap may rise after {@code nowMillis}: {@code idleAfter} after the last sighting of the
+     * earliest piece that holds then; {@link Long#MAX_VALUE} when none holds.
+     */
+    public long nextLapseMillis(long nowMillis, Duration idleAfter) {
+        long sighted = sightings.stream().filter(s -> s.holdsAt(nowMillis, idleAfter)).mapToLong(Sightings::seenAtMillis).min()
+                .orElse(Long.MAX_VALUE);
+        long floored = floors.stream().filter(f -> f.holdsAt(nowMillis, idleAfter)).mapToLong(Floor::seenAtMillis).min()
+                .orElse(Long.MAX_VALUE);
+        long earliest = Math.min(sighted, floored);
+        return earliest == Long.MAX_VALUE ? earliest : EventTimeMath.plus(earliest, idleAfter.toMillis());
+    }
+
+    /**
      * This evidence after an outage: when the pipeline's last arrival before it ({@code lastArrivalMillis}, when
      * positive) is older than every message it saw, nothing arrived while those were sent, and the queue may hold
      * anything sent since that arrival, though the first behind messages delivered (in any order) may be newer ones.

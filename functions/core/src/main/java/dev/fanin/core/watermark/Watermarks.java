@@ -3,6 +3,7 @@ package dev.fanin.core.watermark;
 import dev.fanin.core.config.WatermarkSpec;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.window.EventTimeMath;
+import java.time.Instant;
 import java.util.Optional;
 
 /**
@@ -55,13 +56,26 @@ public final class Watermarks {
         return EventTimeMath.plus(bounded, Math.max(0, idleFor));
     }
 
-    /** As {@link #watermarkMillis(WatermarkSpec, long, long, long)}, capped by the backlog evidence that holds at now. */
-    public static long watermarkMillis(WatermarkSpec spec, long maxEventTimeMillis, long lastArrivalMillis, Optional<Backlog> backlog,
-                                       long nowMillis) {
+    /**
+     * As {@link #watermarkMillis(WatermarkSpec, long, long, long)}, capped by the backlog evidence that holds at now,
+     * and, while the cap holds it down, when the cap may next lift.
+     */
+    public static Watermark watermark(WatermarkSpec spec, long maxEventTimeMillis, long lastArrivalMillis, Optional<Backlog> backlog,
+                                      long nowMillis) {
         long watermark = watermarkMillis(spec, maxEventTimeMillis, lastArrivalMillis, nowMillis);
         if (watermark == NO_WATERMARK || backlog.isEmpty()) {
-            return watermark;
+            return Watermark.free(watermark);
         }
-        return Math.min(watermark, backlog.get().capMillis(nowMillis, spec.idleAfter(), spec.outOfOrderness()));
+        long cap = backlog.get().capMillis(nowMillis, spec.idleAfter(), spec.outOfOrderness());
+        if (cap >= watermark) {
+            return Watermark.free(watermark);
+        }
+        return new Watermark(cap, Instant.ofEpochMilli(backlog.get().nextLapseMillis(nowMillis, spec.idleAfter())));
+    }
+
+    /** As {@link #watermark}, its value alone. */
+    public static long watermarkMillis(WatermarkSpec spec, long maxEventTimeMillis, long lastArrivalMillis, Optional<Backlog> backlog,
+                                       long nowMillis) {
+        return watermark(spec, maxEventTimeMillis, lastArrivalMillis, backlog, nowMillis).millis();
     }
 }
