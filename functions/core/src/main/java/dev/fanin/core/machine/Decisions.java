@@ -4,6 +4,7 @@ import dev.fanin.core.config.Bounds;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.trigger.Triggers;
 import dev.fanin.core.trigger.WindowFacts;
+import dev.fanin.core.watermark.Watermark;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
@@ -25,15 +26,15 @@ final class Decisions {
     private final Duration lease;
     private final Claims claims;
     private final DueSchedule due;
-    /** While a backlog's cap holds the watermark: the next moment it may lift (see {@link WindowMachine#heldUntil}); else null. */
-    private final Instant heldUntil;
+    /** The watermark open windows are scheduled by ({@link WindowMachine#scheduledBy}); null: the one decided at. */
+    private final Watermark scheduling;
 
-    Decisions(PipelineConfig config, Duration lease, Claims claims, DueSchedule due, Instant heldUntil) {
+    Decisions(PipelineConfig config, Duration lease, Claims claims, DueSchedule due, Watermark scheduling) {
         this.config = config;
         this.lease = lease;
         this.claims = claims;
         this.due = due;
-        this.heldUntil = heldUntil;
+        this.scheduling = scheduling;
     }
 
     /** What a decision is made on: the state as read, the outcomes of the events offered, and when and by whom. */
@@ -75,13 +76,21 @@ final class Decisions {
 
     /**
      * When an open window is looked at again: when a time trigger could first hold, with the watermark moving with the
-     * clock ({@link Triggers#nextCheck}); but no later than a backlog's cap may lift, while it holds the watermark short
-     * of the window's end.
+     * clock ({@link Triggers#nextCheck}). A backlog's cap holds the watermark still until it may lift, and then lets it
+     * go at most to its uncapped value: so no later than that moment, or when the uncapped watermark moving with the
+     * clock passes the end, whichever comes later (a window far ahead is not looked at every time the cap may lift).
      */
     private Instant nextCheck(WindowState.Builder s, long watermark, Instant now) {
-        Instant next = Triggers.nextCheck(config, facts(s), watermark, now);
-        boolean endAhead = watermark < s.bounds.endMillis();
-        return heldUntil != null && endAhead && heldUntil.isBefore(next) ? (heldUntil.isAfter(now) ? heldUntil : now) : next;
+        if (scheduling == null) {
+            return Triggers.nextCheck(config, facts(s), watermark, now);
+        }
+        Instant capped = Triggers.nextCheck(config, facts(s), scheduling.millis(), now);
+        if (scheduling.heldUntil() == null) {
+            return capped;
+        }
+        Instant uncapped = Triggers.nextCheck(config, facts(s), scheduling.uncappedMillis(), now);
+        Instant lifted = uncapped.isAfter(scheduling.heldUntil()) ? uncapped : scheduling.heldUntil();
+        return lifted.isBefore(capped) ? lifted : capped;
     }
 
     /** A claim: taken over once its lease has ended, else due when it ends. */

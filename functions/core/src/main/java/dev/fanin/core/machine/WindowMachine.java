@@ -8,6 +8,7 @@ import dev.fanin.core.config.Retirement;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.trigger.Triggers;
+import dev.fanin.core.watermark.Watermark;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.Interval;
 import dev.fanin.core.window.WindowKind;
@@ -73,14 +74,14 @@ public final class WindowMachine {
         this(config, lease, dueGranularityMillis, retired, null);
     }
 
-    private WindowMachine(PipelineConfig config, Duration lease, long dueGranularityMillis, Retirement retired, Instant heldUntil) {
+    private WindowMachine(PipelineConfig config, Duration lease, long dueGranularityMillis, Retirement retired, Watermark scheduling) {
         this.config = Objects.requireNonNull(config, "config");
         this.lease = Objects.requireNonNull(lease, "lease");
         this.dueGranularityMillis = dueGranularityMillis;
         this.retired = retired;
         this.admission = new EventAdmission(config);
         this.claims = new Claims(config, lease, retired);
-        this.decisions = new Decisions(config, lease, claims, new DueSchedule(dueGranularityMillis), heldUntil);
+        this.decisions = new Decisions(config, lease, claims, new DueSchedule(dueGranularityMillis), scheduling);
     }
 
     /**
@@ -92,14 +93,15 @@ public final class WindowMachine {
     }
 
     /**
-     * This machine deciding at a watermark that a backlog's cap holds until {@code heldUntil} at the latest
-     * ({@link dev.fanin.core.watermark.Watermark}): an open window's next check, which assumes a watermark that moves
-     * with the clock, is then no later than that moment, when the watermark may jump past its end. Without it a
-     * window written during a backlog waited as long as the backlog was deep, and a session met its hard deadline
-     * and was cut there, its bounds depending on the order of delivery.
+     * This machine scheduling open windows by {@code watermark}, the pipeline's as every visitor reads it (a batch
+     * decides at its own, which its redeliveries may hold further back): an open window's next check is when that
+     * watermark could pass its end, and while a backlog's cap holds it, no later than when the cap may lift and the
+     * uncapped watermark would (see {@link Decisions}). Without it a window written during a backlog waited as long
+     * as the backlog was deep, and a session met its hard deadline and was cut there, its bounds depending on the
+     * order of delivery.
      */
-    public WindowMachine heldUntil(Instant heldUntil) {
-        return new WindowMachine(config, lease, dueGranularityMillis, retired, Objects.requireNonNull(heldUntil, "heldUntil"));
+    public WindowMachine scheduledBy(Watermark watermark) {
+        return new WindowMachine(config, lease, dueGranularityMillis, retired, Objects.requireNonNull(watermark, "watermark"));
     }
 
     public PipelineConfig config() {

@@ -175,12 +175,9 @@ public final class FaninEngine {
         return watermark(pipeline, Long.MIN_VALUE, QueueEvidence.NONE, now).watermark();
     }
 
-    /**
-     * The pipeline's machine deciding at {@code watermark}: while a backlog's cap holds it, no window's next check
-     * lies past the moment the cap may lift ({@link WindowMachine#heldUntil}).
-     */
+    /** The pipeline's machine scheduling open windows by {@code watermark} ({@link WindowMachine#scheduledBy}). */
     public WindowMachine machine(String pipeline, Watermark watermark) {
-        return watermark.heldUntil() == null ? machine(pipeline) : machine(pipeline).heldUntil(watermark.heldUntil());
+        return machine(pipeline).scheduledBy(watermark);
     }
 
     /**
@@ -192,7 +189,7 @@ public final class FaninEngine {
      * @param stored         the stored inputs it was computed from, which decide whether the batch stores its own
      *                       ({@link dev.fanin.core.watermark.StoredAdvance})
      */
-    public record BatchWatermark(Watermark watermark, Optional<Backlog> backlogToStore, WatermarkStore.Reading stored) {
+    public record BatchWatermark(Watermark watermark, Watermark shared, Optional<Backlog> backlogToStore, WatermarkStore.Reading stored) {
 
         public long millis() {
             return watermark.millis();
@@ -210,11 +207,13 @@ public final class FaninEngine {
                 .map(first -> stored.map(s -> Backlog.joined(s, first, spec.idleAfter())).orElse(first));
         if (maxEt == Instant.EPOCH.toEpochMilli() && r.lastArrival().equals(Instant.EPOCH) && seenMaxEventTime == Long.MIN_VALUE) {
             // Nothing ever seen: no window exists whose close could depend on the watermark.
-            return new BatchWatermark(Watermark.free(Watermarks.NO_WATERMARK), toStore, r);
+            return new BatchWatermark(Watermark.free(Watermarks.NO_WATERMARK), Watermark.free(Watermarks.NO_WATERMARK), toStore, r);
         }
         // The batch's own evidence (its redeliveries too, which reach back to nothing) joined to what it stores.
         Optional<Backlog> own = seen.all().map(all -> toStore.map(t -> Backlog.joined(t, all, spec.idleAfter())).orElse(all));
         Optional<Backlog> forBatch = own.map(o -> stored.map(s -> Backlog.joined(s, o, spec.idleAfter())).orElse(o)).or(() -> stored);
-        return new BatchWatermark(Watermarks.watermark(spec, maxEt, lastArrival, forBatch, now.toEpochMilli()), toStore, r);
+        // What every visitor reads once the batch has stored what it stores (not its redeliveries' evidence).
+        Watermark shared = Watermarks.watermark(spec, maxEt, lastArrival, toStore.or(() -> stored), now.toEpochMilli());
+        return new BatchWatermark(Watermarks.watermark(spec, maxEt, lastArrival, forBatch, now.toEpochMilli()), shared, toStore, r);
     }
 }

@@ -141,8 +141,8 @@ public final class IngestService {
         if (held.isEmpty()) {
             return;
         }
-        PipelineBatch share = new PipelineBatch(batch, engine.machine(pipeline, held.get().watermark()), held.get().millis());
-        batch.followups.watermarks.put(pipeline, held.get().watermark());
+        PipelineBatch share = new PipelineBatch(batch, engine.machine(pipeline, held.get().shared()), held.get().millis());
+        batch.followups.watermarks.put(pipeline, held.get().shared());
         if (share.machine().config().window() instanceof WindowSpec.Session) {
             ingestSessions(share, events);
         } else {

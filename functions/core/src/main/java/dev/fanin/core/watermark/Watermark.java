@@ -4,17 +4,18 @@ import java.time.Instant;
 
 /**
  * A pipeline's watermark as read at one moment, with what the window machine needs to know about its future: while
- * backlog evidence caps it ({@link Backlog}), it stands still whatever the clock does, and may jump when the evidence
- * lapses. A window whose next check assumes a watermark that moves with the clock would then be looked at again only
- * as late as the backlog was deep.
+ * backlog evidence caps it ({@link Backlog}), it stands still whatever the clock does, and when the evidence lapses it
+ * may jump, at most to its uncapped value. A window whose next check assumed a watermark moving with the clock was
+ * looked at again only as late as the backlog was deep.
  *
- * @param millis     the watermark, event-time epoch ms ({@link Watermarks#NO_WATERMARK} when none)
- * @param heldUntil  while a backlog's cap holds it below its own value, the next moment the cap may lift; else null
+ * @param millis         the watermark, event-time epoch ms ({@link Watermarks#NO_WATERMARK} when none)
+ * @param uncappedMillis what it would be without the backlog's cap (equal to {@code millis} when none holds it down)
+ * @param heldUntil      while the cap holds it down, the next moment the cap may lift; else null
  */
-public record Watermark(long millis, Instant heldUntil) {
+public record Watermark(long millis, long uncappedMillis, Instant heldUntil) {
 
     /** A watermark no backlog holds. */
     public static Watermark free(long millis) {
-        return new Watermark(millis, null);
+        return new Watermark(millis, millis, null);
     }
 }

@@ -70,7 +70,7 @@ public final class Watermarks {
         if (cap >= watermark) {
             return Watermark.free(watermark);
         }
-        return new Watermark(cap, Instant.ofEpochMilli(backlog.get().nextLapseMillis(nowMillis, spec.idleAfter())));
+        return new Watermark(cap, watermark, Instant.ofEpochMilli(backlog.get().nextLapseMillis(nowMillis, spec.idleAfter())));
     }
 
     /** As {@link #watermark}, its value alone. */

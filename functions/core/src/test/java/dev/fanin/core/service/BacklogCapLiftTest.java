@@ -80,6 +80,77 @@ class BacklogCapLiftTest {
                 .isBefore(drainedAt.plusSeconds(120));
     }
 
+    /**
+     * A queue that stays behind (every message waits 8 s, outOfOrderness 5 s) caps the watermark for good; a window
+     * whose end is far ahead of even the uncapped watermark is not looked at each time the cap may lift (a review
+     * counted 40 visits per quiet window in 40 minutes, 4,000 timer messages and reads, when the cap lifted once per
+     * idleAfter).
+     */
+    @Test
+    void aWindowFarAheadOfTheUncappedWatermarkIsNotVisitedEachTimeTheCapMayLift() {
+        TestClock clock = new TestClock(T0);
+        RecordingTimers timers = new RecordingTimers();
+        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 1h}", "3h",
+                "{outOfOrderness: 5s, idleAfter: 1m}", ""), new InMemoryWindowStore(4), new RecordingEmitter(), timers, clock);
+        IngestService ingest = new IngestService(engine);
+        TimerService timerService = new TimerService(engine);
+        long quietVisits = 0;
+        for (int s = 8; s < 40 * 60; s++) {
+            Instant now = T0.plusSeconds(s);
+            clock.set(now);
+            Instant sent = now.minusSeconds(8);
+            List<InboundMessage> batch = new ArrayList<>(List.of(message("busy", "busy" + s, sent, now)));
+            if (s == 30) {
+                for (int k = 0; k < 10; k++) {
+                    batch.add(message("q" + k, "q" + k, sent, now));
+                }
+            }
+            ingest.handle(batch);
+            for (RecordingTimers.Timer t : timers.takeDue(now)) {
+                quietVisits += t.ref().key().startsWith("q") ? 1 : 0;
+                timerService.fire(t.wakeup());
+            }
+        }
+        assertThat(quietVisits / 10).as("visits per quiet window in 40 minutes, its end 20 minutes further").isLessThanOrEqualTo(5);
+    }
+
+    /**
+     * A batch's own redelivery holds only that batch's watermark: a window it writes is scheduled by the watermark
+     * every visitor reads, and closes when that passes its end (a review: at its redelivery's lapse, 45 s later).
+     */
+    @Test
+    void aWindowWrittenBesideARedeliveryClosesWhenTheSharedWatermarkPassesItsEnd() {
+        TestClock clock = new TestClock(T0);
+        RecordingEmitter emitter = new RecordingEmitter();
+        RecordingTimers timers = new RecordingTimers();
+        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}", "30m",
+                "{outOfOrderness: 5s, idleAfter: 1m}", ""), new InMemoryWindowStore(4), emitter, timers, clock);
+        IngestService ingest = new IngestService(engine);
+        TimerService timerService = new TimerService(engine);
+        Instant closed = null;
+        for (int s = 0; s < 240 && closed == null; s++) {
+            Instant now = T0.plusSeconds(s);
+            clock.set(now);
+            List<InboundMessage> batch = new ArrayList<>(List.of(message("bg", "bg" + s, now, now)));
+            if (s == 50) {
+                batch.add(message("a", "a1", now, now));
+                Instant sent = now.minusSeconds(120);
+                batch.add(new InboundMessage("old", InMemoryEngines.rawEvent("z", "old", sent), 2, sent, now, Map.of()));
+            }
+            ingest.handle(batch);
+            timers.takeDue(now).forEach(t -> timerService.fire(t.wakeup()));
+            if (emitter.emitted().stream().anyMatch(r -> r.detailJson().contains("\"key\":\"a\""))) {
+                closed = now;
+            }
+        }
+        assertThat(closed).as("the shared watermark passes 10:01 at 10:01:05").isBeforeOrEqualTo(T0.plusSeconds(70));
+    }
+
+    /** A first delivery of {@code id} for {@code key}, sent and received as given. */
+    private static InboundMessage message(String key, String id, Instant sent, Instant received) {
+        return new InboundMessage(id, InMemoryEngines.rawEvent(key, id, sent), 1, sent, received, Map.of());
+    }
+
     private static List<Message> drained(List<Message> queued, Instant from, long seed) {
         List<Message> shuffled = new ArrayList<>(queued);
         Collections.shuffle(shuffled, new Random(seed));
