@@ -344,7 +344,7 @@ public final class WindowMachine {
         } else {
             s.status = WindowStatus.CLOSED;
             if (!s.kind.isSession() && config.bounds().onOverflow() == Bounds.Overflow.SPLIT) {
-                continueIfFull(s, claim.reason());
+                continueIfFull(s, claim);
             }
         }
         return TransitionTable.checked(state.status(), Stimulus.COMMIT, written(s, state, watermark, now));
@@ -356,13 +356,16 @@ public final class WindowMachine {
      * its late events continue it in a revision of their own, as a split's would, that is closed already (by the
      * trigger of the window's latest close that was not a correction, which it remembers for this): emitted with that
      * reason and the window's completeness, correcting nothing. Only when no correction waits: events counted since
-     * the claim are a correction of the full revision, emitted first.
+     * the claim are a correction of the full revision, emitted first. Not after a revision dead-lettered (held
+     * incomplete to its deadline): the target never had it, so a part to add to it would mislead; its late events wait
+     * in SQS and end in the side output or the input's dead-letter queue, with their reason, as the revision did.
      */
-    private void continueIfFull(WindowState.Builder s, CloseReason reason) {
-        if (reason != CloseReason.LATE_CORRECTION) {
-            s.closedBy = reason;
+    private void continueIfFull(WindowState.Builder s, Claim claim) {
+        if (claim.reason() != CloseReason.LATE_CORRECTION) {
+            s.closedBy = claim.reason();
         }
-        if (s.revisionEvents >= config.bounds().maxEventsPerWindow() && s.pendingSince == null && s.closedBy != null) {
+        boolean full = s.revisionEvents >= config.bounds().maxEventsPerWindow();
+        if (full && s.pendingSince == null && s.closedBy != null && !claim.deadLetter()) {
             Claims.startEmpty(s, config);
             s.closedUnemitted = s.closedBy;
         }

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.fanin.core.config.ExpectedSpec;
+import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.machine.EventOutcome.Disposition;
@@ -41,7 +42,7 @@ class FullRevisionContinuationTest {
     }
 
     private static WindowMachine machine(PipelineFixture pipeline) {
-        return new WindowMachine(pipeline.maxEventsPerWindow(3).build(), LEASE);
+        return new WindowMachine(pipeline.build(), LEASE);
     }
 
     private static List<Event> events(String prefix, int n) {
@@ -80,7 +81,7 @@ class FullRevisionContinuationTest {
 
     @Test
     void theRestOfABacklogBatchThatFilledTheWindowAsItsEndPassedContinuesItOnceTheRevisionCommits() {
-        WindowMachine m = machine(PipelineFixture.pipeline());
+        WindowMachine m = machine(PipelineFixture.pipeline().maxEventsPerWindow(3));
         Instant backlog = T0.plusSeconds(70);
         List<Event> batch = events("e", 5);
 
@@ -110,7 +111,7 @@ class FullRevisionContinuationTest {
 
     @Test
     void aCorrectionWaitingWhenTheWindowFillsIsEmittedFirstAndTheContinuationKeepsTheWindowsCloseReason() {
-        WindowMachine m = machine(PipelineFixture.pipeline());
+        WindowMachine m = machine(PipelineFixture.pipeline().maxEventsPerWindow(3));
         Instant early = T0.plusSeconds(5);
         WindowState two = offered(m, open(m), events("e", 2), early);
         Instant pastEnd = T0.plusSeconds(66);
@@ -143,7 +144,7 @@ class FullRevisionContinuationTest {
 
     @Test
     void theContinuationOfAWindowAnOperatorCutShortIsFlaggedIncomplete() {
-        WindowMachine m = machine(PipelineFixture.pipeline());
+        WindowMachine m = machine(PipelineFixture.pipeline().maxEventsPerWindow(3));
         Instant early = T0.plusSeconds(5);
         WindowState two = offered(m, open(m), events("e", 2), early);
         Instant closing = T0.plusSeconds(10);
@@ -165,7 +166,7 @@ class FullRevisionContinuationTest {
 
     @Test
     void theContinuationKeepsTheWindowsCompletenessNotAFreshOne() {
-        WindowMachine m = machine(PipelineFixture.pipeline().expected(new ExpectedSpec(3, null, null, 0)));
+        WindowMachine m = machine(PipelineFixture.pipeline().maxEventsPerWindow(3).expected(new ExpectedSpec(3, null, null, 0)));
         Instant now = T0.plusSeconds(5);
         WindowState claimed = offered(m, open(m), events("e", 3), now);
         assertThat(claimed.claim().reason()).isEqualTo(CloseReason.EXPECTED_COMPLETE);
@@ -182,9 +183,35 @@ class FullRevisionContinuationTest {
         assertThat(r1.path("aggregations").path("count").asInt()).isEqualTo(1);
     }
 
+    /**
+     * A full revision held incomplete and dead-lettered at its hard deadline never reached the target: its late events
+     * are no part to add to it (a review found one emitted as HARD_LIFETIME, corrects null, complete, count 1). They
+     * wait, as before this continuation existed.
+     */
+    @Test
+    void aFullRevisionDeadLetteredAtItsDeadlineHasNoContinuation() {
+        WindowMachine m = machine(PipelineFixture.pipeline().maxEventsPerWindow(4)
+                .expected(new ExpectedSpec(4, null, PipelineFixture.path("$.m"), 0))
+                .incomplete(IncompletePolicy.Mode.HOLD, IncompletePolicy.AtDeadline.DEAD_LETTER));
+        long t0 = T0.toEpochMilli();
+        List<Event> fourOfThreeMembers = List.of(event("a", t0 + 1_000, "{\"m\":0}"), event("b", t0 + 2_000, "{\"m\":0}"),
+                event("c", t0 + 3_000, "{\"m\":1}"), event("d", t0 + 4_000, "{\"m\":2}"));
+        WindowState held = stored(m.ingest(open(m), fourOfThreeMembers, t0 + 65_000, T0.plusSeconds(70)), open(m));
+        assertThat(held.status()).isEqualTo(WindowStatus.HELD);
+        long stalled = t0 + 70_000;
+        WindowState claimed = stored(m.tick(held, stalled, held.hardDeadline()), held);
+        assertThat(claimed.claim().deadLetter()).isTrue();
+        WindowState r0 = stored(m.commit(claimed, claimed.fence(), stalled, held.hardDeadline()), claimed);
+
+        Transition late = m.ingest(r0, List.of(event("e", t0 + 5_000, "{\"m\":3}")), stalled, held.hardDeadline().plusSeconds(10));
+
+        assertThat(r0.closedUnemitted()).isNull();
+        assertThat(late.outcomes()).extracting(EventOutcome::disposition).containsOnly(Disposition.RETRY);
+    }
+
     @Test
     void aWindowThatClosedWithRoomTakesCorrectionsAsBefore() {
-        WindowMachine m = machine(PipelineFixture.pipeline());
+        WindowMachine m = machine(PipelineFixture.pipeline().maxEventsPerWindow(3));
         WindowState two = offered(m, open(m), events("e", 2), T0.plusSeconds(5));
         Instant pastEnd = T0.plusSeconds(66);
         WindowState r0 = committed(m, stored(m.tick(two, watermarkAt(pastEnd), pastEnd), two), pastEnd);
