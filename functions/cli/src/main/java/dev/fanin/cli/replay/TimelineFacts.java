@@ -65,8 +65,10 @@ record TimelineFacts(String pipeline, List<Arrival> arrivals, List<JsonNode> agg
         List<Step> steps = new ArrayList<>();
         Instant newest = null;
         for (Arrival a : byArrival) {
-            if (newest == null || a.eventTime().isAfter(newest)) {
-                newest = a.eventTime();
+            // As the functions take it: an event time ahead of its arrival moves the watermark only to the arrival.
+            Instant evidence = a.eventTime().isAfter(a.at()) ? a.at() : a.eventTime();
+            if (newest == null || evidence.isAfter(newest)) {
+                newest = evidence;
                 steps.add(new Step(a.at(), newest.minus(p.watermark().outOfOrderness())));
             }
         }
