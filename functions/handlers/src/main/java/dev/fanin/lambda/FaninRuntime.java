@@ -12,6 +12,7 @@ import dev.fanin.aws.sqs.SqsWindowTimers;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.port.PipelineHistory;
 import dev.fanin.core.service.FaninEngine;
 import dev.fanin.core.service.FaninPorts;
 import dev.fanin.core.service.FaninSettings;
@@ -21,9 +22,11 @@ import dev.fanin.core.service.TimerService;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -84,15 +87,34 @@ public final class FaninRuntime implements Resource {
         this.metrics = new PowertoolsMetrics();
         this.writeCosts = new WriteCostMeter();
         ConfigLocation location = settings.config();
-        this.configs = new LiveConfig(location, clients.configDocument(location), metrics, refresh, this::emitter);
+        DynamoDbPipelineHistory history = new DynamoDbPipelineHistory(clients.dynamoDb(), settings.tableName());
+        // The functions fall back on what they last ran; an operator's command says the document is invalid and asks
+        // for one (--config), rather than show windows by a configuration the operator did not name.
+        this.configs = new LiveConfig(location, clients.configDocument(location), metrics, refresh, this::emitter,
+                recordsHistory ? () -> lastRun(history) : Optional::empty);
         this.store = new DynamoDbWindowStore(clients.dynamoDb(), settings.tableName(), new DynamoDbWindowStore.Settings(
                 settings.dueShards(), DynamoDbWindowStore.Settings.defaults().spillThreshold()), writeCosts);
         this.watermarks = new DynamoDbWatermarkStore(clients.dynamoDb(), settings.tableName(), DynamoDbWatermarkStore.Settings.defaults(),
                 this::watermarkKeptFor);
-        this.retirement = new PipelineRetirement(new DynamoDbPipelineHistory(clients.dynamoDb(), settings.tableName()),
-                FaninSettings.defaults().lease(), refresh);
+        this.retirement = new PipelineRetirement(history, FaninSettings.defaults().lease(), refresh);
         this.refresh = refresh;
         this.sweepThreads = settings.sweepParallelism() > 1 ? sweepThreads(settings.sweepParallelism()) : null;
+    }
+
+    /**
+     * The document the functions last ran: the pipeline history's definition last said to run (every pipeline in force
+     * is recorded again with the document whenever it changes); empty when there is none or it cannot be read now.
+     */
+    private static Optional<String> lastRun(PipelineHistory history) {
+        try {
+            return history.recorded().stream()
+                    .max(Comparator.comparing(PipelineHistory.Definition::ranAt).thenComparing(PipelineHistory.Definition::sweepUntil))
+                    .map(PipelineHistory.Definition::document);
+        } catch (RuntimeException e) {
+            // Unreadable now (throttled, no table yet): the instance goes on failing with the location's reason.
+            LOG.warn("pipeline history not readable for the configuration the functions last ran: {}", e.toString());
+            return Optional.empty();
+        }
     }
 
     /** The Lambda cold start: the process environment and the system clock. */

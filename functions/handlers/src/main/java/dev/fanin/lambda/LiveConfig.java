@@ -13,7 +13,9 @@ import java.time.Instant;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,9 +26,11 @@ import org.slf4j.LoggerFactory;
  * never does: it is logged once at ERROR with every problem (each names its pipeline and field) and counted
  * ({@value FunctionMetricNames#CONFIG_REJECTED}) at every read while it is the newest; a document that cannot be
  * read is counted ({@value FunctionMetricNames#CONFIG_UNAVAILABLE}) and logged at WARN. Until a valid document has
- * been read, {@link #current} fails, so every invocation fails with the reason instead of running without one. Valid
- * means what this function can run too: a document whose emit target refers to an environment variable the function
- * does not have ({@code ${...}}) is rejected the same way, never put in force.
+ * been read, a new instance (a cold start, a scale-out) runs on the last document the functions ran, as the pipeline
+ * history records it ({@code lastRun}), so that one invalid or unreadable publish does not fail every invocation of
+ * every instance started after it; with neither, {@link #current} fails, so every invocation fails with the reason
+ * instead of running without one. Valid means what this function can run too: a document whose emit target refers to
+ * an environment variable the function does not have ({@code ${...}}) is rejected the same way, never put in force.
  */
 final class LiveConfig {
 
@@ -40,6 +44,7 @@ final class LiveConfig {
     private final Metrics metrics;
     private final Duration refresh;
     private final Consumer<FaninConfig> runnable;
+    private final Supplier<Optional<String>> lastRun;
     private FaninConfig inForce;
     private String inForceDocument;
     private String inForceDigest;
@@ -52,11 +57,21 @@ final class LiveConfig {
      *                 this function (its emit targets' {@code ${...}} references resolved against its environment)
      */
     LiveConfig(ConfigLocation location, ConfigDocument document, Metrics metrics, Duration refresh, Consumer<FaninConfig> runnable) {
+        this(location, document, metrics, refresh, runnable, Optional::empty);
+    }
+
+    /**
+     * @param lastRun the document the functions last ran (the pipeline history's), empty when none or unreadable: in
+     *                force while the location's document never was valid in this instance
+     */
+    LiveConfig(ConfigLocation location, ConfigDocument document, Metrics metrics, Duration refresh, Consumer<FaninConfig> runnable,
+               Supplier<Optional<String>> lastRun) {
         this.location = Objects.requireNonNull(location, "location");
         this.document = Objects.requireNonNull(document, "document");
         this.metrics = Objects.requireNonNull(metrics, "metrics");
         this.refresh = Objects.requireNonNull(refresh, "refresh");
         this.runnable = Objects.requireNonNull(runnable, "runnable");
+        this.lastRun = Objects.requireNonNull(lastRun, "lastRun");
     }
 
     /**
@@ -68,6 +83,9 @@ final class LiveConfig {
         if (!now.isBefore(nextRead)) {
             nextRead = location.isExternal() || inForce == null ? now.plus(refresh) : Instant.MAX;
             read();
+            if (inForce == null) {
+                runLastRun();
+            }
         }
         if (inForce == null) {
             throw new NoValidConfigurationException("fanin has no valid pipeline configuration ("
@@ -122,6 +140,27 @@ final class LiveConfig {
             LOG.error("pipeline configuration {} rejected, {}: {}", digest,
                     inForce == null ? "and no valid one is in force: every invocation fails until a valid one is published"
                             : "configuration " + inForceDigest + " stays in force", e.getMessage());
+        }
+    }
+
+    /** Puts the document the functions last ran in force, if there is one and this function can run it. */
+    private void runLastRun() {
+        Optional<String> text = lastRun.get();
+        if (text.isEmpty()) {
+            return;
+        }
+        String digest = digest(text.get());
+        try {
+            FaninConfig config = ConfigLoader.load(text.get(), "the pipeline history (the configuration the functions last ran)");
+            runnable.accept(config);
+            inForce = config;
+            inForceDocument = text.get();
+            inForceDigest = digest;
+            LOG.warn("pipeline configuration from {} not in force ({}); running on {}, the configuration the functions last ran "
+                    + "(pipeline history), until a valid one is published: pipelines {}", location, problem, digest,
+                    config.pipelines().stream().map(PipelineConfig::name).toList());
+        } catch (ConfigException | IllegalStateException e) {
+            LOG.error("the configuration the functions last ran ({}) cannot run here either: {}", digest, e.getMessage());
         }
     }
 

@@ -116,6 +116,31 @@ class ExternalConfigTest {
         assertThat(ingest(fanin).getBatchItemFailures()).isEmpty();
     }
 
+    /**
+     * An instance started after an invalid publish (a cold start, a scale-out) has no valid document of its own: it
+     * runs on the one the functions last ran, from the pipeline history, until a valid one is published (a review:
+     * every invocation of every new instance failed, the sweeper's too, so windows stopped closing).
+     */
+    @Test
+    void aNewInstanceRunsOnTheConfigurationTheFunctionsLastRanWhileThePublishedOneIsInvalid() {
+        putObject("cold.yaml", BUNDLED);
+        LocalFanin running = LocalFanin.start("coldcfg", SampleEvents.lastSent(SHARDS).plusSeconds(1),
+                Map.of(EnvironmentVariables.CONFIG, "s3://" + bucket + "/cold.yaml"));
+        assertThat(ingest(running).getBatchItemFailures()).isEmpty();
+        putObject("cold.yaml", "version: 1\npipelines: []\n");
+
+        LogCapture.Captured<FaninRuntime> started = LogCapture.run(() -> FaninRuntime.create(running.environment, running.clock));
+        FaninRuntime cold = started.result();
+
+        assertThat(new IngestFunction(cold).handleRequest(SHARDS, TestContexts.invocation("cold")).getBatchItemFailures()).isEmpty();
+        assertThat(cold.engine().config().pipelines()).extracting(PipelineConfig::name).contains("file-uploads");
+        assertThat(started.at("WARN")).anySatisfy(w -> assertThat(w).contains("the configuration the functions last ran"));
+        putObject("cold.yaml", withoutFileUploads());
+        running.clock.advance(REFRESH);
+        assertThat(new IngestFunction(cold).handleRequest(SHARDS, TestContexts.invocation("cold-2")).getBatchItemFailures()).isEmpty();
+        assertThat(cold.engine().config().pipelines()).extracting(PipelineConfig::name).doesNotContain("file-uploads");
+    }
+
     /** Each kind of invalid document, published over a valid one: the valid one stays in force, the ERROR names why. */
     @ParameterizedTest(name = "{0}")
     @MethodSource("invalidDocuments")
