@@ -14,6 +14,7 @@ import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import java.io.IOException;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -76,10 +77,22 @@ final class CloseWindowsCommand extends FaninCommand {
             for (WindowRef ref : selected) {
                 OperatorService.Result result = operator.close(ref, note);
                 console.out().println(line(stack, ref, result));
-                allClosed &= result.outcome() == OperatorService.Outcome.CLOSED || result.outcome() == OperatorService.Outcome.NOT_OPEN;
+                allClosed &= result.outcome() == OperatorService.Outcome.CLOSED || closedBefore(result);
             }
             return allClosed ? FaninCli.OK : FaninCli.INVALID_INPUT;
         }
+    }
+
+    /**
+     * Whether a window this close found not open is closed or being closed by the close that came first. One CLAIMED
+     * past its lease without a commit is neither: its emission is failing (or its claimer died), so exit 1.
+     */
+    private static boolean closedBefore(OperatorService.Result result) {
+        return result.outcome() == OperatorService.Outcome.NOT_OPEN && !stuck(result.state());
+    }
+
+    private static boolean stuck(WindowState state) {
+        return state.status() == WindowStatus.CLAIMED && !Instant.now().isBefore(state.leaseUntil());
     }
 
     private List<WindowRef> held(Operated stack) {
@@ -136,8 +149,12 @@ final class CloseWindowsCommand extends FaninCommand {
             case EMIT_FAILED -> "CLAIMED     " + window + "  OPERATOR  " + completeness(result.aggregate()) + "  aggregate "
                     + result.aggregate().aggregateId() + "  " + emitFailure(stack, ref, result.emitError()) + "; it stays claimed, and the"
                     + " sweeper emits it after its lease (" + Times.iso(state.leaseUntil()) + ") only once its target takes it";
-            case NOT_OPEN -> "NOT CLOSED  " + window + "  it is " + state.status()
-                    + (state.claim() != null ? " by " + state.claim().reason() : "") + " already: the close that came first stands";
+            case NOT_OPEN -> stuck(state)
+                    ? "NOT CLOSED  " + window + "  it is CLAIMED by " + state.claim().reason() + " already, past its lease ("
+                            + Times.iso(state.leaseUntil()) + ") without a commit: its emission is failing or its claimer died;"
+                            + " the sweeper re-emits it until its target takes it (see EmitFailures; fanin windows show)"
+                    : "NOT CLOSED  " + window + "  it is " + state.status()
+                            + (state.claim() != null ? " by " + state.claim().reason() : "") + " already: the close that came first stands";
             case NOT_FOUND -> "NOT FOUND   " + window;
             case CONFLICTED -> "CONFLICTED  " + window + "  other writers kept changing it; nothing written, try again";
         };

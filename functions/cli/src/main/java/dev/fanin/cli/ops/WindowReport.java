@@ -52,6 +52,10 @@ public record WindowReport(WindowState state, Duration age, boolean overdue, Lon
 
     private static String why(WindowState w, PipelineConfig pipeline, long watermark, Instant now, boolean overdue) {
         String deadline = "hard deadline " + Times.relative(w.hardDeadline(), now);
+        if (overdue && w.status() == WindowStatus.CLAIMED) {
+            // Its own reason says more: a claim past its lease is an emission failing or a crash, not a sweeper missing it.
+            return "OVERDUE: " + claimed(w, now);
+        }
         if (overdue) {
             return "OVERDUE: still " + w.status() + " past its " + deadline + "; the sweeper is not reaching it (see OverdueWindows, "
                     + "the sweeper's errors, StoreUnavailable)";

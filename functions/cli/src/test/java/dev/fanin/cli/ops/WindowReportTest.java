@@ -84,6 +84,23 @@ class WindowReportTest {
         assertThat(late.why()).startsWith("OVERDUE: still HELD past its hard deadline 3m 00s ago");
     }
 
+    /**
+     * A claim past its lease and its deadline is overdue for its own reason, an emission failing or a crash, not the
+     * sweeper (a review: the row sent the operator to the sweeper's errors for a window whose target refused it).
+     */
+    @Test
+    void anOverdueClaimSaysItsEmissionHasNotCommitted() {
+        WindowState claimed = machine.closeByOperator(jobWithShards(T0.toEpochMilli(), T0.plusSeconds(30), 0).next(), "draining",
+                T0.toEpochMilli(), T0.plusSeconds(60)).next();
+        Instant afterDeadline = claimed.hardDeadline().plus(Duration.ofMinutes(10));
+
+        WindowReport late = WindowReport.of(claimed, JOBS, T0.toEpochMilli(), afterDeadline);
+
+        assertThat(late.overdue()).isTrue();
+        assertThat(late.why()).startsWith("OVERDUE: claimed (revision 0, OPERATOR").contains("without a commit").contains("EmitFailures")
+                .doesNotContain("sweeper is not reaching it");
+    }
+
     @ParameterizedTest
     @CsvSource(delimiter = ';', value = {"1,2,3,7;1-3, 7", "0;0", "4,6,8;4, 6, 8", "1,2;1-2"})
     void membersReadAsRanges(String members, String text) {
