@@ -145,16 +145,13 @@ public final class BenchMain {
         CpuTiming.Result cpu = reps > 0 ? CpuTiming.measure(config, workload, shape, reps) : new CpuTiming.Result(
                 new CpuTiming.Spread(0, 0, 0), new CpuTiming.Spread(0, 0, 0));
         CloseLatency latency = new CloseLatency(config, events);
-        long inputSqs = 2L * timers.batches();
         long firstRevisions = latency.summarize(timers.emitted()).windows();
         ProfileFigures fanin = new ProfileFigures(events.size(), firstRevisions, timers.emitted().size(), timers.bill(),
-                timers.batches() + timers.timerInvocations() + timers.sweeps(),
-                // Timers: the sends as made (ten per SendMessageBatch), and a receive and a delete per timer batch as
-                // the event source mapping makes them (as for the input queue, on both sides); both mappings' empty polls.
-                inputSqs + timers.timerSendRequests() + 2 * timers.timerInvocations() + EventSourcePolls.fanin(timers.span()),
+                timers.batches() + timers.timerInvocations() + timers.sweeps(), timers.inputSqsRequests() + timers.timerSqsRequests(),
                 timers.emitCalls(), timers.timerSendRequests(), cpu.endToEnd().medianMicros());
-        // The baselines emit one event per window with one PutEvents call each, and send no timers.
-        long baselineSqs = inputSqs + EventSourcePolls.BASELINE.over(timers.span());
+        // The baselines take the same input batches (each one's receives and deletes) and send no timers; they emit one
+        // event per window with one PutEvents call each.
+        long baselineSqs = timers.inputQueueRequests() + EventSourcePolls.BASELINE.over(timers.span());
         ProfileFigures naive = new ProfileFigures(events.size(), baseline.windows(), baseline.windows(), baselineBill, timers.batches(),
                 baselineSqs, baseline.windows(), 0, cpu.core().medianMicros());
         ProfileFigures strong = new ProfileFigures(events.size(), competent.windows(), competent.windows(), competentBill, timers.batches(),

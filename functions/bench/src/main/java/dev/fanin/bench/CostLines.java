@@ -32,8 +32,9 @@ record CostLines(List<Line> lines) {
      * What a run used beyond DynamoDB, counted as the simulation counts it.
      *
      * @param invocations   Lambda invocations by function ({@link DynamoDbBill#INGEST}, {@code TIMER}, {@code SWEEPER})
-     * @param inputSqs      input queue requests (a receive and a delete per batch, the mapping's empty long polls)
-     * @param timerSqs      timer queue requests (sends, ten per request, a receive and a delete per timer batch, the
+     * @param inputSqs      input queue requests (each batch's receives and deletes, {@link SqsRequests}; the mapping's
+     *                      empty long polls)
+     * @param timerSqs      timer queue requests (sends, each timer batch's receives and deletes, {@link SqsRequests}; the
      *                      mapping's empty long polls)
      * @param timerSends    the timer send calls the functions wait on
      * @param putEvents     EventBridge PutEvents calls
@@ -47,9 +48,7 @@ record CostLines(List<Line> lines) {
         static Usage of(Simulation.Result run, long events, long firstRevisions, double cpuMicrosPerEvent) {
             Map<String, Long> invocations = Map.of(DynamoDbBill.INGEST, run.batches(), DynamoDbBill.TIMER, run.timerInvocations(),
                     DynamoDbBill.SWEEPER, run.sweeps());
-            return new Usage(events, run.bill(), invocations, 2L * run.batches() + EventSourcePolls.FANIN_INPUT.over(run.span()),
-                    run.timerSendRequests() + 2 * run.timerInvocations() + EventSourcePolls.FANIN_TIMERS.over(run.span()),
-                    run.timerSendRequests(), run.emitCalls(), firstRevisions, run.emitted().size() - firstRevisions, cpuMicrosPerEvent);
+            return new Usage(events, run.bill(), invocations, run.inputSqsRequests(), run.timerSqsRequests(), run.timerSendRequests(), run.emitCalls(), firstRevisions, run.emitted().size() - firstRevisions, cpuMicrosPerEvent);
         }
     }
 
@@ -67,7 +66,7 @@ record CostLines(List<Line> lines) {
         lines.add(other("Lambda CPU (measured; 0 with --reps 0)", Guarantee.CORE, 0, u.events(),
                 lambda(u.cpuMicrosPerEvent() * u.events() / 1_000, prices)));
         lines.add(other("Lambda wait on PutEvents", Guarantee.CORE, u.putEvents(), u.events(), lambda(u.putEvents() * waits.putEvents(), prices)));
-        lines.add(other("SQS input (receive, delete per batch; empty long polls)", Guarantee.CORE, u.inputSqs(), u.events(),
+        lines.add(other("SQS input (receives, deletes, ten messages each; empty long polls)", Guarantee.CORE, u.inputSqs(), u.events(),
                 u.inputSqs() * prices.perMillionSqsRequests() / 1e6));
         lines.add(other("SQS timers (sends, receives, deletes, empty long polls; the sends' wait)", Guarantee.TIMERS, u.timerSqs(), u.events(),
                 u.timerSqs() * prices.perMillionSqsRequests() / 1e6 + lambda(u.timerSends() * waits.sqsSend(), prices)));
@@ -85,7 +84,7 @@ record CostLines(List<Line> lines) {
         lines.add(other("Lambda CPU (measured; 0 with --reps 0)", Guarantee.CORE, 0, f.events(),
                 lambda(f.cpuMicrosPerEvent() * f.events() / 1_000, prices)));
         lines.add(other("Lambda wait on PutEvents", Guarantee.CORE, f.emitCalls(), f.events(), lambda(f.emitCalls() * prices.waits().putEvents(), prices)));
-        lines.add(other("SQS input (receive, delete per batch; empty long polls)", Guarantee.CORE, f.sqsRequests(), f.events(),
+        lines.add(other("SQS input (receives, deletes, ten messages each; empty long polls)", Guarantee.CORE, f.sqsRequests(), f.events(),
                 f.sqsRequests() * prices.perMillionSqsRequests() / 1e6));
         lines.add(other("EventBridge", Guarantee.CORE, f.emitted(), f.events(), f.emitted() * prices.perMillionEvents() / 1e6));
         return new CostLines(lines.stream().filter(l -> l.dollars() != 0 || l.calls() != 0).toList());

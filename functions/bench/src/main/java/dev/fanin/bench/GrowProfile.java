@@ -82,6 +82,8 @@ final class GrowProfile {
         long eventsBefore = 0;
         long batches = 0;
         long batchesBefore = 0;
+        long sqs = 0;
+        long sqsBefore = 0;
         long naiveFailsAt = 0;
         long competentFailsAt = 0;
         List<List<Arrival>> arrivals = Simulation.batches(workload.arrivals(), shape);
@@ -94,19 +96,22 @@ final class GrowProfile {
             competent.acceptBatch(batch);
             events += batch.size();
             batches++;
+            sqs += SqsRequests.receiveAndDelete(arrivals.get(b).size());
             naiveFailsAt = naiveFailsAt == 0 && naive.largestItemBytes() > ITEM_LIMIT ? events : naiveFailsAt;
             competentFailsAt = competentFailsAt == 0 && competent.largestItemBytes() > ITEM_LIMIT ? events : competentFailsAt;
             if (steps.size() < STEPS.size() && events >= STEPS.get(steps.size())) {
                 Duration span = Duration.between(stepStart, batchAt);
                 steps.add(new BaselineStep[] {
-                        step(naive.bill().since(naiveBefore), events - eventsBefore, batches - batchesBefore, span, naive.largestItemBytes(), prices),
-                        step(competent.bill().since(competentBefore), events - eventsBefore, batches - batchesBefore, span,
+                        step(naive.bill().since(naiveBefore), events - eventsBefore, batches - batchesBefore, sqs - sqsBefore, span,
+                                naive.largestItemBytes(), prices),
+                        step(competent.bill().since(competentBefore), events - eventsBefore, batches - batchesBefore, sqs - sqsBefore, span,
                                 competent.largestItemBytes(), prices)});
                 stepStart = batchAt;
                 naiveBefore = naive.bill().copy();
                 competentBefore = competent.bill().copy();
                 eventsBefore = events;
                 batchesBefore = batches;
+                sqsBefore = sqs;
             }
         }
         return new Baselines(steps, naiveFailsAt, competentFailsAt);
@@ -116,9 +121,14 @@ final class GrowProfile {
         return events == 0 ? "never" : String.format(Locale.ROOT, "%,d (within its batch)", events);
     }
 
-    /** A step's figures; the window is not flushed within a step, and its mapping polls all through the step's span. */
-    private static BaselineStep step(DynamoDbBill bill, long events, long batches, Duration span, long itemBytes, PriceTable prices) {
-        ProfileFigures f = new ProfileFigures(events, 0, 0, bill, batches, 2 * batches + EventSourcePolls.BASELINE.over(span), 0, 0, 0);
+    /**
+     * A step's figures; the window is not flushed within a step, and its mapping polls all through the step's span.
+     *
+     * @param inputRequests the step's batches' receives and deletes ({@link SqsRequests})
+     */
+    private static BaselineStep step(DynamoDbBill bill, long events, long batches, long inputRequests, Duration span, long itemBytes,
+                                     PriceTable prices) {
+        ProfileFigures f = new ProfileFigures(events, 0, 0, bill, batches, inputRequests + EventSourcePolls.BASELINE.over(span), 0, 0, 0);
         return new BaselineStep(bill.readUnits() / events, f.writeUnitsPerEvent(), f.totalPerMillion(prices), itemBytes);
     }
 

@@ -77,8 +77,9 @@ final class HistoryProfile {
         NaiveBaseline naive = new NaiveBaseline(BenchMain.pipelines(config));
         events.forEach(naive::accept);
         DynamoDbBill bill = naive.flushAll();
-        long batches = Simulation.batches(workload.arrivals(), Simulation.BatchShape.DEFAULT).size();
-        long sqs = 2 * batches + EventSourcePolls.BASELINE.over(span);
+        List<List<Arrival>> arrivals = Simulation.batches(workload.arrivals(), Simulation.BatchShape.DEFAULT);
+        long batches = arrivals.size();
+        long sqs = SqsRequests.receiveAndDelete(arrivals) + EventSourcePolls.BASELINE.over(span);
         ProfileFigures figures = new ProfileFigures(events.size(), naive.windows(), naive.windows(), bill, batches, sqs, naive.windows(), 0, 0);
         out.printf(Locale.ROOT, "Naive baseline over the whole run (its dedupe item per event id does not grow either): %.3f read units and "
                         + "%.3f write units per event, $%.2f per million events.%n", bill.readUnits() / events.size(), figures.writeUnitsPerEvent(),

@@ -9,8 +9,8 @@ package dev.fanin.bench;
  * @param emitted         aggregate events sent (corrections included)
  * @param bill            DynamoDB calls and units
  * @param invocations     Lambda invocations (ingest batches, timer batches, sweeps)
- * @param sqsRequests     SQS requests (input: a receive and a delete per batch; timers: sends, ten per SendMessageBatch, and a receive and a delete per timer batch;
- *                        each event source mapping's empty long polls, {@link EventSourcePolls})
+ * @param sqsRequests     SQS requests by {@link SqsRequests} (input: each batch's receives and deletes; timers: sends, and each
+ *                        timer batch's receives and deletes; each event source mapping's empty long polls, {@link EventSourcePolls})
  * @param emitCalls       PutEvents calls the functions make (each waited on)
  * @param sqsSends        SQS send calls the functions make (timers; each waited on)
  * @param cpuMicrosPerEvent measured CPU per event used for the Lambda duration estimate

@@ -35,10 +35,10 @@ final class SimTimers implements WindowTimers {
         armAll(List.of(wakeup), now);
     }
 
-    /** As {@link dev.fanin.aws.sqs.SqsWindowTimers#armAll}: one SendMessageBatch request per ten timers. */
+    /** As {@link dev.fanin.aws.sqs.SqsWindowTimers#armAll}: one SendMessageBatch request per ten timers ({@link SqsRequests}). */
     @Override
     public List<Wakeup> armAll(List<Wakeup> wakeups, Instant now) {
-        sendRequests += (wakeups.size() + SqsWindowTimers.MAX_BATCH - 1) / SqsWindowTimers.MAX_BATCH;
+        sendRequests += SqsRequests.of(wakeups.size());
         for (Wakeup w : wakeups) {
             armed++;
             if (deliver) {

@@ -78,12 +78,26 @@ final class Simulation {
         }
     }
 
-    /** @param span simulated time from the first arrival to the end of the run (its last sweep) */
+    /**
+     * @param inputQueueRequests the input batches' receives and deletes ({@link SqsRequests})
+     * @param timerQueueRequests the timer batches' receives and deletes ({@link SqsRequests})
+     * @param span               simulated time from the first arrival to the end of the run (its last sweep)
+     */
     record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double windowWriteUnitsMetric,
                   List<TimedEmitter.Emitted> emitted, long emitCalls, long batches, long sweeps, long timersArmed,
                   long timerSendRequests, long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
                   long failedMessages, long sideRecords, long deadLetters, FunctionLoad ingestLoad, FunctionLoad timerLoad,
-                  FunctionLoad sweeperLoad, Duration span) {
+                  FunctionLoad sweeperLoad, long inputQueueRequests, long timerQueueRequests, Duration span) {
+
+        /** fanin's input queue: the batches' receives and deletes, and its mapping's empty long polls over the run. */
+        long inputSqsRequests() {
+            return inputQueueRequests + EventSourcePolls.FANIN_INPUT.over(span);
+        }
+
+        /** fanin's timer queue: the sends as made, the batches' receives and deletes, its mapping's empty long polls. */
+        long timerSqsRequests() {
+            return timerSendRequests + timerQueueRequests + EventSourcePolls.FANIN_TIMERS.over(span);
+        }
 
         /** Write units of watermark advances (outside the services' per-window WriteUnits metric). */
         double watermarkWriteUnits() {
@@ -153,6 +167,17 @@ final class Simulation {
      */
     record Snapshot(Instant end, DynamoDbBill bill, long events, long batches, long invocations, long sqsRequests, long timerSends,
                     long emitted) { }
+
+    /** fanin's SQS requests as a run goes ({@link SqsRequests}); the empty long polls are added by the span. */
+    private static final class QueueRequests {
+        long input;
+        long timer;
+
+        /** Both queues' requests so far, with both mappings' empty long polls over {@code span}. */
+        long upTo(SimTimers timers, Duration span) {
+            return input + timer + timers.sendRequests() + EventSourcePolls.fanin(span);
+        }
+    }
 
     /**
      * Snapshots of a run every {@code length} of simulated time, taken when the clock passes each boundary; or, made by
@@ -253,6 +278,7 @@ final class Simulation {
         long tooLate = 0;
         long failed = 0;
         long[] events = {0};
+        QueueRequests sqs = new QueueRequests();
         FunctionLoad ingestLoad = FunctionLoad.NONE;
         FunctionLoad timerLoad = FunctionLoad.NONE;
         FunctionLoad sweeperLoad = FunctionLoad.NONE;
@@ -264,7 +290,7 @@ final class Simulation {
                 Instant at = batchAt != null ? batchAt : nextSweep;
                 at = timerAt != null && timerAt.isBefore(at) ? timerAt : at;
                 at = nextSweep.isBefore(at) ? nextSweep : at;
-                snapshotUntil(intervals, at, start, bill, events[0], next, timerInvocations, sweeps, timers, emitter);
+                snapshotUntil(intervals, at, start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, sqs);
             }
             if (batchAt != null && !batchAt.isAfter(nextSweep) && (timerAt == null || !batchAt.isAfter(timerAt))) {
                 clock.advanceTo(batchAt);
@@ -273,6 +299,7 @@ final class Simulation {
                     messages.add(a.message(batchAt));
                 }
                 events[0] += messages.size();
+                sqs.input += SqsRequests.receiveAndDelete(messages.size());
                 stores.container(placement.nextInt(containers.ingest()));
                 bill.function(DynamoDbBill.INGEST);
                 FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
@@ -285,12 +312,13 @@ final class Simulation {
                 failed += r.failedMessageIds().size();
                 next++;
                 if (intervals != null && !intervals.byTime()) {
-                    snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, false);
+                    snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, sqs, false);
                 }
             } else if (timerAt != null && !timerAt.isAfter(nextSweep)) {
                 clock.advanceTo(timerAt);
                 List<SimTimers.Pending> batch = timers.take(timerBatch.orElseThrow());
                 timerInvocations++;
+                sqs.timer += SqsRequests.receiveAndDelete(batch.size());
                 stores.container(containers.ingest() + placement.nextInt(containers.timer()));
                 bill.function(DynamoDbBill.TIMER);
                 FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
@@ -316,7 +344,7 @@ final class Simulation {
                 boolean drained = next >= batches.size() && !timers.anyPending() && !stores.anyDue();
                 if (drained || clock.instant().isAfter(lastArrival.plus(GIVE_UP_AFTER))) {
                     if (intervals != null && !intervals.byTime()) {
-                        snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, true);
+                        snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, sqs, true);
                     }
                     break;
                 }
@@ -324,18 +352,18 @@ final class Simulation {
         }
         return new Result(workload, mode, bill, stores.meanHeadBytes(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
                 batches.size(), sweeps, timers.armed(), timers.sendRequests(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
-                failed, side.sideRecords().size(), side.deadLetters().size(), ingestLoad, timerLoad, sweeperLoad,
+                failed, side.sideRecords().size(), side.deadLetters().size(), ingestLoad, timerLoad, sweeperLoad, sqs.input, sqs.timer,
                 Duration.between(start, clock.instant()));
     }
 
     /** Takes the snapshots of every interval that ends before {@code at}, as the run stands. */
     private static void snapshotUntil(Intervals intervals, Instant at, Instant start, DynamoDbBill bill, long events, long batches,
-                                      long timerInvocations, long sweeps, SimTimers timers, TimedEmitter emitter) {
+                                      long timerInvocations, long sweeps, SimTimers timers, TimedEmitter emitter, QueueRequests requests) {
         if (intervals.next == null) {
             intervals.next = start.plus(intervals.length);
         }
         while (at.isAfter(intervals.next)) {
-            long sqs = sqsRequests(batches, timerInvocations, timers, Duration.between(start, intervals.next));
+            long sqs = requests.upTo(timers, Duration.between(start, intervals.next));
             intervals.snapshots.add(new Snapshot(intervals.next, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
                     timers.sendRequests(), emitter.emitted().size()));
             intervals.next = intervals.next.plus(intervals.length);
@@ -344,21 +372,14 @@ final class Simulation {
 
     /** A snapshot when the events handled reach the next step, or at the run's {@code end}. */
     private static void snapshotAtEvents(Intervals intervals, Instant at, Instant start, DynamoDbBill bill, long events, long batches,
-                                         long timerInvocations, long sweeps, SimTimers timers, TimedEmitter emitter, boolean end) {
+                                         long timerInvocations, long sweeps, SimTimers timers, TimedEmitter emitter, QueueRequests requests,
+                                         boolean end) {
         int taken = intervals.snapshots.size();
         if (end || (taken < intervals.eventSteps.size() && events >= intervals.eventSteps.get(taken))) {
-            long sqs = sqsRequests(batches, timerInvocations, timers, Duration.between(start, at));
+            long sqs = requests.upTo(timers, Duration.between(start, at));
             intervals.snapshots.add(new Snapshot(at, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
                     timers.sendRequests(), emitter.emitted().size()));
         }
-    }
-
-    /**
-     * fanin's SQS requests so far: a receive and a delete per input batch and per timer batch, the timer sends as made,
-     * and both event source mappings' empty long polls over the run's span.
-     */
-    private static long sqsRequests(long batches, long timerInvocations, SimTimers timers, Duration span) {
-        return 2L * batches + timers.sendRequests() + 2 * timerInvocations + EventSourcePolls.fanin(span);
     }
 
     /** SQS batches as the event source mapping forms them. */
