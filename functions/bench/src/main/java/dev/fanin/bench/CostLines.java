@@ -37,18 +37,21 @@ record CostLines(List<Line> lines) {
      * @param timerSqs      timer queue requests (sends, each timer batch's receives and deletes, {@link SqsRequests}; the
      *                      mapping's empty long polls)
      * @param timerSends    the timer send calls the functions wait on
-     * @param putEvents     EventBridge PutEvents calls
-     * @param firstRevisions aggregate events of first revisions
-     * @param laterRevisions aggregate events of later revisions (corrections, continuations)
+     * @param putEvents     EventBridge PutEvents calls the first revisions take
+     * @param correctionPutEvents the PutEvents calls beyond those, which only the later revisions take ({@link TimedEmitter})
+     * @param firstRevisions aggregate events of first revisions (a size limit's continuation included)
+     * @param laterRevisions aggregate events of later revisions (corrections)
      */
     record Usage(long events, DynamoDbBill bill, Map<String, Long> invocations, long inputSqs, long timerSqs, long timerSends,
-                 long putEvents, long firstRevisions, long laterRevisions, double cpuMicrosPerEvent) {
+                 long putEvents, long correctionPutEvents, long firstRevisions, long laterRevisions, double cpuMicrosPerEvent) {
 
         /** A simulation's usage, with {@code firstRevisions} of its emissions (the rest are later revisions). */
         static Usage of(Simulation.Result run, long events, long firstRevisions, double cpuMicrosPerEvent) {
             Map<String, Long> invocations = Map.of(DynamoDbBill.INGEST, run.batches(), DynamoDbBill.TIMER, run.timerInvocations(),
                     DynamoDbBill.SWEEPER, run.sweeps());
-            return new Usage(events, run.bill(), invocations, run.inputSqsRequests(), run.timerSqsRequests(), run.timerSendRequests(), run.emitCalls(), firstRevisions, run.emitted().size() - firstRevisions, cpuMicrosPerEvent);
+            return new Usage(events, run.bill(), invocations, run.inputSqsRequests(), run.timerSqsRequests(), run.timerSendRequests(),
+                    run.emitCalls() - run.correctionEmitCalls(), run.correctionEmitCalls(), firstRevisions, run.emitted().size() - firstRevisions,
+                    cpuMicrosPerEvent);
         }
     }
 
@@ -66,6 +69,8 @@ record CostLines(List<Line> lines) {
         lines.add(other("Lambda CPU (measured; 0 with --reps 0)", Guarantee.CORE, 0, u.events(),
                 lambda(u.cpuMicrosPerEvent() * u.events() / 1_000, prices)));
         lines.add(other("Lambda wait on PutEvents", Guarantee.CORE, u.putEvents(), u.events(), lambda(u.putEvents() * waits.putEvents(), prices)));
+        lines.add(other("Lambda wait on PutEvents, later revisions", Guarantee.CORRECTIONS, u.correctionPutEvents(), u.events(),
+                lambda(u.correctionPutEvents() * waits.putEvents(), prices)));
         lines.add(other("SQS input (receives, deletes, ten messages each; empty long polls)", Guarantee.CORE, u.inputSqs(), u.events(),
                 u.inputSqs() * prices.perMillionSqsRequests() / 1e6));
         lines.add(other("SQS timers (sends, receives, deletes, empty long polls; the sends' wait)", Guarantee.TIMERS, u.timerSqs(), u.events(),

@@ -81,13 +81,14 @@ final class Simulation {
     /**
      * @param inputQueueRequests the input batches' receives and deletes ({@link SqsRequests})
      * @param timerQueueRequests the timer batches' receives and deletes ({@link SqsRequests})
+     * @param correctionEmitCalls of {@code emitCalls}, the PutEvents calls only later revisions take ({@link TimedEmitter})
      * @param span               simulated time from the first arrival to the end of the run (its last sweep)
      */
     record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double windowWriteUnitsMetric,
                   List<TimedEmitter.Emitted> emitted, long emitCalls, long batches, long sweeps, long timersArmed,
                   long timerSendRequests, long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
                   long failedMessages, long sideRecords, long deadLetters, FunctionLoad ingestLoad, FunctionLoad timerLoad,
-                  FunctionLoad sweeperLoad, long inputQueueRequests, long timerQueueRequests, Duration span) {
+                  FunctionLoad sweeperLoad, long inputQueueRequests, long timerQueueRequests, long correctionEmitCalls, Duration span) {
 
         /** fanin's input queue: the batches' receives and deletes, and its mapping's empty long polls over the run. */
         long inputSqsRequests() {
@@ -166,7 +167,7 @@ final class Simulation {
      * @param events input events handled so far (duplicates included)
      */
     record Snapshot(Instant end, DynamoDbBill bill, long events, long batches, long invocations, long sqsRequests, long timerSends,
-                    long emitted) { }
+                    long emitted, long emitCalls) { }
 
     /** fanin's SQS requests as a run goes ({@link SqsRequests}); the empty long polls are added by the span. */
     private static final class QueueRequests {
@@ -353,7 +354,7 @@ final class Simulation {
         return new Result(workload, mode, bill, stores.meanHeadBytes(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
                 batches.size(), sweeps, timers.armed(), timers.sendRequests(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
                 failed, side.sideRecords().size(), side.deadLetters().size(), ingestLoad, timerLoad, sweeperLoad, sqs.input, sqs.timer,
-                Duration.between(start, clock.instant()));
+                emitter.correctionCalls(), Duration.between(start, clock.instant()));
     }
 
     /** Takes the snapshots of every interval that ends before {@code at}, as the run stands. */
@@ -365,7 +366,7 @@ final class Simulation {
         while (at.isAfter(intervals.next)) {
             long sqs = requests.upTo(timers, Duration.between(start, intervals.next));
             intervals.snapshots.add(new Snapshot(intervals.next, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
-                    timers.sendRequests(), emitter.emitted().size()));
+                    timers.sendRequests(), emitter.emitted().size(), emitter.calls()));
             intervals.next = intervals.next.plus(intervals.length);
         }
     }
@@ -378,7 +379,7 @@ final class Simulation {
         if (end || (taken < intervals.eventSteps.size() && events >= intervals.eventSteps.get(taken))) {
             long sqs = requests.upTo(timers, Duration.between(start, at));
             intervals.snapshots.add(new Snapshot(at, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
-                    timers.sendRequests(), emitter.emitted().size()));
+                    timers.sendRequests(), emitter.emitted().size(), emitter.calls()));
         }
     }
 

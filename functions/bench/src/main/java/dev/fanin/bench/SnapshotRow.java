@@ -17,10 +17,10 @@ record SnapshotRow(long events, long batches, double seconds, DynamoDbBill bill,
         long sqs = after.sqsRequests() - (before == null ? 0 : before.sqsRequests());
         long emitted = after.emitted() - (before == null ? 0 : before.emitted());
         long timerSends = after.timerSends() - (before == null ? 0 : before.timerSends());
+        long emitCalls = after.emitCalls() - (before == null ? 0 : before.emitCalls());
         double seconds = java.time.Duration.between(before == null ? start : before.end(), after.end()).toMillis() / 1_000.0;
-        // One emission per emit call: each closed window is emitted on its own.
         return new SnapshotRow(events, batches, seconds, bill, new ProfileFigures(Math.max(1, events), emitted, emitted, bill, invocations,
-                sqs, emitted, timerSends, 0), prices);
+                sqs, emitCalls, timerSends, 0), prices);
     }
 
     double readUnitsPerEvent() {

@@ -30,6 +30,18 @@ class CostLinesTest {
                 Guarantee.OPEN_BOUND, Guarantee.EXACTLY_ONCE);
     }
 
+    /** Late-heavy's corrections are emitted apart from first revisions: those PutEvents calls' wait buys the corrections. */
+    @Test
+    void theWaitOnPutEventsThatOnlyCorrectionsTakeIsBookedOnTheCorrections() {
+        BenchMain.ProfileReport report = BenchMain.run(CONFIG, Workloads.named("late-heavy", 0.1, 7), Simulation.BatchShape.DEFAULT, 0);
+
+        CostLines.Line wait = report.faninLines(PRICES).lines().stream().filter(l -> l.item().startsWith("Lambda wait on PutEvents")
+                && l.guarantee() == Guarantee.CORRECTIONS).findFirst().orElseThrow();
+
+        assertThat(wait.calls()).isPositive();
+        assertThat(wait.dollars()).isPositive();
+    }
+
     @Test
     void everyCallOfARunIsBookedOnAPurposeAndTheLinesAddUpToTheBill() {
         Simulation.Result run = Simulation.run(CONFIG, Workloads.named("late-heavy", 0.1, 7), Simulation.Mode.TIMERS,
