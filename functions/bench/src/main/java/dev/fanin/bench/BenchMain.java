@@ -147,8 +147,9 @@ public final class BenchMain {
         CloseLatency latency = new CloseLatency(config, events);
         long firstRevisions = latency.summarize(timers.emitted()).windows();
         ProfileFigures fanin = new ProfileFigures(events.size(), firstRevisions, timers.emitted().size(), timers.bill(),
-                timers.batches() + timers.timerInvocations() + timers.sweeps(), timers.inputSqsRequests() + timers.timerSqsRequests(),
-                timers.emitCalls(), timers.timerSendRequests(), cpu.endToEnd().medianMicros());
+                timers.batches() + timers.timerInvocations() + timers.sweeps(),
+                timers.inputSqsRequests() + timers.timerSqsRequests() + timers.sideOutputSends(), timers.emitCalls(),
+                timers.timerSendRequests() + timers.sideOutputSends(), cpu.endToEnd().medianMicros());
         // The baselines take the same input batches (each one's receives and deletes) and send no timers; they emit one
         // event per window with one PutEvents call each.
         long baselineSqs = timers.inputQueueRequests() + EventSourcePolls.BASELINE.over(timers.span());

@@ -37,20 +37,21 @@ record CostLines(List<Line> lines) {
      * @param timerSqs      timer queue requests (sends, each timer batch's receives and deletes, {@link SqsRequests}; the
      *                      mapping's empty long polls)
      * @param timerSends    the timer send calls the functions wait on
+     * @param sideSends     side-output and dead-letter sends (one request each, waited on), by the guarantee they serve
      * @param putEvents     EventBridge PutEvents calls the first revisions take
      * @param correctionPutEvents the PutEvents calls beyond those, which only the later revisions take ({@link TimedEmitter})
      * @param firstRevisions aggregate events of first revisions (a size limit's continuation included)
      * @param laterRevisions aggregate events of later revisions (corrections)
      */
     record Usage(long events, DynamoDbBill bill, Map<String, Long> invocations, long inputSqs, long timerSqs, long timerSends,
-                 long putEvents, long correctionPutEvents, long firstRevisions, long laterRevisions, double cpuMicrosPerEvent) {
+                 Map<Guarantee, Long> sideSends, long putEvents, long correctionPutEvents, long firstRevisions, long laterRevisions, double cpuMicrosPerEvent) {
 
         /** A simulation's usage, with {@code firstRevisions} of its emissions (the rest are later revisions). */
         static Usage of(Simulation.Result run, long events, long firstRevisions, double cpuMicrosPerEvent) {
             Map<String, Long> invocations = Map.of(DynamoDbBill.INGEST, run.batches(), DynamoDbBill.TIMER, run.timerInvocations(),
                     DynamoDbBill.SWEEPER, run.sweeps());
             return new Usage(events, run.bill(), invocations, run.inputSqsRequests(), run.timerSqsRequests(), run.timerSendRequests(),
-                    run.emitCalls() - run.correctionEmitCalls(), run.correctionEmitCalls(), firstRevisions, run.emitted().size() - firstRevisions,
+                    run.sideSends(), run.emitCalls() - run.correctionEmitCalls(), run.correctionEmitCalls(), firstRevisions, run.emitted().size() - firstRevisions,
                     cpuMicrosPerEvent);
         }
     }
@@ -75,6 +76,8 @@ record CostLines(List<Line> lines) {
                 u.inputSqs() * prices.perMillionSqsRequests() / 1e6));
         lines.add(other("SQS timers (sends, receives, deletes, empty long polls; the sends' wait)", Guarantee.TIMERS, u.timerSqs(), u.events(),
                 u.timerSqs() * prices.perMillionSqsRequests() / 1e6 + lambda(u.timerSends() * waits.sqsSend(), prices)));
+        u.sideSends().forEach((g, sends) -> lines.add(other(sideOutputItem(g), g, sends, u.events(),
+                sends * prices.perMillionSqsRequests() / 1e6 + lambda(sends * waits.sqsSend(), prices))));
         lines.add(other("EventBridge, first revisions", Guarantee.CORE, u.firstRevisions(), u.events(),
                 u.firstRevisions() * prices.perMillionEvents() / 1e6));
         lines.add(other("EventBridge, later revisions", Guarantee.CORRECTIONS, u.laterRevisions(), u.events(),
@@ -198,6 +201,12 @@ record CostLines(List<Line> lines) {
             };
             default -> line.purpose().label();
         };
+    }
+
+    /** The line of the side-output sends that serve {@code guarantee} ({@link SideSends}). */
+    private static String sideOutputItem(Guarantee guarantee) {
+        String records = guarantee == Guarantee.CORRECTIONS ? "too-late events" : "full windows' overflow, dead-lettered windows, dead letters";
+        return "SQS side output: " + records + " (a send each; the sends' wait)";
     }
 
     private static Spent sum(Spent a, Spent b) {

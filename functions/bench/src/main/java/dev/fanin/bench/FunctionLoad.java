@@ -16,7 +16,7 @@ import java.util.TreeMap;
  * @param readUnits     read units the calls returned
  * @param writeUnits    write units the calls spent
  * @param putEvents     EventBridge PutEvents calls
- * @param sqsSends      SQS send calls (timers)
+ * @param sqsSends      SQS send calls (timers, side output)
  */
 record FunctionLoad(long invocations, long messages, Map<String, Long> dynamoDbCalls, double readUnits, double writeUnits, long putEvents,
                     long sqsSends) {

@@ -19,9 +19,12 @@ enum Guarantee {
             "the commit after the emission (for a session, its committed head and its removal from the live item): a crash or "
                     + "redelivery never fires a revision twice or loses one"),
     CORRECTIONS("corrections",
-            "late events within lateness correct the flushed aggregate: a later revision's claim, commit and event (a size "
-                    + "limit's continuation too), and the queries that find a late event's committed session"),
-    MERGES("session merges", "sessions bridged by an event merge into one");
+            "late events within lateness correct the flushed aggregate: a later revision's claim, commit and event, and the "
+                    + "wait on the PutEvents calls only they take; events past lateness go to the side output"),
+    MERGES("session merges", "sessions bridged by an event merge into one"),
+    KEPT_ASIDE("nothing dropped silently",
+            "a full window's overflow, a dead-lettered window and an input message fanin cannot process go to a queue with "
+                    + "their reason");
 
     private final String title;
     private final String description;

@@ -10,9 +10,10 @@ package dev.fanin.bench;
  * @param bill            DynamoDB calls and units
  * @param invocations     Lambda invocations (ingest batches, timer batches, sweeps)
  * @param sqsRequests     SQS requests by {@link SqsRequests} (input: each batch's receives and deletes; timers: sends, and each
- *                        timer batch's receives and deletes; each event source mapping's empty long polls, {@link EventSourcePolls})
+ *                        timer batch's receives and deletes; side-output sends; each event source mapping's empty long polls,
+ *                        {@link EventSourcePolls})
  * @param emitCalls       PutEvents calls the functions make (each waited on)
- * @param sqsSends        SQS send calls the functions make (timers; each waited on)
+ * @param sqsSends        SQS send calls the functions make (timers, side output; each waited on)
  * @param cpuMicrosPerEvent measured CPU per event used for the Lambda duration estimate
  */
 record ProfileFigures(long events, long windows, long emitted, DynamoDbBill bill, long invocations, long sqsRequests, long emitCalls,

@@ -5,7 +5,6 @@ import dev.fanin.aws.dynamodb.DynamoDbWatermarkStore;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.port.WindowStore;
@@ -22,6 +21,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.SplittableRandom;
 import java.util.function.DoubleSupplier;
@@ -79,6 +79,7 @@ final class Simulation {
     }
 
     /**
+     * @param sideSends          side-output and dead-letter sends, one request each, by the guarantee they serve ({@link SideSends})
      * @param inputQueueRequests the input batches' receives and deletes ({@link SqsRequests})
      * @param timerQueueRequests the timer batches' receives and deletes ({@link SqsRequests})
      * @param correctionEmitCalls of {@code emitCalls}, the PutEvents calls only later revisions take ({@link TimedEmitter})
@@ -87,7 +88,7 @@ final class Simulation {
     record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double windowWriteUnitsMetric,
                   List<TimedEmitter.Emitted> emitted, long emitCalls, long batches, long sweeps, long timersArmed,
                   long timerSendRequests, long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
-                  long failedMessages, long sideRecords, long deadLetters, FunctionLoad ingestLoad, FunctionLoad timerLoad,
+                  long failedMessages, long sideRecords, long deadLetters, Map<Guarantee, Long> sideSends, FunctionLoad ingestLoad, FunctionLoad timerLoad,
                   FunctionLoad sweeperLoad, long inputQueueRequests, long timerQueueRequests, long correctionEmitCalls, Duration span) {
 
         /** fanin's input queue: the batches' receives and deletes, and its mapping's empty long polls over the run. */
@@ -98,6 +99,11 @@ final class Simulation {
         /** fanin's timer queue: the sends as made, the batches' receives and deletes, its mapping's empty long polls. */
         long timerSqsRequests() {
             return timerSendRequests + timerQueueRequests + EventSourcePolls.FANIN_TIMERS.over(span);
+        }
+
+        /** Every side-output and dead-letter send. */
+        long sideOutputSends() {
+            return sideSends.values().stream().mapToLong(Long::longValue).sum();
         }
 
         /** Write units of watermark advances (outside the services' per-window WriteUnits metric). */
@@ -166,17 +172,32 @@ final class Simulation {
      *
      * @param events input events handled so far (duplicates included)
      */
-    record Snapshot(Instant end, DynamoDbBill bill, long events, long batches, long invocations, long sqsRequests, long timerSends,
+    record Snapshot(Instant end, DynamoDbBill bill, long events, long batches, long invocations, long sqsRequests, long sqsSends,
                     long emitted, long emitCalls) { }
 
-    /** fanin's SQS requests as a run goes ({@link SqsRequests}); the empty long polls are added by the span. */
+    /**
+     * fanin's SQS requests as a run goes ({@link SqsRequests}): the input and timer batches' receives and deletes, the
+     * timer sends and the side output's; the empty long polls are added by the span.
+     */
     private static final class QueueRequests {
+        final SimTimers timers;
+        final SideSends side;
         long input;
         long timer;
 
-        /** Both queues' requests so far, with both mappings' empty long polls over {@code span}. */
-        long upTo(SimTimers timers, Duration span) {
-            return input + timer + timers.sendRequests() + EventSourcePolls.fanin(span);
+        QueueRequests(SimTimers timers, SideSends side) {
+            this.timers = timers;
+            this.side = side;
+        }
+
+        /** The sends the functions wait on: timers and side-output records. */
+        long sends() {
+            return timers.sendRequests() + side.sends();
+        }
+
+        /** Every request so far, with both mappings' empty long polls over {@code span}. */
+        long upTo(Duration span) {
+            return input + timer + sends() + EventSourcePolls.fanin(span);
         }
     }
 
@@ -250,7 +271,7 @@ final class Simulation {
         ForwardClock clock = new ForwardClock(start);
         TimedEmitter emitter = new TimedEmitter(clock);
         SimTimers timers = new SimTimers(mode.timers());
-        RecordingSideOutput side = new RecordingSideOutput();
+        SideSends side = new SideSends();
         double[] writeUnitsMetric = new double[1];
         Metrics metrics = (name, value, unit, dimensions) -> {
             if (MetricNames.WRITE_UNITS.equals(name)) {
@@ -279,7 +300,7 @@ final class Simulation {
         long tooLate = 0;
         long failed = 0;
         long[] events = {0};
-        QueueRequests sqs = new QueueRequests();
+        QueueRequests sqs = new QueueRequests(timers, side);
         FunctionLoad ingestLoad = FunctionLoad.NONE;
         FunctionLoad timerLoad = FunctionLoad.NONE;
         FunctionLoad sweeperLoad = FunctionLoad.NONE;
@@ -291,7 +312,7 @@ final class Simulation {
                 Instant at = batchAt != null ? batchAt : nextSweep;
                 at = timerAt != null && timerAt.isBefore(at) ? timerAt : at;
                 at = nextSweep.isBefore(at) ? nextSweep : at;
-                snapshotUntil(intervals, at, start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, sqs);
+                snapshotUntil(intervals, at, start, bill, events[0], next, timerInvocations, sweeps, emitter, sqs);
             }
             if (batchAt != null && !batchAt.isAfter(nextSweep) && (timerAt == null || !batchAt.isAfter(timerAt))) {
                 clock.advanceTo(batchAt);
@@ -303,9 +324,9 @@ final class Simulation {
                 sqs.input += SqsRequests.receiveAndDelete(messages.size());
                 stores.container(placement.nextInt(containers.ingest()));
                 bill.function(DynamoDbBill.INGEST);
-                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
+                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), sqs.sends());
                 BatchResult r = ingest.handle(messages);
-                ingestLoad = ingestLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, messages.size()));
+                ingestLoad = ingestLoad.plus(FunctionLoad.reading(bill, emitter.calls(), sqs.sends()).since(before, messages.size()));
                 accepted += r.eventsAccepted();
                 duplicates += r.duplicates();
                 late += r.late();
@@ -313,7 +334,7 @@ final class Simulation {
                 failed += r.failedMessageIds().size();
                 next++;
                 if (intervals != null && !intervals.byTime()) {
-                    snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, sqs, false);
+                    snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, emitter, sqs, false);
                 }
             } else if (timerAt != null && !timerAt.isAfter(nextSweep)) {
                 clock.advanceTo(timerAt);
@@ -322,9 +343,9 @@ final class Simulation {
                 sqs.timer += SqsRequests.receiveAndDelete(batch.size());
                 stores.container(containers.ingest() + placement.nextInt(containers.timer()));
                 bill.function(DynamoDbBill.TIMER);
-                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
+                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), sqs.sends());
                 timerService.fireAll(batch.stream().map(SimTimers.Pending::wakeup).toList());
-                timerLoad = timerLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, batch.size()));
+                timerLoad = timerLoad.plus(FunctionLoad.reading(bill, emitter.calls(), sqs.sends()).since(before, batch.size()));
             } else {
                 clock.advanceTo(nextSweep);
                 stores.container(containers.ingest() + containers.timer());
@@ -333,19 +354,19 @@ final class Simulation {
                 List<Function<Instant, SweepReport>> runs = onTheHour ? List.of(sweep::sweep, sweep::sweepEveryShard) : List.of(sweep::sweep);
                 for (Function<Instant, SweepReport> run : runs) {
                     bill.function(DynamoDbBill.SWEEPER);
-                    FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests());
+                    FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), sqs.sends());
                     double waitBefore = dynamoDbWait.getAsDouble();
                     run.apply(nextSweep.plus(SWEEP_EVERY).minusSeconds(10));
                     double runWait = dynamoDbWait.getAsDouble() - waitBefore;
                     bill.overlap(runWait - shards.wallMillis(runWait, SWEEP_PARALLELISM));
-                    sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), timers.sendRequests()).since(before, 0));
+                    sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), sqs.sends()).since(before, 0));
                     sweeps++;
                 }
                 nextSweep = nextSweep.plus(SWEEP_EVERY);
                 boolean drained = next >= batches.size() && !timers.anyPending() && !stores.anyDue();
                 if (drained || clock.instant().isAfter(lastArrival.plus(GIVE_UP_AFTER))) {
                     if (intervals != null && !intervals.byTime()) {
-                        snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, timers, emitter, sqs, true);
+                        snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, emitter, sqs, true);
                     }
                     break;
                 }
@@ -353,33 +374,33 @@ final class Simulation {
         }
         return new Result(workload, mode, bill, stores.meanHeadBytes(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
                 batches.size(), sweeps, timers.armed(), timers.sendRequests(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
-                failed, side.sideRecords().size(), side.deadLetters().size(), ingestLoad, timerLoad, sweeperLoad, sqs.input, sqs.timer,
+                failed, side.sideRecords(), side.deadLetters(), side.byGuarantee(), ingestLoad, timerLoad, sweeperLoad, sqs.input, sqs.timer,
                 emitter.correctionCalls(), Duration.between(start, clock.instant()));
     }
 
     /** Takes the snapshots of every interval that ends before {@code at}, as the run stands. */
     private static void snapshotUntil(Intervals intervals, Instant at, Instant start, DynamoDbBill bill, long events, long batches,
-                                      long timerInvocations, long sweeps, SimTimers timers, TimedEmitter emitter, QueueRequests requests) {
+                                      long timerInvocations, long sweeps, TimedEmitter emitter, QueueRequests requests) {
         if (intervals.next == null) {
             intervals.next = start.plus(intervals.length);
         }
         while (at.isAfter(intervals.next)) {
-            long sqs = requests.upTo(timers, Duration.between(start, intervals.next));
+            long sqs = requests.upTo(Duration.between(start, intervals.next));
             intervals.snapshots.add(new Snapshot(intervals.next, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
-                    timers.sendRequests(), emitter.emitted().size(), emitter.calls()));
+                    requests.sends(), emitter.emitted().size(), emitter.calls()));
             intervals.next = intervals.next.plus(intervals.length);
         }
     }
 
     /** A snapshot when the events handled reach the next step, or at the run's {@code end}. */
     private static void snapshotAtEvents(Intervals intervals, Instant at, Instant start, DynamoDbBill bill, long events, long batches,
-                                         long timerInvocations, long sweeps, SimTimers timers, TimedEmitter emitter, QueueRequests requests,
+                                         long timerInvocations, long sweeps, TimedEmitter emitter, QueueRequests requests,
                                          boolean end) {
         int taken = intervals.snapshots.size();
         if (end || (taken < intervals.eventSteps.size() && events >= intervals.eventSteps.get(taken))) {
-            long sqs = requests.upTo(timers, Duration.between(start, at));
+            long sqs = requests.upTo(Duration.between(start, at));
             intervals.snapshots.add(new Snapshot(at, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
-                    timers.sendRequests(), emitter.emitted().size(), emitter.calls()));
+                    requests.sends(), emitter.emitted().size(), emitter.calls()));
         }
     }
 

@@ -16,11 +16,11 @@ record SnapshotRow(long events, long batches, double seconds, DynamoDbBill bill,
         long invocations = after.invocations() - (before == null ? 0 : before.invocations());
         long sqs = after.sqsRequests() - (before == null ? 0 : before.sqsRequests());
         long emitted = after.emitted() - (before == null ? 0 : before.emitted());
-        long timerSends = after.timerSends() - (before == null ? 0 : before.timerSends());
+        long sqsSends = after.sqsSends() - (before == null ? 0 : before.sqsSends());
         long emitCalls = after.emitCalls() - (before == null ? 0 : before.emitCalls());
         double seconds = java.time.Duration.between(before == null ? start : before.end(), after.end()).toMillis() / 1_000.0;
         return new SnapshotRow(events, batches, seconds, bill, new ProfileFigures(Math.max(1, events), emitted, emitted, bill, invocations,
-                sqs, emitCalls, timerSends, 0), prices);
+                sqs, emitCalls, sqsSends, 0), prices);
     }
 
     double readUnitsPerEvent() {

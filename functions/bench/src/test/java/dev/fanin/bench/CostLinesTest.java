@@ -42,6 +42,23 @@ class CostLinesTest {
         assertThat(wait.dollars()).isPositive();
     }
 
+    /** Late-heavy sends its too-late events to the side output: a SendMessage each, and its wait, on the corrections. */
+    @Test
+    void eachTooLateEventIsOneSideOutputSendBookedOnTheCorrections() {
+        BenchMain.ProfileReport report = BenchMain.run(CONFIG, Workloads.named("late-heavy", 0.1, 7), Simulation.BatchShape.DEFAULT, 0);
+        long tooLate = report.timers().tooLate();
+
+        CostLines.Line sends = report.faninLines(PRICES).lines().stream().filter(l -> l.item().startsWith("SQS side output"))
+                .findFirst().orElseThrow();
+
+        assertThat(tooLate).as("late-heavy has events past lateness").isPositive();
+        assertThat(sends.guarantee()).isEqualTo(Guarantee.CORRECTIONS);
+        assertThat(sends.calls() * report.fanin().events()).isCloseTo(tooLate, within(1e-6));
+        double perSend = PRICES.perMillionSqsRequests() / 1e6
+                + PRICES.waits().sqsSend() / 1e3 * PRICES.lambdaMemoryGb() * PRICES.perGbSecond();
+        assertThat(sends.dollars()).isCloseTo(tooLate * perSend / report.fanin().events() * 1e6, within(1e-9));
+    }
+
     @Test
     void everyCallOfARunIsBookedOnAPurposeAndTheLinesAddUpToTheBill() {
         Simulation.Result run = Simulation.run(CONFIG, Workloads.named("late-heavy", 0.1, 7), Simulation.Mode.TIMERS,

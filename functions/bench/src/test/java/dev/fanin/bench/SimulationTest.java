@@ -34,7 +34,7 @@ class SimulationTest {
         assertThat(all.readUnits()).isCloseTo(result.bill().readUnits(), org.assertj.core.api.Assertions.within(1e-6));
         assertThat(all.writeUnits()).isCloseTo(result.bill().writeUnits(), org.assertj.core.api.Assertions.within(1e-6));
         assertThat(all.putEvents()).isEqualTo(result.emitCalls());
-        assertThat(all.sqsSends()).isEqualTo(result.timerSendRequests());
+        assertThat(all.sqsSends()).isEqualTo(result.timerSendRequests() + result.sideOutputSends());
         assertThat(result.ingestLoad().invocations()).isEqualTo(result.batches());
         assertThat(result.timerLoad().invocations()).isEqualTo(result.timerInvocations());
         assertThat(result.sweeperLoad().invocations()).isEqualTo(result.sweeps());
