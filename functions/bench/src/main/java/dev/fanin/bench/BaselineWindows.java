@@ -8,17 +8,23 @@ import dev.fanin.core.window.WindowAssigner;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
+import java.util.TreeMap;
 
 /**
  * How the do-it-yourself designs assign an event to windows, in arrival order: the pipeline's tumbling or sliding
- * windows by event time, or a session per key that an event joins when it lies within the gap of the session's
- * first or last event (otherwise it starts a new one; sessions are never merged). Window ids are the sort keys the
- * designs write: {@code T<start>} or {@code S<first event>}. Both designs flush a window the same way ({@link #billFlush}).
+ * windows by event time, or one of its key's sessions. An event joins the session its time falls in, or else one it
+ * lies within the gap of (the latest-starting session that starts at or before it, then the one that starts after
+ * it); otherwise it starts a new one. Sessions are never merged, so an event that bridges two joins one of them, and a
+ * late duplicate joins the session it belongs to instead of starting a stale one. Window ids are the sort keys the
+ * designs write: {@code T<start>} or {@code S<first event>} (the first event when the session was started). Both designs
+ * flush a window the same way ({@link #billFlush}).
  */
 final class BaselineWindows {
 
     private final Map<String, PipelineConfig> pipelines;
-    private final Map<String, Session> sessions = new HashMap<>();
+    /** By pipeline and key: its sessions by their earliest event time. */
+    private final Map<String, NavigableMap<Long, Session>> sessions = new HashMap<>();
 
     BaselineWindows(Map<String, PipelineConfig> pipelines) {
         this.pipelines = Map.copyOf(pipelines);
@@ -50,15 +56,27 @@ final class BaselineWindows {
     }
 
     private Session session(Event event, long t, long gap) {
-        String sessionKey = event.pipeline() + "\u0000" + event.key();
-        Session current = sessions.get(sessionKey);
-        if (current == null || t >= current.last + gap || t < current.first - gap) {
-            current = new Session(t);
-            sessions.put(sessionKey, current);
+        NavigableMap<Long, Session> key = sessions.computeIfAbsent(event.pipeline() + "\u0000" + event.key(), k -> new TreeMap<>());
+        Session joined = sessionOf(key, t, gap);
+        if (joined == null) {
+            joined = new Session(t);
+        } else if (t < joined.first) {
+            key.remove(joined.first);
         }
-        current.first = Math.min(current.first, t);
-        current.last = Math.max(current.last, t);
-        return current;
+        joined.first = Math.min(joined.first, t);
+        joined.last = Math.max(joined.last, t);
+        key.put(joined.first, joined);
+        return joined;
+    }
+
+    /** The session of the key's that an event at {@code t} joins, or null when it starts one. */
+    private static Session sessionOf(NavigableMap<Long, Session> key, long t, long gap) {
+        Map.Entry<Long, Session> before = key.floorEntry(t);
+        if (before != null && t < before.getValue().last + gap) {
+            return before.getValue();
+        }
+        Map.Entry<Long, Session> after = key.higherEntry(t);
+        return after != null && t >= after.getKey() - gap ? after.getValue() : null;
     }
 
     private static final class Session {

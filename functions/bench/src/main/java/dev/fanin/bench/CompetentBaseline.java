@@ -84,6 +84,11 @@ public final class CompetentBaseline {
         return events;
     }
 
+    /** The digests the window items hold: each event counted, as many times as windows count it. */
+    public long digestsCounted() {
+        return items.windows.values().stream().mapToLong(item -> item.digests.size()).sum();
+    }
+
     public DynamoDbBill bill() {
         return items.bill;
     }

@@ -74,8 +74,40 @@ class CompetentBaselineTest {
         assertThat(bill.readUnits()).isEqualTo(2);
     }
 
+    /** A duplicate sent again minutes later, after its key started a new session, counts in the session of its time. */
+    @Test
+    void aLateDuplicateJoinsTheSessionContainingItsTimeAndIsRefusedThere() {
+        baseline.acceptBatch(List.of(alert("a-1", T0), alert("a-2", T0.plusSeconds(2))));
+        baseline.acceptBatch(List.of(alert("a-3", T0.plusSeconds(300))));
+        baseline.acceptBatch(List.of(alert("a-2", T0.plusSeconds(2))));
+
+        assertThat(baseline.windows()).as("the sessions of 0 s and 300 s, no stale one").isEqualTo(2);
+        assertThat(baseline.bill().calls("UpdateItem")).as("two adds, then the duplicate refused").isEqualTo(3);
+    }
+
+    /** A key's day of sessions with redelivered alerts: as many windows as sessions, each distinct alert counted once. */
+    @Test
+    void onTheHistoryProfileTheDesignCountsEverySessionAndEveryDistinctEventOnce() {
+        Workload day = Workloads.history(1, 1, 42);
+        FaninConfig alertStorm = new FaninConfig(CONFIG.version(), List.of(CONFIG.pipeline("alert-storm").orElseThrow()));
+        List<List<Event>> batches = BenchMain.parseBatches(alertStorm, day, Simulation.BatchShape.DEFAULT);
+        CompetentBaseline design = new CompetentBaseline(BenchMain.pipelines(alertStorm));
+        batches.forEach(design::acceptBatch);
+        long distinct = batches.stream().flatMap(List::stream).map(Event::eventId).distinct().count();
+
+        assertThat(design.windows()).as("a 3-alert session every 2 minutes").isEqualTo(720);
+        assertThat(distinct).isEqualTo(3 * 720);
+        assertThat(design.digestsCounted()).isEqualTo(distinct);
+    }
+
     static Event event(String id, Instant time) {
         var payload = JsonNodeFactory.instance.objectNode();
         return new Event("late-rollup", "sensor-01", id, time, false, time, payload, payload, "m-" + id);
+    }
+
+    /** An alert of the {@code alert-storm} pipeline (sessions of 30 s gap) on one key. */
+    static Event alert(String id, Instant time) {
+        var payload = JsonNodeFactory.instance.objectNode();
+        return new Event("alert-storm", "acct|eu-west-1|svc", id, time, false, time, payload, payload, "m-" + id);
     }
 }
