@@ -40,6 +40,16 @@ final class BaselineWindows {
         return WindowAssigner.assign(config.window(), t).stream().map(Interval::startMillis).map(start -> "T" + start).toList();
     }
 
+    /** Whether {@code windowId} names a session (whose item a design must look up by event time). */
+    static boolean isSession(String windowId) {
+        return windowId.startsWith("S");
+    }
+
+    /** The time a window id names: a tumbling window's start, a session's first event when it was started. */
+    static long idMillis(String windowId) {
+        return Long.parseLong(windowId.substring(1));
+    }
+
     /** The window item's partition key for an event. */
     static String partitionKey(Event event) {
         return "W#" + event.pipeline() + "#" + event.key();

@@ -12,7 +12,9 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Set;
+import java.util.TreeMap;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -22,13 +24,19 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * of the batch's event-id digests (16-character {@link EventIdDigest}s, as fanin stores). When a digest is already
  * there, the condition fails (charged by the item's size, as DynamoDB does) and, with
  * {@code ReturnValuesOnConditionCheckFailure=ALL_OLD}, returns the item at no read cost; the update is retried with
- * the digests not yet in the set. Per window, once, the flush: a strongly consistent {@code GetItem} and an
+ * the digests not yet in the set. A session's item also holds its first and last event times, and before its update
+ * the design finds it by the events' time: no invocation knows another's sessions, so it reads the key's session their
+ * time falls in, one strongly consistent {@code Query} (descending from the latest event time plus the gap, one item)
+ * per batch and session, billed by the item it returns (the session joined, or, for a new one, the key's session before
+ * it), digest set and all (DynamoDB bills a {@code Query} by the items' whole size). The conditional update alone
+ * cannot do it: its key names the session. Per window, once, the flush: a strongly consistent {@code GetItem} and an
  * {@code UpdateItem SET flushed}.
  *
  * <p>It dedupes in one call per window and batch (no dedupe item per event), so it is the baseline fanin's cost is
  * judged against. What it leaves out favours it: no index or schedule to find the windows to close, no lifetime
- * bound, no watermark, no late-event handling, sessions never merged, and the item grows with the window (16 bytes
- * per event: past about 24,000 events it fails in AWS at 400 KB).
+ * bound, no watermark, no late-event handling (a late event joins its session silently), sessions never merged, no
+ * race between invocations on a key (two that start one session at once would make two items), and the item grows
+ * with the window (16 bytes per event: past about 24,000 events it fails in AWS at 400 KB).
  */
 public final class CompetentBaseline {
 
@@ -39,6 +47,10 @@ public final class CompetentBaseline {
          * nothing and returns the digests the item already holds (the condition's ALL_OLD item).
          */
         Set<String> addIfNoneThere(String partitionKey, String windowId, List<String> digests);
+
+        /** Reads the key's session that the batch's events of session {@code windowId} fall in (or the one before it). */
+        default void lookUpSession(String partitionKey, String windowId) {
+        }
     }
 
     private final BaselineWindows windowing;
@@ -59,6 +71,9 @@ public final class CompetentBaseline {
     public void acceptBatch(List<Event> batch, WindowItems table) {
         for (Map.Entry<List<String>, List<String>> window : digestsByWindow(batch).entrySet()) {
             List<String> pending = window.getValue();
+            if (BaselineWindows.isSession(window.getKey().get(1))) {
+                table.lookUpSession(window.getKey().get(0), window.getKey().get(1));
+            }
             while (!pending.isEmpty()) {
                 Set<String> there = table.addIfNoneThere(window.getKey().get(0), window.getKey().get(1), pending);
                 if (there.isEmpty()) {
@@ -116,13 +131,28 @@ public final class CompetentBaseline {
     static final class BilledItems implements WindowItems {
 
         private static final long TTL_BYTES = DynamoDbItemSize.bytes(Map.of("ttl", AttributeValue.fromN("1800000000")));
+        /** A session's first and last event times (epoch ms), which its lookup by event time needs. */
+        private static final long SESSION_BOUNDS_BYTES = DynamoDbItemSize.bytes(Map.of("first", AttributeValue.fromN("1800000000000"),
+                "last", AttributeValue.fromN("1800000000000")));
 
         final DynamoDbBill bill = new DynamoDbBill();
         final Map<List<String>, Item> windows = new HashMap<>();
+        /** By partition key: its session items by id. */
+        private final Map<String, NavigableMap<Long, Item>> sessions = new HashMap<>();
+
+        @Override
+        public void lookUpSession(String partitionKey, String windowId) {
+            Item joined = windows.get(List.of(partitionKey, windowId));
+            Map.Entry<Long, Item> before = sessions.getOrDefault(partitionKey, new TreeMap<>()).lowerEntry(BaselineWindows.idMillis(windowId));
+            long bytes = joined != null ? joined.bytes() : before == null ? 0 : before.getValue().bytes();
+            bill.purpose(Purpose.SESSION_LOOKUP);
+            bill.call("Query");
+            bill.read(CapacityRules.strongReadUnits(bytes));
+        }
 
         @Override
         public Set<String> addIfNoneThere(String partitionKey, String windowId, List<String> digests) {
-            Item item = windows.computeIfAbsent(List.of(partitionKey, windowId), k -> new Item(partitionKey, windowId));
+            Item item = windows.computeIfAbsent(List.of(partitionKey, windowId), k -> created(partitionKey, windowId));
             long before = item.bytes();
             bill.purpose(Purpose.BATCH_UPDATE);
             bill.call("UpdateItem");
@@ -133,6 +163,14 @@ public final class CompetentBaseline {
             item.digests.addAll(digests);
             bill.write(CapacityRules.writeUnits(before, item.bytes()));
             return Set.of();
+        }
+
+        private Item created(String partitionKey, String windowId) {
+            Item item = new Item(partitionKey, windowId);
+            if (BaselineWindows.isSession(windowId)) {
+                sessions.computeIfAbsent(partitionKey, k -> new TreeMap<>()).put(BaselineWindows.idMillis(windowId), item);
+            }
+            return item;
         }
 
         void flushAll() {
@@ -149,14 +187,18 @@ public final class CompetentBaseline {
             return text.getBytes(StandardCharsets.UTF_8).length;
         }
 
-        /** pk, sk, cnt (N), ids (SS of digests), ttl (N); an item with no digest yet is not stored (0 bytes). */
+        /**
+         * pk, sk, cnt (N), ids (SS of digests), ttl (N), and for a session first and last (N); an item with no digest yet
+         * is not stored (0 bytes).
+         */
         static final class Item {
             final long fixedBytes;
             final Set<String> digests = new HashSet<>();
             boolean flushed;
 
             Item(String pk, String windowId) {
-                this.fixedBytes = utf8("pk") + utf8(pk) + utf8("sk") + utf8(windowId) + TTL_BYTES + utf8("ids");
+                this.fixedBytes = utf8("pk") + utf8(pk) + utf8("sk") + utf8(windowId) + TTL_BYTES + utf8("ids")
+                        + (BaselineWindows.isSession(windowId) ? SESSION_BOUNDS_BYTES : 0);
             }
 
             long bytes() {

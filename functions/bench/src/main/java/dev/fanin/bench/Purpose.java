@@ -42,6 +42,7 @@ enum Purpose {
     DEDUPE_PUT("dedupe puts, one per event"),
     WINDOW_UPDATE("window updates, one per new event"),
     BATCH_UPDATE("conditional updates, one per batch and window (refused ones included)"),
+    SESSION_LOOKUP("session lookups by event time, one Query per batch and session"),
     FLUSH_READ("flush reads"),
     FLUSH_WRITE("flush writes");
 

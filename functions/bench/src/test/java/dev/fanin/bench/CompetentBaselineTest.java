@@ -85,6 +85,31 @@ class CompetentBaselineTest {
         assertThat(baseline.bill().calls("UpdateItem")).as("two adds, then the duplicate refused").isEqualTo(3);
     }
 
+    /** No invocation knows another's sessions: a session's events first read the key's session their time falls in. */
+    @Test
+    void aSessionBatchReadsTheSessionOfItsEventsTimeOneQueryPerBatchAndSession() {
+        baseline.acceptBatch(List.of(alert("a-1", T0), alert("a-2", T0.plusSeconds(2))));
+        baseline.acceptBatch(List.of(alert("a-3", T0.plusSeconds(4)), alert("a-4", T0.plusSeconds(300))));
+
+        // The first batch finds no session; the second reads the one of 0 s twice: to join it, and before starting 300 s.
+        assertThat(baseline.bill().calls("Query")).isEqualTo(3);
+        assertThat(baseline.bill().readUnits()).isEqualTo(3);
+    }
+
+    @Test
+    void theLookupIsBilledByTheWholeSessionItemItReturns() {
+        List<Event> many = new ArrayList<>();
+        for (int i = 0; i < 300; i++) {
+            many.add(alert("a-" + i, T0.plusMillis(i)));
+        }
+        baseline.acceptBatch(many);
+        double before = baseline.bill().readUnits();
+        baseline.acceptBatch(List.of(alert("late", T0.plusSeconds(1))));
+
+        // 300 digests of 16 bytes: a 4.9 KB item, two read units strongly consistent.
+        assertThat(baseline.bill().readUnits() - before).isEqualTo(2);
+    }
+
     /** A key's day of sessions with redelivered alerts: as many windows as sessions, each distinct alert counted once. */
     @Test
     void onTheHistoryProfileTheDesignCountsEverySessionAndEveryDistinctEventOnce() {
