@@ -17,8 +17,7 @@ import java.util.TreeMap;
  * lies within the gap of (the latest-starting session that starts at or before it, then the one that starts after
  * it); otherwise it starts a new one. Sessions are never merged, so an event that bridges two joins one of them, and a
  * late duplicate joins the session it belongs to instead of starting a stale one. Window ids are the sort keys the
- * designs write: {@code T<start>} or {@code S<first event>} (the first event when the session was started). Both designs
- * flush a window the same way ({@link #billFlush}).
+ * designs write: {@code T<start>} or {@code S<first event>} (the first event when the session was started).
  */
 final class BaselineWindows {
 
@@ -53,16 +52,6 @@ final class BaselineWindows {
     /** The window item's partition key for an event. */
     static String partitionKey(Event event) {
         return "W#" + event.pipeline() + "#" + event.key();
-    }
-
-    /** Both designs' flush of a window item of {@code bytes}: a strongly consistent GetItem, an UpdateItem SET flushed. */
-    static void billFlush(DynamoDbBill bill, long bytes) {
-        bill.purpose(Purpose.FLUSH_READ);
-        bill.call("GetItem");
-        bill.read(CapacityRules.strongReadUnits(bytes));
-        bill.purpose(Purpose.FLUSH_WRITE);
-        bill.call("UpdateItem");
-        bill.write(CapacityRules.writeUnits(bytes, bytes + "flushed".length() + 1));
     }
 
     private Session session(Event event, long t, long gap) {

@@ -6,9 +6,12 @@ import java.util.Map;
 
 /**
  * The load a visit claims after. A timer or sweep visit reads a window (or a key's live item) and, when it is due,
- * claims it: that {@code GetItem} is what the competent design's flush read does, so it belongs with the design's
- * work, not with the timers or the sweeper. Its purpose shows only once the claim is written, so each item's latest
- * {@code GetItem} is remembered, and a first claim of the item by the same function moves it to
+ * claims it: that {@code GetItem} is how fanin builds its claim (a whole-item write conditional on the version read,
+ * freezing the revision it emits), so it is booked with the design's work, not with the timers or the sweeper, though
+ * the competent design flushes without a read (its conditional update returns the item): it shows as fanin's excess
+ * over the design. Not on the exactly-once line: the read decides whether the window is due and gives the claim its
+ * version, which a claim needs whether or not a commit follows. Its purpose shows only once the claim is written, so
+ * each item's latest {@code GetItem} is remembered, and a first claim of the item by the same function moves it to
  * {@link Purpose#CLAIM_LOAD}. An ingest's load stays the ingest's (it is the design's work already).
  */
 final class ClaimLoads {

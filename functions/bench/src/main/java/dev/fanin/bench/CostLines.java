@@ -183,7 +183,7 @@ record CostLines(List<Line> lines) {
             case CLAIM -> "writes: claims";
             case COMMIT, COMMITTED_HEAD, LIVE_REMOVAL -> "writes: commits (for a session: its committed head, its removal from the live item)";
             case CORRECTION -> "writes: later revisions' claims and commits (corrections)";
-            case CLAIM_LOAD -> "reads: a visit's load before its first claim (the design's flush read)";
+            case CLAIM_LOAD -> "reads: a visit's load before its first claim (the design's flush reads nothing)";
             case SESSION_MERGE -> "writes: session merges";
             case SLICE_SPILL -> "writes: id slices (spills)";
             case DUE_PUT, DUE_DELETE -> "writes: due buckets (puts, the sweeper's deletes)";

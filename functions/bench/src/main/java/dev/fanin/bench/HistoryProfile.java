@@ -88,7 +88,7 @@ final class HistoryProfile {
         BenchMain.parseBatches(config, workload, Simulation.BatchShape.DEFAULT).forEach(competent::acceptBatch);
         DynamoDbBill strong = competent.flushAll();
         ProfileFigures c = new ProfileFigures(events.size(), competent.windows(), competent.windows(), strong, batches, sqs,
-                competent.windows(), 0, 0);
+                competent.putEventsCalls(), 0, 0);
         out.printf(Locale.ROOT, "Competent baseline over the whole run: %.3f read units and %.3f write units per event, $%.2f per million events.%n",
                 strong.readUnits() / events.size(), c.writeUnitsPerEvent(), c.totalPerMillion(prices));
         return c;

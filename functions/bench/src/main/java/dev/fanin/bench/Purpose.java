@@ -22,8 +22,9 @@ enum Purpose {
     HEAD_LOAD("window head loads"),
     LIVE_LOAD("live item loads"),
     /**
-     * A timer or sweep visit's {@code GetItem} of the window or live item it then claims for a first revision: the
-     * counterpart of the competent design's flush read, so booked with the design's work ({@link ClaimLoads}).
+     * A timer or sweep visit's {@code GetItem} of the window or live item it then claims for a first revision: fanin's
+     * way of building the claim, booked with the design's work though the design's flush reads nothing
+     * ({@link ClaimLoads}).
      */
     CLAIM_LOAD("loads before a first claim"),
     SLICE_LOAD("slice range queries"),

@@ -62,16 +62,29 @@ class CompetentBaselineTest {
         assertThat(baseline.bill().tableWriteUnits() - before).isEqualTo(16);
     }
 
+    /** The flush is a conditional update that returns the item it flushed (ALL_NEW): no read, no read units. */
     @Test
-    void eachWindowIsFlushedOnceByAReadAndAnUpdate() {
+    void eachWindowIsFlushedOnceByOneConditionalUpdateThatReturnsTheItem() {
         baseline.acceptBatch(List.of(event("a", T0), event("b", T0.plusSeconds(60))));
 
         DynamoDbBill bill = baseline.flushAll();
         baseline.flushAll();
 
         assertThat(baseline.windows()).isEqualTo(2);
-        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(Map.of("UpdateItem", 4L, "GetItem", 2L));
-        assertThat(bill.readUnits()).isEqualTo(2);
+        assertThat(bill.callsByOperation()).containsExactlyInAnyOrderEntriesOf(Map.of("UpdateItem", 4L));
+        assertThat(bill.readUnits()).isZero();
+    }
+
+    @Test
+    void theWindowsEventsGoTenToAPutEventsCall() {
+        List<Event> minutes = new ArrayList<>();
+        for (int m = 0; m < 25; m++) {
+            minutes.add(event("m-" + m, T0.plusSeconds(60L * m)));
+        }
+        baseline.acceptBatch(minutes);
+
+        assertThat(baseline.windows()).isEqualTo(25);
+        assertThat(baseline.putEventsCalls()).isEqualTo(3);
     }
 
     /** A duplicate sent again minutes later, after its key started a new session, counts in the session of its time. */
