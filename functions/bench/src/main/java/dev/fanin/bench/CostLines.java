@@ -158,14 +158,18 @@ record CostLines(List<Line> lines) {
         return prices.waits().of(spent.calls(), spent.readUnits(), 0, 0);
     }
 
-    /** The guarantee a line of fanin's DynamoDB bill buys; a load buys what its function does. */
+    /**
+     * The guarantee a line of fanin's DynamoDB bill buys; a load buys what its function does. A committed-session query
+     * finds the session an event's time falls in, whether the event then proves a duplicate or a correction: the
+     * competent design makes the same lookup by event time, so it is the design's work.
+     */
     static Guarantee guaranteeOf(DynamoDbBill.Line line) {
         return switch (line.purpose()) {
             case DUE_PUT, DUE_QUERY, DUE_DELETE -> Guarantee.SWEEPER;
             case COUNTER_WRITE, COUNTER_READ -> Guarantee.OPEN_BOUND;
             case WATERMARK_WRITE, WATERMARK_READ -> Guarantee.WATERMARK;
             case COMMIT, COMMITTED_HEAD, LIVE_REMOVAL -> Guarantee.EXACTLY_ONCE;
-            case CORRECTION, COMMITTED_QUERY -> Guarantee.CORRECTIONS;
+            case CORRECTION -> Guarantee.CORRECTIONS;
             case SESSION_MERGE -> Guarantee.MERGES;
             case HEAD_LOAD, LIVE_LOAD, SLICE_LOAD -> switch (line.function()) {
                 case DynamoDbBill.TIMER -> Guarantee.TIMERS;
@@ -190,7 +194,7 @@ record CostLines(List<Line> lines) {
             case COUNTER_WRITE -> "writes: open-window counter";
             case WATERMARK_WRITE -> "writes: watermark";
             case DUE_QUERY -> "reads: the sweeper's due-bucket listing queries";
-            case COMMITTED_QUERY -> "reads: committed-session queries";
+            case COMMITTED_QUERY -> "reads: committed-session queries (the session of a duplicate's or late event's time)";
             case WATERMARK_READ -> "reads: watermark";
             case COUNTER_READ -> "reads: open-window counter";
             case HEAD_LOAD, LIVE_LOAD, SLICE_LOAD -> switch (line.function()) {

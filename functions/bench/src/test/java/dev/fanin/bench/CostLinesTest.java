@@ -105,6 +105,12 @@ class CostLinesTest {
         assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.INGEST, Purpose.DUE_PUT))).isEqualTo(Guarantee.SWEEPER);
     }
 
+    /** On `history` the committed sessions' queries find duplicates' sessions (no event is late): the design's lookup. */
+    @Test
+    void aCommittedSessionQueryIsTheDesignsLookupOfASessionByEventTime() {
+        assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.INGEST, Purpose.COMMITTED_QUERY))).isEqualTo(Guarantee.CORE);
+    }
+
     @Test
     void everyGroupOfTheSummaryBuysOneGuarantee() {
         java.util.Map<String, java.util.Set<Guarantee>> byGroup = new java.util.HashMap<>();
