@@ -146,7 +146,7 @@ public final class BenchMain {
                 new CpuTiming.Spread(0, 0, 0), new CpuTiming.Spread(0, 0, 0));
         CloseLatency latency = new CloseLatency(config, events);
         long firstRevisions = latency.summarize(timers.emitted()).windows();
-        ProfileFigures fanin = new ProfileFigures(events.size(), firstRevisions, timers.emitted().size(), timers.bill(),
+        ProfileFigures fanin = new ProfileFigures(events.size(), firstRevisions, timers.emitted().size(), timers.pricedBill(),
                 timers.batches() + timers.timerInvocations() + timers.sweeps(),
                 timers.inputSqsRequests() + timers.timerSqsRequests() + timers.sideOutputSends(), timers.emitCalls(),
                 timers.timerSendRequests() + timers.sideOutputSends(), cpu.endToEnd().medianMicros());

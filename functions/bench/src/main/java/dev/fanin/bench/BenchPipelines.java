@@ -79,7 +79,44 @@ public final class BenchPipelines {
     }
 
     public static FaninConfig load() {
-        return ConfigLoader.load(bundledYaml() + LATE_ROLLUP, "bundled fanin/pipelines.yaml + bench late-rollup");
+        return ConfigLoader.load(loadedYaml(), "bundled fanin/pipelines.yaml + bench late-rollup");
+    }
+
+    private static String loadedYaml() {
+        return bundledYaml() + LATE_ROLLUP;
+    }
+
+    /**
+     * The configuration document a deployment of {@code config}'s pipelines reads (the pipeline history stores it
+     * whole, once per pipeline): the text {@link #load} reads when it has all of them, else each pipeline's lines of
+     * the bench's sources (the bundled file, {@link #LATE_ROLLUP}, {@link #GROW}) under {@code version} and
+     * {@code pipelines}.
+     */
+    static String document(FaninConfig config) {
+        String sources = loadedYaml() + "\n" + GROW;
+        if (names(config).equals(names(load()))) {
+            return loadedYaml();
+        }
+        StringBuilder doc = new StringBuilder("version: 1\npipelines:\n");
+        config.pipelines().forEach(p -> doc.append(section(sources, p.name())));
+        return doc.toString();
+    }
+
+    private static java.util.List<String> names(FaninConfig config) {
+        return config.pipelines().stream().map(dev.fanin.core.config.PipelineConfig::name).toList();
+    }
+
+    /** A pipeline's lines: from its {@code - name:} line to a blank line or the next pipeline's. */
+    private static String section(String yaml, String pipeline) {
+        String start = "  - name: " + pipeline + "\n";
+        int from = yaml.indexOf(start);
+        if (from < 0) {
+            throw new IllegalArgumentException("no pipeline " + pipeline + " in the bench's sources");
+        }
+        int blank = yaml.indexOf("\n\n", from);
+        int next = yaml.indexOf("\n  - name: ", from + 1);
+        int end = Math.min(blank < 0 ? yaml.length() : blank, next < 0 ? yaml.length() : next);
+        return yaml.substring(from, end) + "\n";
     }
 
     static String bundledYaml() {

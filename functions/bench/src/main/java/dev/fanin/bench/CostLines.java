@@ -50,7 +50,7 @@ record CostLines(List<Line> lines) {
         static Usage of(Simulation.Result run, long events, long firstRevisions, double cpuMicrosPerEvent) {
             Map<String, Long> invocations = Map.of(DynamoDbBill.INGEST, run.batches(), DynamoDbBill.TIMER, run.timerInvocations(),
                     DynamoDbBill.SWEEPER, run.sweeps());
-            return new Usage(events, run.bill(), invocations, run.inputSqsRequests(), run.timerSqsRequests(), run.timerSendRequests(),
+            return new Usage(events, run.pricedBill(), invocations, run.inputSqsRequests(), run.timerSqsRequests(), run.timerSendRequests(),
                     run.sideSends(), run.emitCalls() - run.correctionEmitCalls(), run.correctionEmitCalls(), firstRevisions, run.emitted().size() - firstRevisions,
                     cpuMicrosPerEvent);
         }
@@ -129,7 +129,8 @@ record CostLines(List<Line> lines) {
         bill.lines().forEach((line, spent) -> {
             String item = byFunction ? line.function() + ": " + line.purpose().label() : line.purpose().label();
             merged.merge(item, spent, CostLines::sum);
-            billedWait.merge(item, waitMillis(spent, prices) * billedShare.getOrDefault(line.function(), 1.0), Double::sum);
+            double share = inShards(line) ? billedShare.getOrDefault(line.function(), 1.0) : 1.0;
+            billedWait.merge(item, waitMillis(spent, prices) * share, Double::sum);
             guarantees.put(item, byFunction ? guaranteeOf(line) : Guarantee.CORE);
             groups.put(item, byFunction ? groupOf(line) : item);
         });
@@ -144,13 +145,28 @@ record CostLines(List<Line> lines) {
         return lines;
     }
 
-    /** By function, the share of its calls' DynamoDB wait that Lambda bills: 1 less what ran beside its other calls. */
+    /**
+     * By function, the share of its calls' DynamoDB wait that Lambda bills: 1 less what ran beside its other calls,
+     * over the calls that may have ({@link #inShards}).
+     */
     private static Map<String, Double> billedShareOfWait(DynamoDbBill bill, PriceTable prices) {
         Map<String, Double> waits = new TreeMap<>();
-        bill.lines().forEach((line, spent) -> waits.merge(line.function(), waitMillis(spent, prices), Double::sum));
+        bill.lines().forEach((line, spent) -> {
+            if (inShards(line)) {
+                waits.merge(line.function(), waitMillis(spent, prices), Double::sum);
+            }
+        });
         Map<String, Double> shares = new TreeMap<>();
         waits.forEach((function, wait) -> shares.put(function, wait == 0 ? 1.0 : 1 - bill.overlappedMillis(function) / wait));
         return shares;
+    }
+
+    /** Whether a line's calls may have waited beside others (the sweeper's shard threads): not the history's upkeep, made first. */
+    private static boolean inShards(DynamoDbBill.Line line) {
+        return switch (line.purpose()) {
+            case HISTORY_READ, HISTORY_RAN, HISTORY_RECORD -> false;
+            default -> true;
+        };
     }
 
     /** The time a line's DynamoDB calls wait, one after the other. */
@@ -171,6 +187,7 @@ record CostLines(List<Line> lines) {
             case COMMIT, COMMITTED_HEAD, LIVE_REMOVAL -> Guarantee.EXACTLY_ONCE;
             case CORRECTION -> Guarantee.CORRECTIONS;
             case SESSION_MERGE -> Guarantee.MERGES;
+            case HISTORY_READ, HISTORY_RAN, HISTORY_RECORD -> Guarantee.RETIREMENT;
             case HEAD_LOAD, LIVE_LOAD, SLICE_LOAD -> switch (line.function()) {
                 case DynamoDbBill.TIMER -> Guarantee.TIMERS;
                 case DynamoDbBill.SWEEPER -> Guarantee.SWEEPER;
@@ -197,6 +214,8 @@ record CostLines(List<Line> lines) {
             case COMMITTED_QUERY -> "reads: committed-session queries (the session of a duplicate's or late event's time)";
             case WATERMARK_READ -> "reads: watermark";
             case COUNTER_READ -> "reads: open-window counter";
+            case HISTORY_READ -> "reads: pipeline history (every container, once a minute)";
+            case HISTORY_RAN, HISTORY_RECORD -> "writes: pipeline history (ran items, definitions recorded again)";
             case HEAD_LOAD, LIVE_LOAD, SLICE_LOAD -> switch (line.function()) {
                 case DynamoDbBill.TIMER -> "reads: timer visits (live item, head, slices)";
                 case DynamoDbBill.SWEEPER -> "reads: the sweeper's window visits (live item, head, slices)";

@@ -142,6 +142,20 @@ public final class DynamoDbBill {
         return c;
     }
 
+    /** This bill and {@code other} together, as one new bill. */
+    public DynamoDbBill plus(DynamoDbBill other) {
+        DynamoDbBill sum = copy();
+        other.byPartition.forEach((key, units) -> {
+            double[] into = sum.partition(key);
+            into[0] += units[0];
+            into[1] += units[1];
+        });
+        sum.bytesRead += other.bytesRead;
+        other.lines.forEach((l, spent) -> sum.lines.computeIfAbsent(l, k -> new Spent()).add(spent));
+        other.overlapped.forEach((function, millis) -> sum.overlapped.merge(function, millis, Double::sum));
+        return sum;
+    }
+
     /** What was billed since {@code earlier} (a copy of this bill taken before). */
     public DynamoDbBill since(DynamoDbBill earlier) {
         DynamoDbBill d = new DynamoDbBill();
@@ -181,6 +195,11 @@ public final class DynamoDbBill {
     public double writeUnits(Purpose... purposes) {
         Set<Purpose> wanted = Set.of(purposes);
         return lines.entrySet().stream().filter(e -> wanted.contains(e.getKey().purpose())).mapToDouble(e -> e.getValue().writeUnits()).sum();
+    }
+
+    /** The pipeline history's puts ({@link PipelineHistoryUpkeep}), outside the window writes. */
+    public double historyWriteUnits() {
+        return writeUnits(Purpose.HISTORY_RAN, Purpose.HISTORY_RECORD);
     }
 
     /** The due buckets' puts and deletes, which the services' {@code WriteUnits} metric leaves out. */

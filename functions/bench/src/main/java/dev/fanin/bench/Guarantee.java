@@ -22,6 +22,10 @@ enum Guarantee {
             "late events within lateness correct the flushed aggregate: a later revision's claim, commit and event, and the "
                     + "wait on the PutEvents calls only they take; events past lateness go to the side output"),
     MERGES("session merges", "sessions bridged by an event merge into one"),
+    RETIREMENT("retired pipelines close",
+            "the pipeline history: every container reads it each minute and says which pipelines it runs, and each "
+                    + "definition is recorded again every 12 h, so a removed or renamed pipeline's open windows still close under "
+                    + "its last definition"),
     KEPT_ASIDE("nothing dropped silently",
             "a full window's overflow, a dead-lettered window and an input message fanin cannot process go to a queue with "
                     + "their reason");

@@ -38,6 +38,9 @@ enum Purpose {
     COUNTER_READ("open-window counter reads"),
     WATERMARK_WRITE("watermark writes"),
     WATERMARK_READ("watermark reads"),
+    HISTORY_READ("pipeline history reads (two Queries a container a minute)"),
+    HISTORY_RAN("pipeline history: ran items"),
+    HISTORY_RECORD("pipeline history: definitions recorded again"),
 
     // the baselines
     DEDUPE_PUT("dedupe puts, one per event"),

@@ -51,7 +51,7 @@ final class Report {
         out.printf("%nfanin DynamoDB calls: %s; mean head item written: %.0f bytes. Functions' WriteUnits metric: %.1f; benchmark's table write units for window "
                         + "writes: %.1f (watermark advances add %.1f, open-window slot updates %.1f).%n",
                 f.bill().callsByOperation(), t.meanHeadBytes(), t.windowWriteUnitsMetric(),
-                f.bill().tableWriteUnits() - t.watermarkWriteUnits() - t.slotWriteUnits(), t.watermarkWriteUnits(), t.slotWriteUnits());
+                t.bill().tableWriteUnits() - t.watermarkWriteUnits() - t.slotWriteUnits(), t.watermarkWriteUnits(), t.slotWriteUnits());
         out.println(writesByPurpose(t, f.events()));
         out.printf("Ingest CPU per event (this machine, median [range] of the passes): core alone %s; handler path with in-memory "
                 + "ports %s; ratio %.1fx.%n", r.cpu().core().describe(), r.cpu().endToEnd().describe(), r.cpu().ratio());
@@ -70,7 +70,8 @@ final class Report {
         double windows = bill.tableWriteUnits() - t.watermarkWriteUnits() - t.slotWriteUnits();
         double n = Math.max(1, events);
         return String.format(Locale.ROOT, "fanin write units per event by purpose: window writes %.3f, due buckets %.3f, open-window counter %.3f, "
-                + "watermark %.3f.", windows / n, bill.dueBucketWriteUnits() / n, t.slotWriteUnits() / n, t.watermarkWriteUnits() / n);
+                + "watermark %.3f, pipeline history %.3f.", windows / n, bill.dueBucketWriteUnits() / n, t.slotWriteUnits() / n,
+                t.watermarkWriteUnits() / n, t.upkeep().historyWriteUnits() / n);
     }
 
     /** The bill split by function, then what one pipeline's ingest takes a second and what binds it ({@link Throughput}). */

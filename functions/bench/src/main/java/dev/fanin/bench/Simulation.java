@@ -83,13 +83,15 @@ final class Simulation {
      * @param inputQueueRequests the input batches' receives and deletes ({@link SqsRequests})
      * @param timerQueueRequests the timer batches' receives and deletes ({@link SqsRequests})
      * @param correctionEmitCalls of {@code emitCalls}, the PutEvents calls only later revisions take ({@link TimedEmitter})
+     * @param upkeep             the pipeline history's upkeep, beside {@code bill} ({@link PipelineHistoryUpkeep})
      * @param span               simulated time from the first arrival to the end of the run (its last sweep)
      */
     record Result(Workload workload, Mode mode, DynamoDbBill bill, double meanHeadBytes, double windowWriteUnitsMetric,
                   List<TimedEmitter.Emitted> emitted, long emitCalls, long batches, long sweeps, long timersArmed,
                   long timerSendRequests, long timersDelivered, long timerInvocations, long accepted, long duplicates, long late, long tooLate,
                   long failedMessages, long sideRecords, long deadLetters, Map<Guarantee, Long> sideSends, FunctionLoad ingestLoad, FunctionLoad timerLoad,
-                  FunctionLoad sweeperLoad, long inputQueueRequests, long timerQueueRequests, long correctionEmitCalls, Duration span) {
+                  FunctionLoad sweeperLoad, long inputQueueRequests, long timerQueueRequests, long correctionEmitCalls, DynamoDbBill upkeep,
+                  Duration span) {
 
         /** fanin's input queue: the batches' receives and deletes, and its mapping's empty long polls over the run. */
         long inputSqsRequests() {
@@ -99,6 +101,11 @@ final class Simulation {
         /** fanin's timer queue: the sends as made, the batches' receives and deletes, its mapping's empty long polls. */
         long timerSqsRequests() {
             return timerSendRequests + timerQueueRequests + EventSourcePolls.FANIN_TIMERS.over(span);
+        }
+
+        /** What the run's DynamoDB calls cost: the window table's ({@code bill}) and the pipeline history's upkeep. */
+        DynamoDbBill pricedBill() {
+            return bill.plus(upkeep);
         }
 
         /** Every side-output and dead-letter send. */
@@ -173,21 +180,24 @@ final class Simulation {
      * @param events input events handled so far (duplicates included)
      */
     record Snapshot(Instant end, DynamoDbBill bill, long events, long batches, long invocations, long sqsRequests, long sqsSends,
-                    long emitted, long emitCalls) { }
+                    long emitted, long emitCalls, DynamoDbBill upkeep) { }
 
     /**
-     * fanin's SQS requests as a run goes ({@link SqsRequests}): the input and timer batches' receives and deletes, the
-     * timer sends and the side output's; the empty long polls are added by the span.
+     * What a run pays outside the window table, as it goes: fanin's SQS requests ({@link SqsRequests}: the input and
+     * timer batches' receives and deletes, the timer sends and the side output's; the empty long polls are added by the
+     * span), and the pipeline history's upkeep.
      */
-    private static final class QueueRequests {
+    private static final class OutsideTheTable {
         final SimTimers timers;
         final SideSends side;
+        final PipelineHistoryUpkeep upkeep;
         long input;
         long timer;
 
-        QueueRequests(SimTimers timers, SideSends side) {
+        OutsideTheTable(SimTimers timers, SideSends side, PipelineHistoryUpkeep upkeep) {
             this.timers = timers;
             this.side = side;
+            this.upkeep = upkeep;
         }
 
         /** The sends the functions wait on: timers and side-output records. */
@@ -300,7 +310,7 @@ final class Simulation {
         long tooLate = 0;
         long failed = 0;
         long[] events = {0};
-        QueueRequests sqs = new QueueRequests(timers, side);
+        OutsideTheTable outside = new OutsideTheTable(timers, side, new PipelineHistoryUpkeep(config, BenchPipelines.document(config), start));
         FunctionLoad ingestLoad = FunctionLoad.NONE;
         FunctionLoad timerLoad = FunctionLoad.NONE;
         FunctionLoad sweeperLoad = FunctionLoad.NONE;
@@ -312,7 +322,7 @@ final class Simulation {
                 Instant at = batchAt != null ? batchAt : nextSweep;
                 at = timerAt != null && timerAt.isBefore(at) ? timerAt : at;
                 at = nextSweep.isBefore(at) ? nextSweep : at;
-                snapshotUntil(intervals, at, start, bill, events[0], next, timerInvocations, sweeps, emitter, sqs);
+                snapshotUntil(intervals, at, start, bill, events[0], next, timerInvocations, sweeps, emitter, outside);
             }
             if (batchAt != null && !batchAt.isAfter(nextSweep) && (timerAt == null || !batchAt.isAfter(timerAt))) {
                 clock.advanceTo(batchAt);
@@ -321,12 +331,14 @@ final class Simulation {
                     messages.add(a.message(batchAt));
                 }
                 events[0] += messages.size();
-                sqs.input += SqsRequests.receiveAndDelete(messages.size());
-                stores.container(placement.nextInt(containers.ingest()));
+                outside.input += SqsRequests.receiveAndDelete(messages.size());
+                int container = placement.nextInt(containers.ingest());
+                stores.container(container);
                 bill.function(DynamoDbBill.INGEST);
-                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), sqs.sends());
+                outside.upkeep.invoked(container, DynamoDbBill.INGEST, batchAt);
+                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), outside.sends());
                 BatchResult r = ingest.handle(messages);
-                ingestLoad = ingestLoad.plus(FunctionLoad.reading(bill, emitter.calls(), sqs.sends()).since(before, messages.size()));
+                ingestLoad = ingestLoad.plus(FunctionLoad.reading(bill, emitter.calls(), outside.sends()).since(before, messages.size()));
                 accepted += r.eventsAccepted();
                 duplicates += r.duplicates();
                 late += r.late();
@@ -334,39 +346,42 @@ final class Simulation {
                 failed += r.failedMessageIds().size();
                 next++;
                 if (intervals != null && !intervals.byTime()) {
-                    snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, emitter, sqs, false);
+                    snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, emitter, outside, false);
                 }
             } else if (timerAt != null && !timerAt.isAfter(nextSweep)) {
                 clock.advanceTo(timerAt);
                 List<SimTimers.Pending> batch = timers.take(timerBatch.orElseThrow());
                 timerInvocations++;
-                sqs.timer += SqsRequests.receiveAndDelete(batch.size());
-                stores.container(containers.ingest() + placement.nextInt(containers.timer()));
+                outside.timer += SqsRequests.receiveAndDelete(batch.size());
+                int container = containers.ingest() + placement.nextInt(containers.timer());
+                stores.container(container);
                 bill.function(DynamoDbBill.TIMER);
-                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), sqs.sends());
+                outside.upkeep.invoked(container, DynamoDbBill.TIMER, timerAt);
+                FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), outside.sends());
                 timerService.fireAll(batch.stream().map(SimTimers.Pending::wakeup).toList());
-                timerLoad = timerLoad.plus(FunctionLoad.reading(bill, emitter.calls(), sqs.sends()).since(before, batch.size()));
+                timerLoad = timerLoad.plus(FunctionLoad.reading(bill, emitter.calls(), outside.sends()).since(before, batch.size()));
             } else {
                 clock.advanceTo(nextSweep);
                 stores.container(containers.ingest() + containers.timer());
+                outside.upkeep.invoked(containers.ingest() + containers.timer(), DynamoDbBill.SWEEPER, nextSweep);
                 // The template's two schedules: SweepSchedule's run, and on the hour also the run over every shard.
                 boolean onTheHour = nextSweep.getEpochSecond() % EVERY_SHARD_EVERY.toSeconds() == 0;
                 List<Function<Instant, SweepReport>> runs = onTheHour ? List.of(sweep::sweep, sweep::sweepEveryShard) : List.of(sweep::sweep);
                 for (Function<Instant, SweepReport> run : runs) {
                     bill.function(DynamoDbBill.SWEEPER);
-                    FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), sqs.sends());
+                    FunctionLoad before = FunctionLoad.reading(bill, emitter.calls(), outside.sends());
                     double waitBefore = dynamoDbWait.getAsDouble();
                     run.apply(nextSweep.plus(SWEEP_EVERY).minusSeconds(10));
                     double runWait = dynamoDbWait.getAsDouble() - waitBefore;
                     bill.overlap(runWait - shards.wallMillis(runWait, SWEEP_PARALLELISM));
-                    sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), sqs.sends()).since(before, 0));
+                    sweeperLoad = sweeperLoad.plus(FunctionLoad.reading(bill, emitter.calls(), outside.sends()).since(before, 0));
                     sweeps++;
                 }
                 nextSweep = nextSweep.plus(SWEEP_EVERY);
                 boolean drained = next >= batches.size() && !timers.anyPending() && !stores.anyDue();
                 if (drained || clock.instant().isAfter(lastArrival.plus(GIVE_UP_AFTER))) {
                     if (intervals != null && !intervals.byTime()) {
-                        snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, emitter, sqs, true);
+                        snapshotAtEvents(intervals, clock.instant(), start, bill, events[0], next, timerInvocations, sweeps, emitter, outside, true);
                     }
                     break;
                 }
@@ -374,33 +389,33 @@ final class Simulation {
         }
         return new Result(workload, mode, bill, stores.meanHeadBytes(), writeUnitsMetric[0], emitter.emitted(), emitter.calls(),
                 batches.size(), sweeps, timers.armed(), timers.sendRequests(), timers.delivered(), timerInvocations, accepted, duplicates, late, tooLate,
-                failed, side.sideRecords(), side.deadLetters(), side.byGuarantee(), ingestLoad, timerLoad, sweeperLoad, sqs.input, sqs.timer,
-                emitter.correctionCalls(), Duration.between(start, clock.instant()));
+                failed, side.sideRecords(), side.deadLetters(), side.byGuarantee(), ingestLoad, timerLoad, sweeperLoad, outside.input, outside.timer,
+                emitter.correctionCalls(), outside.upkeep.bill(), Duration.between(start, clock.instant()));
     }
 
     /** Takes the snapshots of every interval that ends before {@code at}, as the run stands. */
     private static void snapshotUntil(Intervals intervals, Instant at, Instant start, DynamoDbBill bill, long events, long batches,
-                                      long timerInvocations, long sweeps, TimedEmitter emitter, QueueRequests requests) {
+                                      long timerInvocations, long sweeps, TimedEmitter emitter, OutsideTheTable requests) {
         if (intervals.next == null) {
             intervals.next = start.plus(intervals.length);
         }
         while (at.isAfter(intervals.next)) {
             long sqs = requests.upTo(Duration.between(start, intervals.next));
             intervals.snapshots.add(new Snapshot(intervals.next, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
-                    requests.sends(), emitter.emitted().size(), emitter.calls()));
+                    requests.sends(), emitter.emitted().size(), emitter.calls(), requests.upkeep.bill().copy()));
             intervals.next = intervals.next.plus(intervals.length);
         }
     }
 
     /** A snapshot when the events handled reach the next step, or at the run's {@code end}. */
     private static void snapshotAtEvents(Intervals intervals, Instant at, Instant start, DynamoDbBill bill, long events, long batches,
-                                         long timerInvocations, long sweeps, TimedEmitter emitter, QueueRequests requests,
+                                         long timerInvocations, long sweeps, TimedEmitter emitter, OutsideTheTable requests,
                                          boolean end) {
         int taken = intervals.snapshots.size();
         if (end || (taken < intervals.eventSteps.size() && events >= intervals.eventSteps.get(taken))) {
             long sqs = requests.upTo(Duration.between(start, at));
             intervals.snapshots.add(new Snapshot(at, bill.copy(), events, batches, batches + timerInvocations + sweeps, sqs,
-                    requests.sends(), emitter.emitted().size(), emitter.calls()));
+                    requests.sends(), emitter.emitted().size(), emitter.calls(), requests.upkeep.bill().copy()));
         }
     }
 

@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.fanin.aws.dynamodb.DynamoDbWatermarkStore;
 import dev.fanin.aws.RetryPolicy;
+import dev.fanin.aws.dynamodb.DynamoDbItemSize;
+import dev.fanin.aws.dynamodb.DynamoDbPipelineHistory;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.aws.dynamodb.SliceCache;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.event.Event;
+import dev.fanin.core.port.PipelineHistory;
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.testkit.CountingDynamoDb;
@@ -30,7 +33,9 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ConditionalCheckFailedException;
+import software.amazon.awssdk.services.dynamodb.model.PutItemRequest;
 import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.ReturnValuesOnConditionCheckFailure;
 
 /**
@@ -143,6 +148,40 @@ class AdapterCrossCheckTest {
         long stored = dynamo.scanPaginator(b -> b.tableName(table)).items().stream()
                 .filter(item -> item.get("pk").s().startsWith(run)).mapToLong(item -> Long.parseLong(item.get("cnt").n())).sum();
         assertThat(stored).as("every distinct event counted once").isEqualTo(counts);
+    }
+
+    /**
+     * The pipeline history's upkeep bills the adapter's own items: a read is the adapter's two queries, each billed by
+     * the items it returns; a ran item and a definition cost what the adapter's puts of them cost.
+     */
+    @Test
+    void thePipelineHistorysUpkeepBillsTheAdaptersItemsAndQueries(DynamoDbClient dynamo) {
+        List<Double> readUnits = new ArrayList<>();
+        List<Double> writeUnits = new ArrayList<>();
+        Map<String, Long> calls = new TreeMap<>();
+        DynamoDbClient counted = CountingDynamoDb.over(dynamo, calls, (method, args) -> {
+            Object response = method.invoke(dynamo, args);
+            if (response instanceof QueryResponse page) {
+                readUnits.add(CapacityRules.strongReadUnits(page.items().stream().mapToLong(DynamoDbItemSize::bytes).sum()));
+            } else if (args != null && args[0] instanceof PutItemRequest put) {
+                writeUnits.add(CapacityRules.writeUnits(0, DynamoDbItemSize.bytes(put.item())));
+            }
+            return response;
+        });
+        DynamoDbPipelineHistory history = new DynamoDbPipelineHistory(counted, table);
+        String document = BenchPipelines.document(CONFIG);
+        List<String> pipelines = CONFIG.pipelines().stream().map(PipelineConfig::name).toList();
+        Instant now = Instant.parse("2026-11-29T00:00:00Z");
+
+        history.record(pipelines.stream().map(p -> new PipelineHistory.Definition(p, document, now.plus(java.time.Duration.ofDays(2)))).toList());
+        history.ran(pipelines, now);
+        history.recorded();
+        PipelineHistoryUpkeep model = new PipelineHistoryUpkeep(CONFIG, document, now.minus(PipelineHistoryUpkeep.RENEWAL));
+        model.invoked(0, DynamoDbBill.INGEST, now);
+
+        assertThat(calls).isEqualTo(model.bill().callsByOperation());
+        assertThat(readUnits.stream().mapToDouble(Double::doubleValue).sum()).isEqualTo(model.bill().readUnits()).isGreaterThan(2);
+        assertThat(writeUnits.stream().mapToDouble(Double::doubleValue).sum()).isEqualTo(model.bill().writeUnits());
     }
 
     /** The design's update: ADD the digests unless one is there; on refusal, the digests the old item holds. */

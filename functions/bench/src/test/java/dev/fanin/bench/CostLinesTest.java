@@ -27,7 +27,7 @@ class CostLinesTest {
         assertThat(fanin.byGuarantee().values().stream().mapToDouble(Double::doubleValue).sum()).isCloseTo(fanin.total(), within(1e-9));
         assertThat(competent.byGuarantee()).containsOnlyKeys(Guarantee.CORE);
         assertThat(fanin.byGuarantee()).containsKeys(Guarantee.CORE, Guarantee.TIMERS, Guarantee.SWEEPER, Guarantee.WATERMARK,
-                Guarantee.OPEN_BOUND, Guarantee.EXACTLY_ONCE);
+                Guarantee.OPEN_BOUND, Guarantee.EXACTLY_ONCE, Guarantee.RETIREMENT);
     }
 
     /** Late-heavy's corrections are emitted apart from first revisions: those PutEvents calls' wait buys the corrections. */
