@@ -191,6 +191,14 @@ public final class DynamoDbBill {
         return Collections.unmodifiableMap(calls);
     }
 
+    /** Read units by the operation that returned them, in name order. */
+    public Map<String, Double> readUnitsByOperation() {
+        Map<String, Double> units = new TreeMap<>();
+        lines.values().forEach(spent -> spent.addReadsTo(units));
+        units.values().removeIf(u -> u == 0);
+        return Collections.unmodifiableMap(units);
+    }
+
     /** Write units of every line booked on one of {@code purposes}. */
     public double writeUnits(Purpose... purposes) {
         Set<Purpose> wanted = Set.of(purposes);

@@ -10,11 +10,15 @@ import java.util.TreeMap;
 final class Spent {
 
     private final Map<String, Long> calls = new TreeMap<>();
+    /** Read units by the operation of the call they follow (a call's reads are billed right after it). */
+    private final Map<String, Double> readsByOperation = new TreeMap<>();
+    private String lastCall = "none";
     private double writeUnits;
     private double readUnits;
 
     void call(String operation) {
         calls.merge(operation, 1L, Long::sum);
+        lastCall = operation;
     }
 
     void write(double units) {
@@ -23,10 +27,12 @@ final class Spent {
 
     void read(double units) {
         readUnits += units;
+        readsByOperation.merge(lastCall, units, Double::sum);
     }
 
     void add(Spent other) {
         other.calls.forEach((op, n) -> calls.merge(op, n, Long::sum));
+        other.readsByOperation.forEach((op, units) -> readsByOperation.merge(op, units, Double::sum));
         writeUnits += other.writeUnits;
         readUnits += other.readUnits;
     }
@@ -39,6 +45,7 @@ final class Spent {
         calls.merge(operation, -1L, Long::sum);
         calls.values().removeIf(n -> n == 0);
         this.readUnits -= readUnits;
+        readsByOperation.merge(operation, -readUnits, Double::sum);
         to.call(operation);
         to.read(readUnits);
     }
@@ -49,6 +56,11 @@ final class Spent {
 
     long calls(String operation) {
         return calls.getOrDefault(operation, 0L);
+    }
+
+    /** Adds this line's read units, by the operation that returned them, to {@code into}. */
+    void addReadsTo(Map<String, Double> into) {
+        readsByOperation.forEach((op, units) -> into.merge(op, units, Double::sum));
     }
 
     /** Adds this line's calls, by operation, to {@code into}. */
@@ -75,6 +87,8 @@ final class Spent {
     Spent copy() {
         Spent c = new Spent();
         c.calls.putAll(calls);
+        c.readsByOperation.putAll(readsByOperation);
+        c.lastCall = lastCall;
         c.writeUnits = writeUnits;
         c.readUnits = readUnits;
         return c;
@@ -86,6 +100,8 @@ final class Spent {
         if (earlier != null) {
             earlier.calls.forEach((op, n) -> d.calls.merge(op, -n, Long::sum));
             d.calls.values().removeIf(n -> n == 0);
+            earlier.readsByOperation.forEach((op, units) -> d.readsByOperation.merge(op, -units, Double::sum));
+            d.readsByOperation.values().removeIf(units -> units == 0);
             d.writeUnits -= earlier.writeUnits;
             d.readUnits -= earlier.readUnits;
         }

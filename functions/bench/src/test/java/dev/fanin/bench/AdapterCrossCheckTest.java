@@ -184,6 +184,45 @@ class AdapterCrossCheckTest {
         assertThat(writeUnits.stream().mapToDouble(Double::doubleValue).sum()).isEqualTo(model.bill().writeUnits());
     }
 
+    /**
+     * The read units a real call's response stands for, by DynamoDB's rule (developer guide, "Read/write capacity mode"),
+     * stated here apart from the model's {@link CapacityRules} so that a change to the model's arithmetic shows: a
+     * strongly consistent read is a unit per started 4 KB of the items returned, at least one, an eventually consistent
+     * one half that; a {@code BatchGetItem} bills each key it read as its own {@code GetItem}.
+     */
+    private static final class ReturnedReads {
+
+        static java.util.Optional<Double> of(Object request, Object response) {
+            if (response instanceof software.amazon.awssdk.services.dynamodb.model.GetItemResponse get) {
+                var asked = (software.amazon.awssdk.services.dynamodb.model.GetItemRequest) request;
+                return java.util.Optional.of(units(get.hasItem() ? DynamoDbItemSize.bytes(get.item()) : 0, asked.consistentRead()));
+            }
+            if (response instanceof QueryResponse page) {
+                long bytes = page.items().stream().mapToLong(DynamoDbItemSize::bytes).sum();
+                return java.util.Optional.of(units(bytes, ((QueryRequest) request).consistentRead()));
+            }
+            if (response instanceof software.amazon.awssdk.services.dynamodb.model.BatchGetItemResponse batch) {
+                var asked = (software.amazon.awssdk.services.dynamodb.model.BatchGetItemRequest) request;
+                double total = 0;
+                for (var table : asked.requestItems().entrySet()) {
+                    var returned = batch.responses().getOrDefault(table.getKey(), List.of());
+                    var unprocessed = batch.unprocessedKeys().get(table.getKey());
+                    long missing = table.getValue().keys().size() - returned.size() - (unprocessed == null ? 0 : unprocessed.keys().size());
+                    Boolean consistent = table.getValue().consistentRead();
+                    total += returned.stream().mapToDouble(item -> units(DynamoDbItemSize.bytes(item), consistent)).sum()
+                            + missing * units(0, consistent);
+                }
+                return java.util.Optional.of(total);
+            }
+            return java.util.Optional.empty();
+        }
+
+        private static double units(long bytes, Boolean consistent) {
+            double strong = Math.max(1, Math.ceil(bytes / 4096.0));
+            return Boolean.TRUE.equals(consistent) ? strong : strong / 2;
+        }
+    }
+
     /** The design's update: ADD the digests unless one is there; on refusal, the digests the old item holds. */
     private Set<String> conditionalAdd(DynamoDbClient dynamo, String pk, String windowId, List<String> digests) {
         Map<String, AttributeValue> values = new HashMap<>(Map.of(":n", AttributeValue.fromN(Integer.toString(digests.size())),
@@ -224,8 +263,14 @@ class AdapterCrossCheckTest {
         Simulation.Result modelled = Simulation.run(config, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT, containers, null);
 
         Map<String, Long> calls = new TreeMap<>();
+        Map<String, Double> readUnits = new TreeMap<>();
         double[] sizeBased = new double[1];
-        DynamoDbClient counted = CountingDynamoDb.over(dynamo, calls);
+        DynamoDbClient counted = CountingDynamoDb.over(dynamo, calls, (method, args) -> {
+            Object response = method.invoke(dynamo, args);
+            ReturnedReads.of(args == null ? null : args[0], response).ifPresent(units -> readUnits.merge(method.getName().substring(0, 1)
+                    .toUpperCase(java.util.Locale.ROOT) + method.getName().substring(1), units, Double::sum));
+            return response;
+        });
         Map<Integer, DynamoDbWindowStore> byContainer = new HashMap<>();
         int[] current = {0};
         WindowStore windows = (WindowStore) Proxy.newProxyInstance(WindowStore.class.getClassLoader(), new Class<?>[] {WindowStore.class},
@@ -269,6 +314,10 @@ class AdapterCrossCheckTest {
 
         assertThat(real.emitted()).hasSameSizeAs(modelled.emitted());
         assertThat(calls).isEqualTo(new TreeMap<>(modelled.bill().callsByOperation()));
+        // The items the real calls returned, by DynamoDB's read rule: the units the model bills, operation by operation.
+        assertThat(readUnits).containsOnlyKeys(modelled.bill().readUnitsByOperation().keySet());
+        readUnits.forEach((operation, units) -> assertThat(modelled.bill().readUnitsByOperation().get(operation)).as(operation)
+                .isCloseTo(units, org.assertj.core.api.Assertions.within(1e-6)));
         // The listener hears window, counter and due-bucket writes; the model bills the buckets apart.
         assertThat(sizeBased[0]).isEqualTo(modelled.bill().tableWriteUnits() + modelled.bill().dueBucketWriteUnits()
                 - modelled.watermarkWriteUnits());
