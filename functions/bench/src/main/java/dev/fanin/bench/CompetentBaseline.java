@@ -137,9 +137,9 @@ public final class CompetentBaseline {
     static final class BilledItems implements WindowItems {
 
         private static final long TTL_BYTES = DynamoDbItemSize.bytes(Map.of("ttl", AttributeValue.fromN("1800000000")));
-        /** A session's first and last event times (epoch ms), which its lookup by event time needs. */
-        private static final long SESSION_BOUNDS_BYTES = DynamoDbItemSize.bytes(Map.of("first", AttributeValue.fromN("1800000000000"),
-                "last", AttributeValue.fromN("1800000000000")));
+        /** A session's first and last event times (epoch ms, every digit significant), which its lookup by event time needs. */
+        static final long SESSION_BOUNDS_BYTES = DynamoDbItemSize.bytes(Map.of("first", AttributeValue.fromN("1795910412345"),
+                "last", AttributeValue.fromN("1795910412345")));
 
         final DynamoDbBill bill = new DynamoDbBill();
         final Map<List<String>, Item> windows = new HashMap<>();

@@ -29,8 +29,9 @@ final class PipelineHistoryUpkeep {
     static final Duration REFRESH = Duration.ofMinutes(1);
     /** How often a definition is recorded again: half of {@code PipelineRetirement.MARGIN}, a day. */
     static final Duration RENEWAL = Duration.ofHours(12);
-    private static final AttributeValue EPOCH_MILLIS = AttributeValue.fromN("1800000000000");
-    private static final AttributeValue EPOCH_SECONDS = AttributeValue.fromN("1800000000");
+    /** A time as the adapter writes it: epoch milliseconds of every significant digit (DynamoDB sizes a number by them). */
+    private static final AttributeValue EPOCH_MILLIS = AttributeValue.fromN("1795910412345");
+    private static final AttributeValue EPOCH_SECONDS = AttributeValue.fromN("1795996812");
 
     private final DynamoDbBill bill = new DynamoDbBill();
     /** By pipeline: its ran item's size, and its definition's. */
