@@ -5,7 +5,7 @@ import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
+import software.amazon.awssdk.awscore.exception.AwsServiceException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.cloudwatch.CloudWatchClient;
 import software.amazon.awssdk.services.cloudwatch.model.Dimension;
@@ -38,8 +38,21 @@ final class StackMetrics {
     private StackMetrics() {
     }
 
-    /** Each metric's value over [from, to): the sum, or the maximum; absent when no data point fell in the period. */
-    static Optional<Map<String, Double>> read(CloudWatchClient cloudWatch, Instant from, Instant to) {
+    /** Why the metrics could not be read, as CloudWatch (or the endpoint) said it: an error code and its message. */
+    static final class Unreadable extends Exception {
+
+        Unreadable(SdkException e) {
+            super(e instanceof AwsServiceException aws && aws.awsErrorDetails() != null
+                    ? aws.awsErrorDetails().errorCode() + ": " + aws.awsErrorDetails().errorMessage() : e.getMessage(), e);
+        }
+    }
+
+    /**
+     * Each metric's value over [from, to): the sum, or the maximum; absent when no data point fell in the period.
+     *
+     * @throws Unreadable when CloudWatch refuses the call (access denied, throttled) or the endpoint does not serve it
+     */
+    static Map<String, Double> read(CloudWatchClient cloudWatch, Instant from, Instant to) throws Unreadable {
         List<MetricDataQuery> queries = READ.entrySet().stream().map(e -> MetricDataQuery.builder()
                 .id("m" + Integer.toHexString(e.getKey().hashCode() & 0xfffffff))
                 .metricStat(s -> s.metric(m -> m.namespace(NAMESPACE).metricName(e.getKey()).dimensions(SERVICE))
@@ -48,8 +61,8 @@ final class StackMetrics {
         GetMetricDataResponse response;
         try {
             response = cloudWatch.getMetricData(r -> r.startTime(from).endTime(to).metricDataQueries(queries));
-        } catch (SdkException notServed) {
-            return Optional.empty();
+        } catch (SdkException e) {
+            throw new Unreadable(e);
         }
         Map<String, Double> values = new LinkedHashMap<>();
         for (Map.Entry<String, String> e : READ.entrySet()) {
@@ -59,6 +72,6 @@ final class StackMetrics {
                     .ifPresent(v -> values.put(e.getKey(), e.getValue().equals("Sum")
                             ? v.stream().mapToDouble(Double::doubleValue).sum() : v.stream().mapToDouble(Double::doubleValue).max().orElse(0)));
         }
-        return Optional.of(values);
+        return values;
     }
 }

@@ -111,12 +111,15 @@ public final class StatusCommand extends FaninCommand {
     private static void metrics(Operated stack, Instant now, PrintStream out) {
         out.println();
         out.println("last hour (CloudWatch, namespace Fanin, whole stack)");
-        Optional<Map<String, Double>> read = StackMetrics.read(stack.clients().cloudWatch(), now.minus(Duration.ofHours(1)), now);
-        if (read.isEmpty()) {
-            out.println("  not available: the endpoint does not serve GetMetricData");
+        Map<String, Double> m;
+        try {
+            m = StackMetrics.read(stack.clients().cloudWatch(), now.minus(Duration.ofHours(1)), now);
+        } catch (StackMetrics.Unreadable e) {
+            // The error as CloudWatch gave it: access denied (cloudwatch:GetMetricData), throttling, or an endpoint
+            // that does not serve the call (a local one) are each fixed differently.
+            out.println("  not available: GetMetricData failed: " + e.getMessage());
             return;
         }
-        Map<String, Double> m = read.get();
         double accepted = m.getOrDefault(MetricNames.EVENTS_ACCEPTED, 0.0);
         double late = m.getOrDefault(MetricNames.LATE_EVENTS, 0.0);
         out.println("  events accepted     " + count(m, MetricNames.EVENTS_ACCEPTED));
