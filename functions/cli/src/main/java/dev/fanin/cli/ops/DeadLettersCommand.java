@@ -43,7 +43,7 @@ public final class DeadLettersCommand extends FaninCommand {
                 List<SqsDeadLetterQueue.Letter> letters = queue(stack).read(max).stream()
                         .filter(l -> reason == null || l.hasReason(reason)).toList();
                 for (SqsDeadLetterQueue.Letter l : letters) {
-                    console.out().println(l.messageId() + "  " + Times.iso(l.sentAt()) + "  received " + l.receiveCount() + "x  "
+                    console.out().println(l.messageId() + "  " + Times.iso(l.sentAt()) + "  read " + l.receiveCount() + "x  "
                             + (l.reason().isEmpty() ? "(no fanin-reason: SQS moved it after MaxReceiveCount deliveries)" : l.reason())
                             + "  " + preview(l.body()));
                 }
@@ -72,7 +72,8 @@ public final class DeadLettersCommand extends FaninCommand {
                         console.out().println("reason code     " + (l.reasonCode().isEmpty() ? "none" : l.reasonCode()));
                         console.out().println("reason          " + (l.reason().isEmpty() ? "none: SQS moved it after MaxReceiveCount deliveries"
                                 : l.reason()));
-                        console.out().println("sent            " + Times.iso(l.sentAt()) + ", received " + l.receiveCount() + "x here");
+                        console.out().println("sent            " + Times.iso(l.sentAt()) + ", read " + l.receiveCount()
+                                + "x from this queue (SQS's ApproximateReceiveCount: each read, this command's too, adds one)");
                         console.out().println("attributes      " + l.attributes());
                         console.out().println("body            " + l.body());
                         return FaninCli.OK;
