@@ -11,6 +11,7 @@ import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WindowStore.DueBucket;
 import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
 import java.io.PrintStream;
 import java.time.Clock;
 import java.time.Instant;
@@ -86,7 +87,11 @@ final class ShowWindowCommand extends FaninCommand {
         out.println("revisions    " + revisions(w));
         out.println("timer        " + (w.timer() == null ? "none" : "chain " + w.timer().id() + ", next message for "
                 + Times.relative(w.timer().armedFor(), now)));
-        out.println("due          " + Times.relative(w.dueAt(), now) + "; listed for the sweeper in " + listings.size()
+        // A HELD window's visits that find it still held write nothing, so its stored due time may be long past: its
+        // next decision is its hard deadline (or the event that completes it).
+        String due = w.status() == WindowStatus.HELD ? "held: at its hard deadline " + Times.relative(w.hardDeadline(), now)
+                + " at the latest (stored due time " + Times.relative(w.dueAt(), now) + ", as last written)" : Times.relative(w.dueAt(), now);
+        out.println("due          " + due + "; listed for the sweeper in " + listings.size()
                 + (listings.size() == 1 ? " due bucket" : " due buckets")
                 + (listings.isEmpty() ? "" : " (earliest " + Times.relative(listings.get(0).dueAt(), now) + ")"));
         if (w.claim() != null) {

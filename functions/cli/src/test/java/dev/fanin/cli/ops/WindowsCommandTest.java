@@ -98,6 +98,9 @@ class WindowsCommandTest {
         assertThat(shown.path("aggregations").path("shards").asInt()).isEqualTo(2);
         assertThat(shown.path("aggregateIds")).isEmpty();
         assertThat(shown.path("dueListings")).as("the sweeper will visit it again").isNotEmpty();
+        OperatedFixture.Run text = stack.fanin("", "windows", "show", "--pipeline", "jobs", "--key", "job-7", "--window", windowId);
+        assertThat(text.out()).as("a held window's next decision is its deadline, whatever due time was last stored")
+                .containsPattern("(?m)^due +held: at its hard deadline in ");
 
         OperatedFixture.Run refused = stack.fanin("n\n", "windows", "close", "--pipeline", "jobs", "--key", "job-7", "--window", windowId,
                 "--note", "shards 1 and 3 were lost with host ip-10-0-0-7");
