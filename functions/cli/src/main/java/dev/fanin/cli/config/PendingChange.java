@@ -32,7 +32,9 @@ record PendingChange(ConfigLocation location, Optional<String> published, String
     void print(PrintStream out) {
         Optional<FaninConfig> before = publishedConfig();
         if (published.isEmpty()) {
-            out.println("nothing is published at " + location + " yet: every pipeline is new");
+            out.println("nothing is published at " + location + " yet: every pipeline is new to it, and \"none open yet\" below"
+                    + " is not known: a stack that ran a configuration from elsewhere (the jar's, another location) may have"
+                    + " windows of these pipelines open, which go on under these definitions (fanin windows list --stack ...)");
         } else if (before.isEmpty()) {
             out.println("the document published at " + location + " is invalid, so the functions kept the last valid one they"
                     + " read (its log line names it): every pipeline is compared with nothing, and \"none open yet\" below"

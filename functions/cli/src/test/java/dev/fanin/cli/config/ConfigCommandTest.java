@@ -92,7 +92,8 @@ class ConfigCommandTest {
 
         Run first = fanin("", "config", "publish", "--stack", stack, bundled.toString(), "--yes");
         assertThat(first.exit()).as(first.err()).isZero();
-        assertThat(first.out()).contains("nothing is published at " + location + " yet: every pipeline is new")
+        assertThat(first.out()).contains("nothing is published at " + location + " yet: every pipeline is new to it")
+                .contains("\"none open yet\" below is not known: a stack that ran a configuration from elsewhere")
                 .contains("alert-storm: added -> none open yet").contains("4 changes")
                 .contains("published: object " + location + " written (ETag ");
         assertThat(published("pipelines.yaml")).isEqualTo(BUNDLED);
