@@ -56,10 +56,6 @@ final class LiveConfig {
      * @param runnable throws {@link IllegalStateException} naming what keeps a loaded configuration from running in
      *                 this function (its emit targets' {@code ${...}} references resolved against its environment)
      */
-    LiveConfig(ConfigLocation location, ConfigDocument document, Metrics metrics, Duration refresh, Consumer<FaninConfig> runnable) {
-        this(location, document, metrics, refresh, runnable, Optional::empty);
-    }
-
     /**
      * @param lastRun the document the functions last ran (the pipeline history's), empty when none or unreadable: in
      *                force while the location's document never was valid in this instance

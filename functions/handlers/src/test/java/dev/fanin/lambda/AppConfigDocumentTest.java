@@ -57,7 +57,7 @@ class AppConfigDocumentTest {
         version = 1;
         LiveConfig config = new LiveConfig(ConfigLocation.parse("appconfig:fanin/prod/pipelines"),
                 ParameterConfigDocument.appConfig(client(), ConfigLocation.parse("appconfig:fanin/prod/pipelines")),
-                Metrics.NONE, Duration.ofMinutes(1), c -> { });
+                Metrics.NONE, Duration.ofMinutes(1), c -> { }, java.util.Optional::empty);
         Instant t = Instant.parse("2026-12-01T00:00:00Z");
 
         var first = config.current(t);

@@ -77,7 +77,7 @@ final class CloseWindowsCommand extends FaninCommand {
             for (WindowRef ref : selected) {
                 OperatorService.Result result = operator.close(ref, note);
                 console.out().println(line(stack, ref, result));
-                allClosed &= result.outcome() == OperatorService.Outcome.CLOSED || closedBefore(result);
+                allClosed &= result.outcome() == OperatorService.Outcome.CLOSED || closedBefore(result, stack.engine().clock().instant());
             }
             return allClosed ? FaninCli.OK : FaninCli.INVALID_INPUT;
         }
@@ -87,12 +87,12 @@ final class CloseWindowsCommand extends FaninCommand {
      * Whether a window this close found not open is closed or being closed by the close that came first. One CLAIMED
      * past its lease without a commit is neither: its emission is failing (or its claimer died), so exit 1.
      */
-    private static boolean closedBefore(OperatorService.Result result) {
-        return result.outcome() == OperatorService.Outcome.NOT_OPEN && !stuck(result.state());
+    private static boolean closedBefore(OperatorService.Result result, Instant now) {
+        return result.outcome() == OperatorService.Outcome.NOT_OPEN && !stuck(result.state(), now);
     }
 
-    private static boolean stuck(WindowState state) {
-        return state.status() == WindowStatus.CLAIMED && !Instant.now().isBefore(state.leaseUntil());
+    private static boolean stuck(WindowState state, Instant now) {
+        return state.status() == WindowStatus.CLAIMED && !now.isBefore(state.leaseUntil());
     }
 
     private List<WindowRef> held(Operated stack) {
@@ -149,7 +149,7 @@ final class CloseWindowsCommand extends FaninCommand {
             case EMIT_FAILED -> "CLAIMED     " + window + "  OPERATOR  " + completeness(result.aggregate()) + "  aggregate "
                     + result.aggregate().aggregateId() + "  " + emitFailure(stack, ref, result.emitError()) + "; it stays claimed, and the"
                     + " sweeper emits it after its lease (" + Times.iso(state.leaseUntil()) + ") only once its target takes it";
-            case NOT_OPEN -> stuck(state)
+            case NOT_OPEN -> stuck(state, stack.engine().clock().instant())
                     ? "NOT CLOSED  " + window + "  it is CLAIMED by " + state.claim().reason() + " already, past its lease ("
                             + Times.iso(state.leaseUntil()) + ") without a commit: its emission is failing or its claimer died;"
                             + " the sweeper re-emits it until its target takes it (see EmitFailures; fanin windows show)"

@@ -8,6 +8,7 @@ import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.intake.MessageIntake;
+import dev.fanin.core.watermark.Watermarks;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -65,8 +66,7 @@ record TimelineFacts(String pipeline, List<Arrival> arrivals, List<JsonNode> agg
         List<Step> steps = new ArrayList<>();
         Instant newest = null;
         for (Arrival a : byArrival) {
-            // As the functions take it: an event time ahead of its arrival moves the watermark only to the arrival.
-            Instant evidence = a.eventTime().isAfter(a.at()) ? a.at() : a.eventTime();
+            Instant evidence = Instant.ofEpochMilli(Watermarks.evidenceMillis(a.eventTime().toEpochMilli(), a.at().toEpochMilli()));
             if (newest == null || evidence.isAfter(newest)) {
                 newest = evidence;
                 steps.add(new Step(a.at(), newest.minus(p.watermark().outOfOrderness())));

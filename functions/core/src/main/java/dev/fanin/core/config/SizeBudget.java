@@ -107,15 +107,15 @@ public final class SizeBudget {
         return (long) n * (EVENT_ID_JSON_BYTES + Math.max(maxValueBytes, 4) + SAMPLE_OVERHEAD_BYTES);
     }
 
-    /**
-     * Members are stored as ranges {@code [a,b]}; members lie in {@code [first, first +
-     * ConfigDefaults#MOST_MEMBERS_TRACKED)}, so there are at most half that many ranges.
-     */
     /** The most bytes a window's completeness takes (members tracked, counts, flags) under {@code p}. */
     public static long completenessBytes(PipelineConfig p) {
         return completenessBytes(Shape.of(p));
     }
 
+    /**
+     * Members are stored as ranges {@code [a,b]}; members lie in {@code [first, first +
+     * ConfigDefaults#MOST_MEMBERS_TRACKED)}, so there are at most half that many ranges.
+     */
     private static long completenessBytes(Shape p) {
         if (!p.tracksMembers()) {
             return 128;

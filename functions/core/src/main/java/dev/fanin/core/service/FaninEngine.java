@@ -214,6 +214,7 @@ public final class FaninEngine {
         Optional<Backlog> forBatch = own.map(o -> stored.map(s -> Backlog.joined(s, o, spec.idleAfter())).orElse(o)).or(() -> stored);
         // What every visitor reads once the batch has stored what it stores (not its redeliveries' evidence).
         Watermark shared = Watermarks.watermark(spec, maxEt, lastArrival, toStore.or(() -> stored), now.toEpochMilli());
-        return new BatchWatermark(Watermarks.watermark(spec, maxEt, lastArrival, forBatch, now.toEpochMilli()), shared, toStore, r);
+        Watermark batch = own.isEmpty() ? shared : Watermarks.watermark(spec, maxEt, lastArrival, forBatch, now.toEpochMilli());
+        return new BatchWatermark(batch, shared, toStore, r);
     }
 }

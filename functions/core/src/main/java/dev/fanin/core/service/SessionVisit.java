@@ -63,13 +63,13 @@ final class SessionVisit {
         LiveChange change = new LiveChange(live, states);
         Map<WindowRef, Transition> decided = new LinkedHashMap<>();
         List<WindowTimers.Wakeup> continued = new ArrayList<>();
+        WindowMachine machine = engine.machine(live.pipeline(), visit.watermark());
         for (WindowState state : states.values()) {
             boolean wanted = windowIds == null ? state.dueAt() != null : windowIds.contains(state.ref().windowId());
             if (!wanted) {
                 continue;
             }
-            Transition t = engine.machine(live.pipeline(), visit.watermark()).tick(state, visit.watermark().millis(), visit.now(),
-                    visit.visitor());
+            Transition t = machine.tick(state, visit.watermark().millis(), visit.now(), visit.visitor());
             decided.put(state.ref(), t);
             if (t.write()) {
                 if (t.action() == Transition.Action.EMIT && state.isClaimed()) {

@@ -38,7 +38,12 @@ public final class Watermarks {
      * late (and its windows fire early) until real time caught up. The event still counts in the window of its own time.
      */
     public static long evidenceMillis(Event event) {
-        return Math.min(event.eventTime().toEpochMilli(), event.arrivedAt().toEpochMilli());
+        return evidenceMillis(event.eventTime().toEpochMilli(), event.arrivedAt().toEpochMilli());
+    }
+
+    /** As {@link #evidenceMillis(Event)}, for an event time and an arrival (epoch ms). */
+    public static long evidenceMillis(long eventTimeMillis, long arrivedAtMillis) {
+        return Math.min(eventTimeMillis, arrivedAtMillis);
     }
 
     /**
@@ -73,9 +78,4 @@ public final class Watermarks {
         return new Watermark(cap, watermark, Instant.ofEpochMilli(backlog.get().nextLapseMillis(nowMillis, spec.idleAfter())));
     }
 
-    /** As {@link #watermark}, its value alone. */
-    public static long watermarkMillis(WatermarkSpec spec, long maxEventTimeMillis, long lastArrivalMillis, Optional<Backlog> backlog,
-                                       long nowMillis) {
-        return watermark(spec, maxEventTimeMillis, lastArrivalMillis, backlog, nowMillis).millis();
-    }
 }

@@ -183,14 +183,14 @@ class BacklogTest {
     void aBacklogCapsTheWatermarkWhileItHolds(long after, long expected) {
         long now = 1_000_000 + after;
         Optional<Backlog> backlog = Optional.of(new Backlog(100_000, 1_000_000));
-        assertThat(Watermarks.watermarkMillis(SPEC, 600_000, now, backlog, now)).isEqualTo(expected);
+        assertThat(Watermarks.watermark(SPEC, 600_000, now, backlog, now).millis()).isEqualTo(expected);
     }
 
     @Test
     void theCapNeverRaisesTheWatermark() {
         Optional<Backlog> backlog = Optional.of(new Backlog(900_000, 1_000_000));
-        assertThat(Watermarks.watermarkMillis(SPEC, 600_000, 1_000_000, backlog, 1_000_000)).isEqualTo(590_000);
-        assertThat(Watermarks.watermarkMillis(SPEC, Long.MIN_VALUE, 1_000_000, backlog, 1_000_000)).isEqualTo(Watermarks.NO_WATERMARK);
+        assertThat(Watermarks.watermark(SPEC, 600_000, 1_000_000, backlog, 1_000_000).millis()).isEqualTo(590_000);
+        assertThat(Watermarks.watermark(SPEC, Long.MIN_VALUE, 1_000_000, backlog, 1_000_000).millis()).isEqualTo(Watermarks.NO_WATERMARK);
     }
 
     @Test
