@@ -6,6 +6,7 @@ import static dev.fanin.aws.dynamodb.WindowItemCodec.VERSION;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.n;
 import static dev.fanin.aws.dynamodb.WindowItemCodec.s;
 
+import dev.fanin.core.config.SinkLimits;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
@@ -204,7 +205,12 @@ final class DynamoDbSessions {
         long written = previous.version() + 1;
         Map<String, Set<String>> tails = LiveItemCodec.tails(next);
         Map<String, AttributeValue> item = LiveItemCodec.item(next, written, tails, LiveItemCodec.sliced(next));
-        double sizeBased = DynamoDbItemSize.writeUnits(previousBytes(previous), DynamoDbItemSize.bytes(item));
+        long bytes = DynamoDbItemSize.bytes(item);
+        if (bytes > SinkLimits.DYNAMODB_ITEM_BYTES) {
+            // DynamoDB would refuse it as invalid; the caller writes fewer events instead.
+            return WriteOutcome.rejected(Rejection.TOO_LARGE, 0);
+        }
+        double sizeBased = DynamoDbItemSize.writeUnits(previousBytes(previous), bytes);
         OptionalDouble units = ConditionalPuts.send(dynamo, livePutRequest(item, previous.version()), "replaceLive", sizeBased, costs);
         if (units.isEmpty()) {
             return WriteOutcome.rejected(Rejection.CONFLICT, sizeBased);

@@ -95,6 +95,25 @@ class DynamoDbSessionsTest {
     }
 
     @Test
+    void liveSessionsThatWouldPassFourHundredKilobytesAreRefusedAsTooLargeAndNothingIsSent() {
+        LiveSessions none = store.loadLive("alerts", KEY);
+        String random = new java.util.Random(1).ints(300_000, ' ', '~' + 1).collect(StringBuilder::new,
+                StringBuilder::appendCodePoint, StringBuilder::append).toString();
+        StoredWindow big = new StoredWindow(new WindowRef("alerts", KEY, "S000000000001000"), 0, WindowStatus.OPEN, null,
+                T0.plusSeconds(3600), 0, null, Set.of("a"), "{\"v\":\"" + random.replace("\\", "").replace("\"", "") + "\"}", null);
+        StoredWindow other = new StoredWindow(new WindowRef("alerts", KEY, "S000000000009000"), 0, WindowStatus.OPEN, null,
+                T0.plusSeconds(3600), 0, null, Set.of("b"), big.state(), null);
+
+        WriteOutcome refused = store.replaceLive(none, live(none, null, big, other));
+
+        assertThat(refused.applied()).isFalse();
+        assertThat(refused.reason()).isEqualTo(Rejection.TOO_LARGE);
+        assertThat(refused.writeUnits()).isZero();
+        assertThat(store.loadLive("alerts", KEY).version()).isZero();
+        assertThat(store.replaceLive(none, live(none, null, big)).applied()).as("one of them fits").isTrue();
+    }
+
+    @Test
     void aLiveSessionSpillsItsTailToASliceNamedByTheVersionWrittenAndLoadsEveryId() {
         LiveSessions previous = store.loadLive("alerts", KEY);
         Set<String> ids = new HashSet<>();

@@ -58,7 +58,8 @@ public interface WindowStore {
 
     /**
      * Replaces the key's live sessions by {@code next} if they are still at {@code previous.version()} (or, at version
-     * 0, still absent), storing {@code previous.version() + 1}.
+     * 0, still absent), storing {@code previous.version() + 1}; refused, nothing written, as
+     * {@link WriteOutcome.Rejection#TOO_LARGE} when they would pass what one item holds.
      */
     WriteOutcome replaceLive(LiveSessions previous, LiveSessions next);
 

@@ -14,7 +14,9 @@ public record WriteOutcome(boolean applied, double writeUnits, Rejection reason)
         /** Someone else wrote the window since it was read (version or fence moved). */
         CONFLICT,
         /** Creating the window would exceed the pipeline's open-window bound. */
-        OPEN_WINDOW_BOUND
+        OPEN_WINDOW_BOUND,
+        /** The item would pass what the store holds in one item (DynamoDB: 400 KB); nothing was sent. */
+        TOO_LARGE
     }
 
     public static WriteOutcome applied(double writeUnits) {

@@ -210,12 +210,33 @@ final class SessionIngest {
         }
         WriteOutcome outcome = writes.writeLive(planned.change, batch.followups);
         if (!outcome.applied()) {
-            return planned.events;
+            return outcome.reason() == WriteOutcome.Rejection.TOO_LARGE ? handBackTheLaterHalf(batch, planned) : planned.events;
         }
         for (Transition t : planned.outcomes) {
             batch.record(t.outcomes(), t.next().ref(), planned.watermark);
         }
         return List.of();
+    }
+
+    /**
+     * The key's live item would pass what one item holds with the events this write carried (several sessions cut in
+     * one batch each keep a frozen aggregate until their commit, after the batch): the later half by event time goes
+     * back to the input, to come again once those commits have left the item, and the earlier half is planned again.
+     * A single event that does not fit goes back too. Nothing is written, so nothing else of the plan stands.
+     *
+     * @return the events to plan again
+     */
+    private List<Event> handBackTheLaterHalf(IngestBatch batch, Planned planned) {
+        List<Event> carried = new ArrayList<>(planned.events);
+        carried.sort(Comparator.comparing(Event::eventTime).thenComparing(Event::eventId));
+        int keep = carried.size() / 2;
+        List<Event> back = carried.subList(keep, carried.size());
+        WindowRef key = WindowRef.wholeKey(planned.machine.config().name(), planned.view.live().key());
+        WindowLog.warn(LOG, key, "live sessions would pass what one item holds: events handed back for redelivery",
+                Map.of("handedBack", back.size(), "kept", keep));
+        batch.fail(List.copyOf(back), "LIVE_ITEM_FULL: the live sessions of key " + key.key() + " of pipeline " + key.pipeline()
+                + " would pass what one DynamoDB item holds with this event; it is retried once the sessions cut meanwhile have committed");
+        return List.copyOf(carried.subList(0, keep));
     }
 
     private static List<Event> pick(List<Event> events, List<Integer> indexes) {
