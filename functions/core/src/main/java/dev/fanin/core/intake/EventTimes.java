@@ -11,6 +11,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
+import java.time.format.ResolverStyle;
 import java.util.List;
 import java.util.regex.Pattern;
 
@@ -41,16 +42,20 @@ final class EventTimes {
      */
     /** An epoch number written as a string, as SQS writes SentTimestamp. */
     private static final Pattern EPOCH_TEXT = Pattern.compile("-?\\d{1,20}(\\.\\d{1,9})?");
-    private static final List<DateTimeFormatter> ISO_FORMS = List.of(isoWithOffset("XXX"), isoWithOffset("XX"), isoWithOffset("X"),
-            DateTimeFormatter.RFC_1123_DATE_TIME);
+    private static final DateTimeFormatter RFC_1123 = DateTimeFormatter.RFC_1123_DATE_TIME.withResolverStyle(ResolverStyle.STRICT);
+    private static final List<DateTimeFormatter> ISO_FORMS = List.of(isoWithOffset("XXX"), isoWithOffset("XX"), isoWithOffset("X"), RFC_1123);
 
     private EventTimes() {
     }
 
-    /** ISO-8601 with exactly one offset of one form ({@code [XXX][XX][X]} took "+01:00+0100" for +01:00). */
+    /**
+     * ISO-8601 with exactly one offset of one form ({@code [XXX][XX][X]} took "+01:00+0100" for +01:00). Strict, as
+     * {@code ISO_LOCAL_DATE_TIME} alone is: a date that does not exist (February 30) is unreadable, never moved to
+     * the last day of its month.
+     */
     private static DateTimeFormatter isoWithOffset(String offset) {
         return new DateTimeFormatterBuilder().parseCaseInsensitive().append(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
-                .appendPattern(offset).toFormatter();
+                .appendPattern(offset).toFormatter().withResolverStyle(ResolverStyle.STRICT);
     }
 
     /**
@@ -99,14 +104,19 @@ final class EventTimes {
             try {
                 return OffsetDateTime.parse(value.textValue(), form).toInstant();
             } catch (DateTimeParseException e) {
-                boolean rfc = form == DateTimeFormatter.RFC_1123_DATE_TIME;
-                if (furthest == null || (isoLike ? !rfc && e.getErrorIndex() > furthest.getErrorIndex() : rfc)) {
+                boolean rfc = form == RFC_1123;
+                if (furthest == null || (isoLike ? !rfc && reach(e) > reach(furthest) : rfc)) {
                     furthest = e;
                 }
             }
         }
         throw unparsable(path, value, "expected ISO-8601 with one Z, +hh:mm, +hhmm or +hh offset and at most 9 fraction"
                 + " digits, such as \"2026-11-29T10:15:30Z\", or an RFC 1123 date (" + why(furthest) + ")");
+    }
+
+    /** How far a form read: a value it read whole but found invalid (February 30, second 60) is the furthest. */
+    private static int reach(DateTimeParseException e) {
+        return e.getCause() != null ? Integer.MAX_VALUE : e.getErrorIndex();
     }
 
     /** What the closest form said, without the text it quotes (the detail quotes the value already). */

@@ -80,6 +80,11 @@ class EventTimeTest {
                 // The leap second and a fraction past nanoseconds say why.
                 Arguments.of(TimeFormat.ISO_8601, "\"2016-12-31T23:59:60Z\"", "Invalid value for SecondOfMinute (valid values 0 - 59): 60"),
                 Arguments.of(TimeFormat.ISO_8601, "\"2026-11-29T10:00:00.1234567891Z\"", "at most 9 fraction digits"),
+                // A date that does not exist was moved to the last day of its month (SMART resolving), in its window.
+                Arguments.of(TimeFormat.ISO_8601, "\"2026-02-30T10:00:00Z\"", "Invalid date 'FEBRUARY 30'"),
+                Arguments.of(TimeFormat.ISO_8601, "\"2026-02-29T10:00:00Z\"", "Invalid date 'February 29' as '2026' is not a leap year"),
+                Arguments.of(TimeFormat.AUTO, "\"2026-04-31T00:00:00+01:00\"", "Invalid date 'APRIL 31'"),
+                Arguments.of(TimeFormat.AUTO, "\"Tue, 31 Nov 2026 10:00:00 GMT\"", "\"Tue, 31 Nov 2026 10:00:00 GMT\""),
                 Arguments.of(TimeFormat.ISO_8601, "\"yesterday\"", "\"yesterday\""),
                 Arguments.of(TimeFormat.ISO_8601, "1795946370", "is a number 1795946370; expected an ISO-8601 string"),
                 Arguments.of(TimeFormat.EPOCH_MILLIS, "\"soon\"", "is a string \"soon\"; expected epoch milliseconds"),
