@@ -47,7 +47,7 @@ public final class Durations {
         } else {
             throw notADuration(text);
         }
-        if (parsed.abs().compareTo(LONGEST) > 0) {
+        if (parsed.compareTo(LONGEST) > 0 || parsed.compareTo(LONGEST.negated()) < 0) { // abs() overflows on the least
             throw new IllegalArgumentException(quote(text) + " is too large; the longest allowed is " + format(LONGEST));
         }
         if (parsed.getNano() % 1_000_000 != 0) {

@@ -43,6 +43,11 @@ class DurationsTest {
         assertThatThrownBy(() -> Durations.parse("315360000001ms")).hasMessage("\"315360000001ms\" is too large; the longest allowed is 3650d");
         assertThatThrownBy(() -> Durations.parse("999999999999999999d")).hasMessage("\"999999999999999999d\" is too large; the longest allowed is 3650d");
         assertThatThrownBy(() -> Durations.parse("PT999999999999H")).hasMessageContaining("is too large");
+        // The most negative Duration has no absolute value: it was an ArithmeticException that stopped the loader.
+        assertThatThrownBy(() -> Durations.parse("PT-9223372036854775808S")).isInstanceOf(IllegalArgumentException.class)
+                .hasMessage("\"PT-9223372036854775808S\" is too large; the longest allowed is 3650d");
+        assertThatThrownBy(() -> ConfigLoader.load("version: 1\npipelines:\n  - name: p\n    key: [$.id]\n"
+                + "    triggers: {maxLifetime: PT-9223372036854775808S}\n", "t.yaml")).isInstanceOf(ConfigException.class);
     }
 
     @ParameterizedTest
