@@ -142,7 +142,9 @@ final class CloseWindowsCommand extends FaninCommand {
         String window = ref.pipeline() + "  " + ref.key() + "  " + ref.windowId();
         WindowState state = result.state();
         return switch (result.outcome()) {
-            case CLOSED -> "CLOSED      " + window + "  OPERATOR  " + completeness(result.aggregate()) + "  aggregate "
+            case CLOSED -> result.aggregate() == null
+                    ? "CLOSED      " + window + "  nothing to emit: its last revision closed full (SIZE_LIMIT) and no event came after it"
+                    : "CLOSED      " + window + "  OPERATOR  " + completeness(result.aggregate()) + "  aggregate "
                     + result.aggregate().aggregateId()
                     + (state.status() == WindowStatus.CLAIMED ? "  (emitted, not committed: the sweeper finishes it when the lease ends)"
                             : "");

@@ -33,17 +33,28 @@ final class Claims {
         this.retired = retired;
     }
 
+    /**
+     * Closes a SIZE_LIMIT continuation that received nothing (not even a sentinel that alone completes the window,
+     * which is emitted so) without emitting an empty revision, whatever closes it (a trigger, also under HOLD: nothing
+     * of it is missing, its completeness started afresh at the split; or an operator). Nothing is due any more: the
+     * due time goes and the timer chain ends.
+     *
+     * @return whether {@code s} was such a continuation, now CLOSED
+     */
+    boolean closedUnemittedIfEmpty(WindowState.Builder s, CloseReason reason) {
+        if (s.revisionEvents != 0 || s.committedRevision < 0 || s.completeness.sentinelCompleted()) {
+            return false;
+        }
+        s.status = WindowStatus.CLOSED;
+        s.closedUnemitted = reason;
+        s.dueAt = null;
+        s.timer = null;
+        return true;
+    }
+
     /** Applies the winning trigger under the incomplete-window policy. */
     Transition.Action close(WindowState.Builder s, CloseReason reason, EnumSet<CloseReason> holding, Instant now) {
-        if (s.revisionEvents == 0 && s.committedRevision >= 0 && !s.completeness.sentinelCompleted()) {
-            // A SIZE_LIMIT continuation that received nothing (not even a sentinel that alone completes the window,
-            // which is emitted so): close without emitting an empty revision, also under HOLD (nothing of it is
-            // missing: its completeness started afresh at the split). Nothing is due any more: the due time goes and
-            // the timer chain ends.
-            s.status = WindowStatus.CLOSED;
-            s.closedUnemitted = reason;
-            s.dueAt = null;
-            s.timer = null;
+        if (closedUnemittedIfEmpty(s, reason)) {
             return Transition.Action.NONE;
         }
         boolean complete = s.completeness.completeOnClose(reason);

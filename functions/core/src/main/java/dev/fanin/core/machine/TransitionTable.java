@@ -96,7 +96,8 @@ public final class TransitionTable {
         put(s, Stimulus.VISIT, step("the triggers decide, as after events", decided));
         put(s, Stimulus.TAKEOVER, impossible("no claim, no lease"));
         put(s, Stimulus.COMMIT, ignored(s, "nothing is claimed"));
-        put(s, Stimulus.OPERATOR_CLOSE, step("claimed at once, reason OPERATOR", Set.of(o(WindowStatus.CLAIMED, EMIT))));
+        put(s, Stimulus.OPERATOR_CLOSE, step("claimed at once, reason OPERATOR; an empty split continuation closes without "
+                + "an emission, as under a trigger", Set.of(o(WindowStatus.CLAIMED, EMIT), o(WindowStatus.CLOSED, NONE))));
         put(s, Stimulus.ABSORB, step("the survivor spans both and keeps its status; the absorbed one leaves the item",
                 Set.of(o(s, NONE))));
         put(s, Stimulus.SESSION_LIMIT_CUT, step("claimed at once, reason SESSION_LIMIT, cut short",

@@ -288,7 +288,8 @@ public final class WindowMachine {
     /**
      * An operator's close ({@code fanin windows close}): an OPEN or HELD window is claimed at once with reason
      * {@link CloseReason#OPERATOR}, {@code complete} as it stands (see {@link Completeness#completeOnClose}) and the
-     * note in the aggregate; the caller writes it under the version condition and flushes it like any claim. A window
+     * note in the aggregate; the caller writes it under the version condition and flushes it like any claim. An empty
+     * split continuation closes without an emission, as under any trigger. A window
      * in any other status is left alone ({@code write=false}): it is closing or closed already, by whichever close
      * won, and an operator close never makes a second one.
      */
@@ -297,6 +298,9 @@ public final class WindowMachine {
             return Transition.none(state, List.of());
         }
         WindowState.Builder s = state.toBuilder();
+        if (claims.closedUnemittedIfEmpty(s, CloseReason.OPERATOR)) {
+            return TransitionTable.checked(state.status(), Stimulus.OPERATOR_CLOSE, written(s, state, watermark, now));
+        }
         claims.claim(s, new Claims.Close(CloseReason.OPERATOR, s.completeness.completeOnClose(CloseReason.OPERATOR), false, note), now);
         return TransitionTable.checked(state.status(), Stimulus.OPERATOR_CLOSE, written(s, state, watermark, now).claiming(Transition.Action.EMIT));
     }

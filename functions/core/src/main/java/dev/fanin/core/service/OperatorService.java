@@ -42,7 +42,8 @@ public final class OperatorService {
      * @param outcome     what happened
      * @param state       the window after the request (read again after the flush, or as found); null when not found
      * @param aggregate   the operator's aggregate as claimed (without {@code emittedAt}) when {@code outcome} is CLOSED or
-     *                    EMIT_FAILED, else null
+     *                    EMIT_FAILED, else null; null too for a window that closed with nothing to emit (the empty
+     *                    continuation of a revision closed full: {@code state.closedUnemitted()} says so)
      * @param emitError   why the emission failed (the target's error code and message) when EMIT_FAILED, else null
      */
     public record Result(Outcome outcome, WindowState state, AggregateEvent aggregate, String emitError) { }
@@ -90,6 +91,9 @@ public final class OperatorService {
         flush.flush(followups);
         // As it stands after the flush: CLOSED once committed, still CLAIMED when the emission (or the commit) failed.
         WindowState after = engine.ports().store().load(ref).map(engine::decode).orElse(t.next());
+        if (t.next().claim() == null) {
+            return Optional.of(new Result(Outcome.CLOSED, after, null, null)); // an empty split continuation: nothing to emit
+        }
         String emitError = followups.emitErrors.get(ref);
         return Optional.of(new Result(emitError == null ? Outcome.CLOSED : Outcome.EMIT_FAILED, after,
                 AggregateEvent.fromJson(t.next().claim().emission()), emitError));

@@ -130,4 +130,23 @@ class OperatorServiceTest {
         assertThat(new OperatorService(plain).close(new dev.fanin.core.window.WindowRef("p", "nobody", "S1"), "x").outcome())
                 .isEqualTo(OperatorService.Outcome.NOT_FOUND);
     }
+
+    @Test
+    void theEmptyContinuationOfARevisionClosedFullClosesWithoutAnEmptyRevision() {
+        FaninEngine split = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}", "10m",
+                "{outOfOrderness: 0s, idleAfter: 5m}", "    bounds: {maxEventsPerWindow: 2, onOverflow: split}\n"),
+                store, emitter, new RecordingTimers(), clock);
+        new IngestService(split).handle(List.of(InMemoryEngines.message("m1", InMemoryEngines.rawEvent("a", "e1", T0), T0, 1),
+                InMemoryEngines.message("m2", InMemoryEngines.rawEvent("a", "e2", T0), T0, 1)));
+        WindowState continuation = split.decode(store.all().get(0));
+        assertThat(continuation.status()).as("r0 closed full, its continuation open and empty").isEqualTo(WindowStatus.OPEN);
+
+        OperatorService.Result result = new OperatorService(split).close(continuation.ref(), "stop it");
+
+        assertThat(result.outcome()).isEqualTo(OperatorService.Outcome.CLOSED);
+        assertThat(result.aggregate()).isNull();
+        assertThat(result.state().status()).isEqualTo(WindowStatus.CLOSED);
+        assertThat(result.state().closedUnemitted()).isEqualTo(CloseReason.OPERATOR);
+        assertThat(emitter.emitted()).as("r0 only: no empty operator revision r1").hasSize(1);
+    }
 }
