@@ -6,6 +6,7 @@ import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.watermark.Watermark;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -76,4 +77,16 @@ final class Followups {
     final Map<WindowRef, String> emitErrors = new HashMap<>();
     /** Per pipeline, how many windows this invocation may still create at most: the size of the next reservation. */
     final Map<String, Integer> creationsAhead = new HashMap<>();
+
+    /**
+     * Whether the oldest claim still waiting for its emission has used half its lease by {@code now}. A caller that
+     * holds its claims to emit them together (an ingest batch, a sweep) emits them then: one that went on past a lease
+     * would see a sweep or a timer take the claim over and emit the window a second time (the same aggregate, fenced
+     * off at commit, but twice at the target).
+     */
+    boolean claimLeaseHalfUsed(Instant now, Duration lease) {
+        return claimed.stream().map(WindowState::leaseUntil).min(Instant::compareTo)
+                .map(firstLeaseEnd -> !now.isBefore(firstLeaseEnd.minus(lease.dividedBy(2))))
+                .orElse(false);
+    }
 }

@@ -5,7 +5,6 @@ import dev.fanin.core.event.Event;
 import dev.fanin.core.intake.InboundMessage;
 import dev.fanin.core.intake.IntakeResult;
 import dev.fanin.core.intake.Rejected;
-import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WatermarkStore;
@@ -291,18 +290,9 @@ public final class IngestService {
         emitClaimsHalfwayThroughTheirLease(batch);
     }
 
-    /**
-     * A batch emits its claims at its end, unless the oldest has used half its lease by then: a batch that runs past a
-     * lease would see a sweep or a timer take the claim over and emit the window a second time (the same aggregate,
-     * fenced off at commit, but twice at the target).
-     */
+    /** A batch emits its claims at its end, unless the oldest has used half its lease by then ({@link Followups#claimLeaseHalfUsed}). */
     private void emitClaimsHalfwayThroughTheirLease(IngestBatch batch) {
-        List<WindowState> claimed = batch.followups.claimed;
-        if (claimed.isEmpty()) {
-            return;
-        }
-        Instant firstLeaseEnd = claimed.stream().map(WindowState::leaseUntil).min(Instant::compareTo).orElseThrow();
-        if (engine.clock().instant().isBefore(firstLeaseEnd.minus(engine.settings().lease().dividedBy(2)))) {
+        if (!batch.followups.claimLeaseHalfUsed(engine.clock().instant(), engine.settings().lease())) {
             return;
         }
         try {

@@ -250,7 +250,7 @@ public final class SweepService {
             if (late && (visit.foundOpen() || !visit.handled())) {
                 sweep.countOverdue(1);
             }
-            if (followups.claimed.size() >= 10) {
+            if (followups.claimed.size() >= 10 || followups.claimLeaseHalfUsed(engine.clock().instant(), engine.settings().lease())) {
                 sweep.flush(followups);
             }
         }
