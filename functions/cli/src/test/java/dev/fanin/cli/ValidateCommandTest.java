@@ -74,9 +74,9 @@ class ValidateCommandTest {
         assertThat(run.out().lines()).containsExactly(
                 "pipeline \"uploads\": triggers.cuont is not a known field; did you mean \"count\"?",
                 "pipeline \"uploads\": bounds.maxOpenWindows must be a whole number, not \"none\"",
-                "pipeline \"uploads\": triggers.maxLifetime \"15m\" is not longer than window.gap \"30m\" and no count, expected or"
-                        + " sentinel trigger can close a window sooner, so windows would close by maxLifetime before their own end;"
-                        + " make it longer than \"30m\" or add a trigger",
+                "pipeline \"uploads\": triggers.maxLifetime \"15m\" is not longer than window.gap \"30m\" plus watermark.outOfOrderness"
+                        + " \"5s\" and no count, expected or sentinel trigger can close a window sooner, so windows would close by"
+                        + " maxLifetime before the watermark passes their end; make it longer than \"1805s\" or add a trigger",
                 "pipeline \"uploads\": incomplete.policy is hold, but this pipeline has no way to know a window is complete; add"
                         + " triggers.expected or triggers.sentinel, or use policy: fire-partial",
                 "pipeline \"uploads\": aggregations can make an aggregate of up to 1038341 bytes, more than the 262124 bytes an"

@@ -42,7 +42,7 @@ final class PipelineParser {
         Duration retention = pipeline.duration("retention", ConfigDefaults.RETENTION, Values.Sign.POSITIVE);
 
         Spot spot = pipeline.spot();
-        PipelineRules.lifetimeOutlastsWindow(spot, window, triggers);
+        PipelineRules.lifetimeOutlastsWindow(spot, window, triggers, watermark);
         PipelineRules.countsFitBounds(spot, triggers, bounds.maxEventsPerWindow());
         PipelineRules.incompletePolicyKnowsCompleteness(spot, incomplete.mode(), triggers);
         PipelineRules.retentionOutlastsLateness(spot, retention, allowedLateness);

@@ -13,21 +13,29 @@ final class PipelineRules {
     }
 
     /**
-     * The hard lifetime must outlast the window's own length, unless a count, expected-count or sentinel trigger can
-     * close windows sooner: otherwise windows would close by {@code maxLifetime} before their own end, and every
-     * partial result would be an accident of timing. For a session the length is the gap; for tumbling and sliding
-     * windows the size (a window opened at its start needs at least that long to end).
+     * The hard lifetime must outlast the window's own length and the watermark's allowance for disorder, unless a
+     * count, expected-count or sentinel trigger can close windows sooner: the watermark passes a window's end only once
+     * an event {@code outOfOrderness} later has come, so a shorter lifetime would close on-time windows by
+     * {@code maxLifetime} before their own close, and every partial result would be an accident of timing. For a
+     * session the length is the gap; for tumbling and sliding windows the size (a window opened at its start needs at
+     * least that long to end).
+     *
+     * @param watermark null when broken (reported already): the rule then reads an allowance of zero
      */
-    static void lifetimeOutlastsWindow(Spot pipeline, WindowParser.Read window, TriggerParser.Read triggers) {
+    static void lifetimeOutlastsWindow(Spot pipeline, WindowParser.Read window, TriggerParser.Read triggers, WatermarkSpec watermark) {
         if (window == null || window.length() == null || triggers == null || triggers.maxLifetime() == null) {
             return;
         }
         Duration length = window.length();
-        if (!triggers.closesEarly() && triggers.maxLifetime().compareTo(length) <= 0) {
+        Duration allowance = watermark == null ? Duration.ZERO : watermark.outOfOrderness();
+        Duration least = length.plus(allowance);
+        if (!triggers.closesEarly() && triggers.maxLifetime().compareTo(least) <= 0) {
+            String bound = window.lengthField() + " \"" + Durations.format(length) + "\""
+                    + (allowance.isZero() ? "" : " plus watermark.outOfOrderness \"" + Durations.format(allowance) + "\"");
             pipeline.child("triggers").child("maxLifetime").problem("\"" + Durations.format(triggers.maxLifetime())
-                    + "\" is not longer than " + window.lengthField() + " \"" + Durations.format(length)
-                    + "\" and no count, expected or sentinel trigger can close a window sooner, so windows would close by maxLifetime before their own end; make it longer than \""
-                    + Durations.format(length) + "\" or add a trigger");
+                    + "\" is not longer than " + bound + " and no count, expected or sentinel trigger can close a window sooner,"
+                    + " so windows would close by maxLifetime before the watermark passes their end; make it longer than \""
+                    + Durations.format(least) + "\" or add a trigger");
         }
     }
 

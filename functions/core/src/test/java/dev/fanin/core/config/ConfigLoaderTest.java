@@ -165,10 +165,14 @@ class ConfigLoaderTest {
     }
 
     @Test
-    void maxLifetimeMustBeLongerThanTheSessionGapByAtLeastAMillisecond() {
-        assertThat(only(p("name: p\nkey: [$.k]\nwindow: {type: session, gap: 30s}\ntriggers: {maxLifetime: 30001ms}")).triggers().maxLifetime())
-                .isEqualTo(Duration.ofMillis(30_001));
-        assertThat(problems(p("name: p\nkey: [$.k]\nwindow: {type: session, gap: 30s}\ntriggers: {maxLifetime: 30s}"))).hasSize(1);
+    void maxLifetimeMustOutlastTheSessionGapAndTheOutOfOrdernessByAtLeastAMillisecond() {
+        assertThat(only(p("name: p\nkey: [$.k]\nwindow: {type: session, gap: 30s}\ntriggers: {maxLifetime: 35001ms}")).triggers().maxLifetime())
+                .isEqualTo(Duration.ofMillis(35_001));
+        assertThat(problems(p("name: p\nkey: [$.k]\nwindow: {type: session, gap: 30s}\ntriggers: {maxLifetime: 35s}"))).hasSize(1);
+        // The watermark passes a window's end only once an event outOfOrderness later has come.
+        assertThat(problems(p("name: p\nkey: [$.k]\nwindow: {type: tumbling, size: 1m}\ntriggers: {maxLifetime: 61s}"))).hasSize(1);
+        assertThat(only(p("name: p\nkey: [$.k]\nwindow: {type: tumbling, size: 1m}\ntriggers: {maxLifetime: 61s}\n"
+                + "watermark: {outOfOrderness: 0s}")).triggers().maxLifetime()).isEqualTo(Duration.ofSeconds(61));
     }
 
     @Test

@@ -37,15 +37,15 @@ class OnePassValidationTest {
                 of("the lifetime rule beside a misspelt trigger",
                         p("name: p\nkey: [$.k]\nwindow: {type: session, gap: 30m}\ntriggers: {cuont: 5, maxLifetime: 15m}"),
                         "pipeline \"p\": triggers.cuont is not a known field; did you mean \"count\"?",
-                        "pipeline \"p\": triggers.maxLifetime \"15m\" is not longer than window.gap \"30m\" and no count, expected or"
-                                + " sentinel trigger can close a window sooner, so windows would close by maxLifetime before their own"
-                                + " end; make it longer than \"30m\" or add a trigger"),
+                        "pipeline \"p\": triggers.maxLifetime \"15m\" is not longer than window.gap \"30m\" plus watermark.outOfOrderness"
+                                + " \"5s\" and no count, expected or sentinel trigger can close a window sooner, so windows would close"
+                                + " by maxLifetime before the watermark passes their end; make it longer than \"1805s\" or add a trigger"),
                 of("the lifetime rule beside a broken offset",
                         p("name: p\nkey: [$.k]\nwindow: {type: tumbling, size: 1h, offset: -1s}\ntriggers: {maxLifetime: 15m}"),
                         "pipeline \"p\": window.offset \"-1s\" must not be negative",
-                        "pipeline \"p\": triggers.maxLifetime \"15m\" is not longer than window.size \"1h\" and no count, expected or"
-                                + " sentinel trigger can close a window sooner, so windows would close by maxLifetime before their own"
-                                + " end; make it longer than \"1h\" or add a trigger"),
+                        "pipeline \"p\": triggers.maxLifetime \"15m\" is not longer than window.size \"1h\" plus watermark.outOfOrderness"
+                                + " \"5s\" and no count, expected or sentinel trigger can close a window sooner, so windows would close"
+                                + " by maxLifetime before the watermark passes their end; make it longer than \"3605s\" or add a trigger"),
                 of("the count rule beside another broken bound",
                         p("name: p\nkey: [$.k]\ntriggers: {count: 500, maxLifetime: 15m}\nbounds: {maxEventsPerWindow: 100, maxOpenWindows: 0}"),
                         "pipeline \"p\": bounds.maxOpenWindows is 0; it must be at least 1",

@@ -36,7 +36,7 @@ class LargeBatchWritesTest {
     @ParameterizedTest(name = "{0}")
     @ValueSource(strings = {"{type: tumbling, size: 1h}", "{type: session, gap: 1h}"})
     void aWindowTakesABatchOf10000EventsInWritesOfAt2000NewIdsAndCountsEachOnce(String window) {
-        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline(window, "2h", "{outOfOrderness: 1h, idleAfter: 2h}",
+        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline(window, "3h", "{outOfOrderness: 1h, idleAfter: 2h}",
                 "    bounds: {maxEventsPerWindow: 20000}\n    aggregations: [{name: n, type: count}]\n"), recording(memory), emitter,
                 new RecordingTimers(), clock);
         List<InboundMessage> batch = new ArrayList<>();
@@ -55,7 +55,7 @@ class LargeBatchWritesTest {
 
     @Test
     void aBatchOfAtMost2000EventsForAWindowIsStillOneWrite() {
-        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 1h}", "2h",
+        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 1h}", "3h",
                 "{outOfOrderness: 1h, idleAfter: 2h}", ""), recording(memory), emitter, new RecordingTimers(), clock);
         List<InboundMessage> batch = new ArrayList<>();
         for (int i = 0; i < 2_000; i++) {
@@ -99,7 +99,7 @@ class LargeBatchWritesTest {
      */
     @Test
     void aSessionCutShortByTheFirstSliceLeavesNoOnTimeEventLate() {
-        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: session, gap: 1h}", "2h",
+        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: session, gap: 1h}", "3h",
                 "{outOfOrderness: 1h, idleAfter: 2h}", "    allowedLateness: 1h\n    bounds: {maxEventsPerWindow: 1500}\n"),
                 memory, emitter, new RecordingTimers(), clock);
         List<InboundMessage> batch = new ArrayList<>();

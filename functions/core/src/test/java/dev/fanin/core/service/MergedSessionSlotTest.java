@@ -23,7 +23,7 @@ class MergedSessionSlotTest {
     private final InMemoryWindowStore store = new InMemoryWindowStore(4);
     private final RecordingEmitter emitter = new RecordingEmitter();
     private final FaninEngine engine = InMemoryEngines.of(
-            InMemoryEngines.rawPipeline("{type: session, gap: 60s}", "10m", "{outOfOrderness: 10m, idleAfter: 1h}",
+            InMemoryEngines.rawPipeline("{type: session, gap: 60s}", "10m", "{outOfOrderness: 5m, idleAfter: 1h}",
                     "    allowedLateness: 1h\n    bounds: {maxOpenWindows: 10}\n"),
             store, emitter, new RecordingTimers(), clock);
     private final IngestService ingest = new IngestService(engine);

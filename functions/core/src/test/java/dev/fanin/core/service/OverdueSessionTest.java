@@ -50,13 +50,13 @@ class OverdueSessionTest {
 
     @Test
     void aBridgeToASessionPastItsDeadlineDoesNotGiveItsNeighbourThatDeadline() throws Exception {
-        FaninEngine engine = engine("{type: session, gap: 10m}", "15m", "{outOfOrderness: 1h, idleAfter: 3h}", "");
+        FaninEngine engine = engine("{type: session, gap: 10m}", "31m", "{outOfOrderness: 20m, idleAfter: 3h}", "");
         IngestService ingest = new IngestService(engine);
         clock.set(T0.plus(Duration.ofHours(1)));
-        ingest.handle(List.of(message("a0", T0)));  // session A, its hard deadline 15 min from now
-        clock.advance(Duration.ofMinutes(14));
-        ingest.handle(List.of(message("b0", T0.plusSeconds(1500))));  // session B, opened 14 min later
-        clock.advance(Duration.ofMinutes(2));  // A is past its deadline; no timer or sweep has cut it
+        ingest.handle(List.of(message("a0", T0)));  // session A, its hard deadline 31 min from now
+        clock.advance(Duration.ofMinutes(28));
+        ingest.handle(List.of(message("b0", T0.plusSeconds(1500))));  // session B, opened 28 min later
+        clock.advance(Duration.ofMinutes(4));  // A is past its deadline; no timer or sweep has cut it
 
         BatchResult result = ingest.handle(List.of(message("b1", T0.plusSeconds(1510)), message("bridge", T0.plusSeconds(540)),
                 message("bridge2", T0.plusSeconds(1000))));

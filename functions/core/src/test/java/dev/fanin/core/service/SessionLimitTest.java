@@ -39,7 +39,7 @@ class SessionLimitTest {
     private final RecordingSideOutput side = new RecordingSideOutput();
     private final FaninEngine engine = new FaninEngine(ConfigLoader.load(("version: 1\npipelines:\n  - name: p\n    envelope: raw\n"
             + "    key: [$.k]\n    eventId: $.id\n    eventTime: {path: $.t}\n    window: {type: session, gap: 1s}\n"
-            + "    triggers: {maxLifetime: 10m}\n    watermark: {outOfOrderness: 1h, idleAfter: 2h}\n"
+            + "    triggers: {maxLifetime: 10m}\n    watermark: {outOfOrderness: 9m, idleAfter: 2h}\n"
             + "    aggregations:\n      - {name: count, type: count}\n      - {name: ids, type: distinct-ids}\n"
             + "    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n"), "test"),
             new FaninPorts(store, new InMemoryWatermarkStore(), emitter, new RecordingTimers(), side, side, Metrics.NONE),
@@ -89,7 +89,7 @@ class SessionLimitTest {
     void aSessionWhoseStatePassesTheItemsByteBoundIsCutShortAndContinued() throws Exception {
         FaninEngine wide = new FaninEngine(ConfigLoader.load(("version: 1\npipelines:\n  - name: p\n    envelope: raw\n"
                 + "    key: [$.k]\n    eventId: $.id\n    eventTime: {path: $.t}\n    window: {type: session, gap: 10m}\n"
-                + "    triggers: {maxLifetime: 30m}\n    watermark: {outOfOrderness: 1h, idleAfter: 2h}\n"
+                + "    triggers: {maxLifetime: 30m}\n    watermark: {outOfOrderness: 15m, idleAfter: 2h}\n"
                 + "    aggregations:\n      - {name: count, type: count}\n"
                 + "      - {name: names, type: distinct-values, path: $.v, cap: 600, maxValueBytes: 256}\n"
                 + "    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n"), "test"),
