@@ -50,12 +50,12 @@ public final class ConfigLoader {
      * Duplicate keys are errors (the second would silently win otherwise). An empty plain value ({@code size:}) is
      * null, so it means "absent"; the builder does not enable that by default, unlike {@code new YAMLFactory()}.
      * Numbers are exact decimals with their scale, as intake reads events ({@code 1.50} stays {@code 1.50}, not the
-     * double {@code 1.5}), so a number in a condition is the text an event's equal number has.
+     * double {@code 1.5}), so a number in a condition is the text an event's equal number has. Plain scalars YAML 1.1
+     * would turn into other values ({@code NO}, {@code 010}) are read as written ({@link ScalarsAsWritten}).
      */
-    private static final ObjectMapper YAML = YAMLMapper.builder(YAMLFactory.builder()
+    private static final ObjectMapper YAML = YAMLMapper.builder(new ScalarsAsWritten(YAMLFactory.builder()
                     .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
-                    .build())
+                    .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)))
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .build();

@@ -25,6 +25,25 @@ class ConfigLoaderTest {
         return rejected.problems().stream().map(ConfigProblem::toString).toList();
     }
 
+    /** YAML 1.1 read NO as false, on as true, 010 as 8, 0x1F as 31, 1_000 as 1000 and 1:30 as 90: never matched. */
+    @Test
+    void matchValuesAreComparedAsWrittenNotAsYaml11ReadsThem() {
+        Condition countries = only(valid("match: [{path: $.country, oneOf: [SE, NO, DK, on, Off, y]}]")).match().all().get(0);
+        assertThat(countries.oneOf()).containsExactly("SE", "NO", "DK", "on", "Off", "y");
+        Condition codes = only(valid("match: [{path: $.code, oneOf: [010, 0x1F, 1_000, '1:30', 1:30, 0o7, 12, -3, true]}]")).match().all().get(0);
+        assertThat(codes.oneOf()).containsExactly("010", "0x1F", "1_000", "1:30", "1:30", "0o7", "12", "-3", "true");
+        assertThat(only(valid("match: [{path: $.state, equals: off}]")).match().all().get(0).equalTo()).isEqualTo("off");
+    }
+
+    @Test
+    void aNumberOrBooleanFieldWrittenAsYaml11WordsOrOctalSaysWhatItNeeds() {
+        assertThat(problems(valid("bounds: {maxOpenWindows: 010}"))).containsExactly(
+                "pipeline \"p\": bounds.maxOpenWindows must be a whole number, not \"010\"");
+        assertThat(problems(p("name: p\nkey: [$.k]\ntriggers: {maxLifetime: 15m, sentinel: {when: {path: $.done, exists: yes}}}")))
+                .containsExactly("pipeline \"p\": triggers.sentinel.when.exists must be true or false, not \"yes\"");
+        assertThat(only(valid("bounds: {maxOpenWindows: 1000}")).bounds().maxOpenWindows()).isEqualTo(1000);
+    }
+
     @Test
     void theMinimalPipelineGetsEveryDocumentedDefault() {
         PipelineConfig pipeline = only(valid(""));
