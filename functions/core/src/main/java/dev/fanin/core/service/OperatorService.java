@@ -60,10 +60,10 @@ public final class OperatorService {
 
     /** @param note why, for the aggregate's {@code operatorNote} (1 to 1000 characters, no control characters) */
     public Result close(WindowRef ref, String note) {
-        Instant now = engine.clock().instant();
-        long watermark = engine.watermark(ref.pipeline(), Long.MIN_VALUE, now);
+        long watermark = engine.watermark(ref.pipeline(), Long.MIN_VALUE, engine.clock().instant());
         Followups followups = new Followups();
-        return Conflicts.retry(engine.settings().conflictRetries(), () -> attempt(ref, note, watermark, now, followups))
+        // Each attempt decides at its own time, so a claim written on a retry holds a lease counted from that write.
+        return Conflicts.retry(engine.settings().conflictRetries(), () -> attempt(ref, note, watermark, engine.clock().instant(), followups))
                 .orElseGet(() -> new Result(Outcome.CONFLICTED, null, null, null));
     }
 

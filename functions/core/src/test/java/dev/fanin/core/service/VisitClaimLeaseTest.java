@@ -60,4 +60,34 @@ class VisitClaimLeaseTest {
                 .isEqualTo(claimedAt.get(0).plus(engine.settings().lease()))
                 .isAfterOrEqualTo(visitStart.plusSeconds(20).plus(engine.settings().lease()));
     }
+
+    @Test
+    void anOperatorCloseWrittenOnARetryHoldsALeaseFromTheRetry() {
+        InMemoryWindowStore memory = new InMemoryWindowStore(4);
+        WindowStore losingOnce = new ForwardingWindowStore(memory) {
+            @Override
+            public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+                if (previous.status() == dev.fanin.core.window.WindowStatus.OPEN && !lost) {
+                    lost = true;
+                    clock.advance(Duration.ofSeconds(20));
+                    return WriteOutcome.rejected(WriteOutcome.Rejection.CONFLICT, 1);
+                }
+                claims.add(next);
+                claimedAt.add(clock.instant());
+                return super.replace(previous, next);
+            }
+        };
+        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}"), losingOnce,
+                new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), clock);
+        new IngestService(engine).handle(List.of(InMemoryEngines.message("m-a", InMemoryEngines.rawEvent("a", "e-a", T0), T0, 1)));
+        dev.fanin.core.window.WindowRef ref = memory.all().get(0).ref();
+        Instant requested = clock.instant();
+
+        new OperatorService(engine).close(ref, "closing by hand");
+
+        assertThat(lost).as("the first claim lost").isTrue();
+        assertThat(engine.decode(claims.get(0)).leaseUntil()).as("counted from the retry, 20 s after the request")
+                .isEqualTo(claimedAt.get(0).plus(engine.settings().lease()))
+                .isAfterOrEqualTo(requested.plusSeconds(20).plus(engine.settings().lease()));
+    }
 }
