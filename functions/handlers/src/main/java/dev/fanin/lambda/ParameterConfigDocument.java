@@ -16,7 +16,8 @@ import software.amazon.lambda.powertools.parameters.ssm.SSMProvider;
  * A configuration document in an SSM parameter ({@code ssm:/name}, decrypted when it is a SecureString) or an AppConfig
  * configuration profile ({@code appconfig:app/env/profile}), read through Powertools' parameters providers. The
  * providers' own cache is off: {@link LiveConfig} decides when to read again. The AppConfig provider keeps the
- * configuration session and its poll token between reads, as the AppConfig data API requires.
+ * configuration session and its poll token between reads, as the AppConfig data API requires, and a new session is
+ * started when a read with them fails.
  */
 final class ParameterConfigDocument implements ConfigDocument {
 
@@ -34,10 +35,24 @@ final class ParameterConfigDocument implements ConfigDocument {
         return new ParameterConfigDocument(() -> provider.withDecryption().get(location.path()), location);
     }
 
+    /**
+     * A read that fails starts a new configuration session and tries once more: Powertools keeps the session's last
+     * token and sends it again on every later read, and AppConfig refuses a token after 24 hours (or, used once, again):
+     * an instance idle for a day, or restored from a SnapStart snapshot taken more than a day before, would otherwise
+     * never read a new configuration.
+     */
     static ParameterConfigDocument appConfig(AppConfigDataClient appConfig, ConfigLocation location) {
-        AppConfigProvider provider = AppConfigProvider.builder().withClient(appConfig).withCacheManager(uncached())
+        Supplier<AppConfigProvider> session = () -> AppConfigProvider.builder().withClient(appConfig).withCacheManager(uncached())
                 .withApplication(location.path()).withEnvironment(location.key()).build();
-        return new ParameterConfigDocument(() -> provider.get(location.profile()), location);
+        AppConfigProvider[] current = {session.get()};
+        return new ParameterConfigDocument(() -> {
+            try {
+                return current[0].get(location.profile());
+            } catch (RuntimeException refused) {
+                current[0] = session.get();
+                return current[0].get(location.profile());
+            }
+        }, location);
     }
 
     private static CacheManager uncached() {

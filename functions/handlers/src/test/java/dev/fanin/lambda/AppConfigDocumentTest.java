@@ -76,20 +76,51 @@ class AppConfigDocumentTest {
         assertThat(changed.pipelines()).hasSize(2);
     }
 
+    /** AppConfig refuses a token after 24 hours: an instance idle for a day, or restored from an older snapshot. */
+    @Test
+    void aRefusedTokenStartsANewSessionSoAPublishAfterADayStillArrives() {
+        document = "version: 1\npipelines:\n" + pipeline("runs");
+        version = 1;
+        ConfigLocation where = ConfigLocation.parse("appconfig:fanin/prod/pipelines");
+        LiveConfig config = new LiveConfig(where, ParameterConfigDocument.appConfig(client(), where), Metrics.NONE,
+                Duration.ofMinutes(1), c -> { }, java.util.Optional::empty);
+        Instant t = Instant.parse("2026-12-01T00:00:00Z");
+        config.current(t);
+        expired.addAll(versionAtToken.keySet());
+        document = "version: 1\npipelines:\n" + pipeline("runs") + pipeline("jobs");
+        version = 2;
+
+        var later = config.current(t.plus(Duration.ofHours(25)));
+
+        assertThat(calls).containsExactly("start fanin/prod/pipelines", "get token-0 -> 1", "get token-1 -> 400 expired",
+                "start fanin/prod/pipelines", "get token-s4 -> 2");
+        assertThat(later.pipelines()).hasSize(2);
+    }
+
     private void startSession(HttpExchange exchange) throws IOException {
         String body = new String(exchange.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         var json = LocalFanin.json(body);
         calls.add("start " + json.path("ApplicationIdentifier").asText() + "/" + json.path("EnvironmentIdentifier").asText()
                 + "/" + json.path("ConfigurationProfileIdentifier").asText());
-        respond(exchange, 201, "application/json", "{\"InitialConfigurationToken\":\"token-0\"}".getBytes(StandardCharsets.UTF_8), Map.of());
+        String initial = calls.size() == 1 ? "token-0" : "token-s" + calls.size(); // each session its own first token
+        versionAtToken.put(initial, 0);
+        respond(exchange, 201, "application/json", ("{\"InitialConfigurationToken\":\"" + initial + "\"}").getBytes(StandardCharsets.UTF_8), Map.of());
     }
 
     /** Each token handed out, with the version the client had received when it got it (0: none yet). */
     private final Map<String, Integer> versionAtToken = new java.util.HashMap<>(Map.of("token-0", 0));
+    /** Tokens older than 24 hours, which AppConfig refuses (BadRequestException). */
+    private final java.util.Set<String> expired = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
     private void latest(HttpExchange exchange) throws IOException {
         String query = exchange.getRequestURI().getQuery();
         String token = query.substring(query.indexOf("configuration_token=") + "configuration_token=".length());
+        if (expired.contains(token)) {
+            calls.add("get " + token + " -> 400 expired");
+            respond(exchange, 400, "application/json", "{\"Message\":\"Token expired\"}".getBytes(StandardCharsets.UTF_8),
+                    Map.of("x-amzn-ErrorType", "BadRequestException"));
+            return;
+        }
         boolean changed = versionAtToken.get(token) != version;
         String next = "token-" + calls.size();
         versionAtToken.put(next, version);
