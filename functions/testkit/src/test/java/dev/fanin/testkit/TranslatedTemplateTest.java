@@ -26,8 +26,8 @@ import org.junit.jupiter.api.io.TempDir;
  * a version from the code and the unresolved properties only (serverless-application-model #1640, #3820), so each
  * function's {@code VersionDescription} spells out the parameters that reach it, and a changed description is a
  * replaced, i.e. newly published, version. (A parameter that reaches a function only through a resource's name,
- * {@code WindowTableName} through the table's, is not in it: changing that replaces the resource, the table here,
- * which is a new stack in effect; the template says so.)
+ * {@code WindowTableName} through the table's, is not in it: no description has room for it, and changing it on a
+ * deployed stack breaks the functions; the template and the README say never to.)
  */
 class TranslatedTemplateTest {
 
