@@ -4,6 +4,7 @@ import dev.fanin.cli.explain.Human;
 import dev.fanin.core.config.AggregationSpec;
 import dev.fanin.core.config.Durations;
 import dev.fanin.core.config.FaninConfig;
+import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.machine.WindowMachine;
@@ -51,11 +52,12 @@ public final class ConfigDiff {
                     + " keep their hard deadline"),
             new Field("triggers (count, expected, sentinel)", p -> List.of(String.valueOf(p.triggers().count()),
                     String.valueOf(p.triggers().expected()), String.valueOf(p.triggers().sentinel())),
-                    "applies to open windows at their next visit"),
+                    (before, after) -> "applies to open windows at their next visit" + heldStay(before)),
             new Field("watermark", PipelineConfig::watermark, "applies to the pipeline's watermark from now on"),
             new Field("allowedLateness", PipelineConfig::allowedLateness, ConfigDiff::latenessChange),
             new Field("late", PipelineConfig::late, ConfigDiff::lateChange),
-            new Field("incomplete", PipelineConfig::incomplete, "applies to open windows at their next close"),
+            new Field("incomplete", PipelineConfig::incomplete, (before, after) -> "applies to open windows at their next close"
+                    + heldStay(before)),
             new Field("bounds", PipelineConfig::bounds, "applies to open windows from now on"),
             new Field("emit", PipelineConfig::emit, "the next aggregates, of open windows too, go to the new target"),
             new Field("retention", PipelineConfig::retention, "applies to windows opened from now on"));
@@ -64,7 +66,7 @@ public final class ConfigDiff {
     }
 
     public static List<Change> between(FaninConfig deployed, FaninConfig next) {
-        List<Change> changes = new ArrayList<>();
+        List<Change> changes = new ArrayList<>(orderChange(deployed, next));
         Map<String, PipelineConfig> removed = new LinkedHashMap<>();
         deployed.pipelines().forEach(p -> removed.put(p.name(), p));
         List<PipelineConfig> added = new ArrayList<>();
@@ -91,6 +93,32 @@ public final class ConfigDiff {
                 + " its last definition, by " + p.triggers().maxLifetime() + " after they opened at the latest ("
                 + p.incomplete().mode().name().toLowerCase().replace('_', '-') + " if incomplete)")));
         return changes;
+    }
+
+    /**
+     * Under {@code incomplete: hold}, a window already held is decided again only when an event reaches it or at its
+     * hard deadline (docs/CONFIGURATION.md): a change meant to release held windows does not reach them by itself.
+     */
+    private static String heldStay(PipelineConfig before) {
+        return before.incomplete().mode() != IncompletePolicy.Mode.HOLD ? ""
+                : "; windows already held stay held until an event reaches them or their hard deadline: release them with"
+                        + " fanin windows close --pipeline " + before.name() + " --all-held --note TEXT";
+    }
+
+    /**
+     * The first pipeline whose match rules a message meets takes it: pipelines kept under their names but put in
+     * another order may route a message elsewhere, where their rules overlap.
+     */
+    private static List<Change> orderChange(FaninConfig deployed, FaninConfig next) {
+        List<String> kept = next.pipelines().stream().map(PipelineConfig::name)
+                .filter(name -> deployed.pipelines().stream().anyMatch(p -> p.name().equals(name))).toList();
+        List<String> wasOrder = deployed.pipelines().stream().map(PipelineConfig::name).filter(kept::contains).toList();
+        if (wasOrder.equals(kept)) {
+            return List.of();
+        }
+        return List.of(new Change(String.join(", ", kept), "pipeline order changed (was " + String.join(", ", wasOrder) + ")",
+                "a message goes to the first pipeline whose match rules it meets: where their rules overlap, new events go to"
+                        + " another pipeline than before; open windows of the one they left get no more of them and close by their triggers"));
     }
 
     private static List<Change> fieldChanges(PipelineConfig before, PipelineConfig after) {

@@ -47,10 +47,36 @@ class ConfigDiffTest {
                 "uploads: window changed -> new events go to windows of the new shape (a session: extended by the new gap);"
                         + " open windows keep their bounds and kind and close at their own end or deadline",
                 "uploads: triggers.maxLifetime changed -> applies to windows opened from now on; open windows keep their hard deadline",
-                "uploads: triggers (count, expected, sentinel) changed -> applies to open windows at their next visit",
+                "uploads: triggers (count, expected, sentinel) changed -> applies to open windows at their next visit; windows"
+                        + " already held stay held until an event reaches them or their hard deadline: release them with fanin"
+                        + " windows close --pipeline uploads --all-held --note TEXT",
                 "uploads: aggregation size added -> in open windows it covers only the events from now on",
                 "alerts: renamed to alerts-v2 -> new events go to new windows of alerts-v2; open windows of alerts get no more and"
                         + " close under its old definition, by PT10M after they opened at the latest");
+    }
+
+    /** The first pipeline whose rules a message meets takes it: a swap is a routing change, not layout. */
+    @Test
+    void pipelinesPutInAnotherOrderAreAChangeOfRouting() {
+        List<ConfigDiff.Change> changes = ConfigDiff.between(load(UPLOADS + ALERTS), load(ALERTS + UPLOADS));
+
+        assertThat(changes).singleElement().hasToString("alerts, uploads: pipeline order changed (was uploads, alerts) -> a"
+                + " message goes to the first pipeline whose match rules it meets: where their rules overlap, new events go to"
+                + " another pipeline than before; open windows of the one they left get no more of them and close by their triggers");
+        assertThat(ConfigDiff.between(load(UPLOADS + ALERTS), load(UPLOADS + ALERTS.replace("name: alerts", "name: alerts-v2"))))
+                .as("a rename keeps the order").noneMatch(c -> c.what().startsWith("pipeline order"));
+    }
+
+    /** A held window is decided again only when an event reaches it or at its deadline: the diff says how to release it. */
+    @Test
+    void aTriggerOrPolicyChangeOfAHoldingPipelineSaysHeldWindowsStayHeld() {
+        FaninConfig deployed = load(UPLOADS);
+        FaninConfig next = load(UPLOADS.replace("maxLifetime: 2h, count: 100", "maxLifetime: 2h, count: 50"));
+
+        assertThat(ConfigDiff.between(deployed, next)).singleElement().hasToString("uploads: triggers (count, expected,"
+                + " sentinel) changed -> applies to open windows at their next visit; windows already held stay held until an"
+                + " event reaches them or their hard deadline: release them with fanin windows close --pipeline uploads"
+                + " --all-held --note TEXT");
     }
 
     @Test
