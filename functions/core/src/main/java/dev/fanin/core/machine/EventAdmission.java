@@ -47,13 +47,18 @@ final class EventAdmission {
         boolean splitting = s.status == WindowStatus.CLAIMED && s.claim.reason() == CloseReason.SIZE_LIMIT && !s.kind.isSession();
         boolean afterClose = s.status == WindowStatus.CLOSED || (s.status == WindowStatus.CLAIMED && !splitting);
         Lateness lateness = Lateness.classify(bounds.endMillis(), watermark, config.allowedLateness());
-        boolean reconciling = afterClose && config.incomplete().mode() == IncompletePolicy.Mode.FIRE_AND_RECONCILE
-                && !s.completeness.isComplete();
+        // A stored window that still accepts (OPEN, or a split going on): the watermark may have passed its end before
+        // a visit fired it (a too-late event never creates a window).
+        boolean storedAccepting = (s.status == WindowStatus.OPEN || splitting) && s.version > 0;
+        // Under fire-and-reconcile an incomplete window takes its missing events until it is final, whatever the
+        // watermark says: after its close as corrections, and before it (its end passed, not yet fired) into the
+        // revision it is about to fire.
+        boolean reconciling = (afterClose || storedAccepting) && config.knowsCompleteness()
+                && config.incomplete().mode() == IncompletePolicy.Mode.FIRE_AND_RECONCILE && !s.completeness.isComplete();
         boolean isFinal = !now.isBefore(finalAt(s));
         // A window held while incomplete waits for its missing events until the hard deadline, whatever the watermark
-        // says: a HELD one, and a stored OPEN one under HOLD, which this very decision holds if they are still missing
-        // (a too-late event never creates a window).
-        boolean holding = s.status == WindowStatus.HELD || ((s.status == WindowStatus.OPEN || splitting) && s.version > 0 && holdsIncomplete());
+        // says: a HELD one, and a stored OPEN one under HOLD, which this very decision holds if they are still missing.
+        boolean holding = s.status == WindowStatus.HELD || (storedAccepting && holdsIncomplete());
         if (isFinal || (lateness == Lateness.TOO_LATE && !reconciling && !holding)) {
             return new EventOutcome(event, Disposition.TOO_LATE, isFinal ? finalReason(s) : lateReason(bounds, watermark));
         }

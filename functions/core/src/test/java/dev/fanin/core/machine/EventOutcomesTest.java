@@ -97,6 +97,30 @@ class EventOutcomesTest {
         assertThat(dispositions(t)).containsExactly(disposition);
     }
 
+    /**
+     * The same before its close: a stored OPEN window whose end and lateness the watermark passed before any visit
+     * fired it takes a missing event into the revision it is about to fire under fire-and-reconcile (it was sent to
+     * the side output, and the window fired incomplete and stayed so); under fire-partial, too late.
+     */
+    @ParameterizedTest(name = "{0}, {1} of 3 stored -> {2}")
+    @CsvSource({"FIRE_AND_RECONCILE, 2, ACCEPTED_LATE", "FIRE_PARTIAL, 2, TOO_LATE"})
+    void reconcilingTakesTheMissingEventsOfAnOpenWindowPastItsLateness(Mode mode, int seen, Disposition disposition) {
+        PipelineConfig config = PipelineFixture.pipeline().expected(new ExpectedSpec(3, null, null, 0))
+                .incomplete(mode, AtDeadline.FIRE_FLAGGED).build();
+        WindowMachine m = new WindowMachine(config, LEASE);
+        WindowState fresh = open(m);
+        List<dev.fanin.core.event.Event> events = new java.util.ArrayList<>();
+        for (int i = 0; i < seen; i++) {
+            events.add(event("e" + i, T0.toEpochMilli() + i));
+        }
+        WindowState stored = stored(m.ingest(fresh, events, T0.toEpochMilli(), T0), fresh);
+        assertThat(stored.status()).isEqualTo(WindowStatus.OPEN);
+
+        Transition t = m.ingest(stored, List.of(event("late", T0.toEpochMilli() + 10)), END + 30_000, T0.plusSeconds(91));
+
+        assertThat(dispositions(t)).containsExactly(disposition);
+    }
+
     /** Windows of at most 2 events per revision, split when full. */
     private final WindowMachine splitting = new WindowMachine(PipelineFixture.pipeline().maxEventsPerWindow(2).build(), LEASE);
 
