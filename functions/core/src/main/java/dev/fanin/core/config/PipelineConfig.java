@@ -94,4 +94,9 @@ public record PipelineConfig(
     public boolean knowsCompleteness() {
         return triggers.expected() != null || triggers.sentinel() != null;
     }
+
+    /** True when the pipeline holds incomplete windows instead of firing them (HOLD, and it knows what complete means). */
+    public boolean holdsIncomplete() {
+        return knowsCompleteness() && incomplete.mode() == IncompletePolicy.Mode.HOLD;
+    }
 }

@@ -60,7 +60,7 @@ final class Claims {
         boolean complete = s.completeness.completeOnClose(reason);
         // Under HOLD an incomplete window fires at its hard deadline only: the event-time end or a count reached first
         // holds it. The size bound is the exception: a full revision is cut (flagged) so the window can go on.
-        if (!complete && reason != CloseReason.SIZE_LIMIT && holdsIncomplete()) {
+        if (!complete && reason != CloseReason.SIZE_LIMIT && config.holdsIncomplete()) {
             if (!holding.contains(CloseReason.HARD_LIFETIME)) {
                 boolean wasHeld = s.status == WindowStatus.HELD;
                 s.status = WindowStatus.HELD;
@@ -74,10 +74,6 @@ final class Claims {
         return Transition.Action.EMIT;
     }
 
-    /** The pipeline holds incomplete windows instead of firing them (HOLD, and it knows what complete means). */
-    boolean holdsIncomplete() {
-        return config.knowsCompleteness() && config.incomplete().mode() == IncompletePolicy.Mode.HOLD;
-    }
 
     /** Claims the next revision: its emission frozen, a new fence and lease, the timer chain ended. */
     void claim(WindowState.Builder s, Close close, Instant now) {

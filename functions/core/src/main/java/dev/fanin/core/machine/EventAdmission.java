@@ -58,7 +58,7 @@ final class EventAdmission {
         boolean isFinal = !now.isBefore(finalAt(s));
         // A window held while incomplete waits for its missing events until the hard deadline, whatever the watermark
         // says: a HELD one, and a stored OPEN one under HOLD, which this very decision holds if they are still missing.
-        boolean holding = s.status == WindowStatus.HELD || (storedAccepting && holdsIncomplete());
+        boolean holding = s.status == WindowStatus.HELD || (storedAccepting && config.holdsIncomplete());
         if (isFinal || (lateness == Lateness.TOO_LATE && !reconciling && !holding)) {
             return new EventOutcome(event, Disposition.TOO_LATE, isFinal ? finalReason(s) : lateReason(bounds, watermark));
         }
@@ -136,10 +136,6 @@ final class EventAdmission {
         };
     }
 
-    /** The pipeline holds incomplete windows instead of firing them (HOLD, and it knows what complete means). */
-    private boolean holdsIncomplete() {
-        return config.knowsCompleteness() && config.incomplete().mode() == IncompletePolicy.Mode.HOLD;
-    }
 
     /** Processing time after which the window accepts nothing more: hard deadline plus allowed lateness. */
     private Instant finalAt(WindowState.Builder s) {

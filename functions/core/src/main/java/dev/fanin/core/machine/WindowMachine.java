@@ -312,7 +312,7 @@ public final class WindowMachine {
      * session that continues it.
      */
     public Transition cutShort(WindowState state, long watermark, Instant now) {
-        boolean deadLetter = !state.completeness().completeOnClose(CloseReason.SESSION_LIMIT) && claims.holdsIncomplete()
+        boolean deadLetter = !state.completeness().completeOnClose(CloseReason.SESSION_LIMIT) && config.holdsIncomplete()
                 && config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
         return cut(state, CloseReason.SESSION_LIMIT, deadLetter, watermark, now);
     }
