@@ -257,10 +257,17 @@ public record Completeness(Rules rules, Integer learned, List<Integer> members, 
         return OptionalLong.of(Math.max(0, expected - have));
     }
 
-    /** The missing members, ascending, at most {@link #MAX_MISSING_LISTED}; empty when members are not known. */
+    /**
+     * The missing members, ascending, at most {@link #MAX_MISSING_LISTED}; none when the window is complete (as
+     * {@link #missingCount}); empty when members are not known.
+     */
     public Optional<MissingMembers> missingMembers() {
         if (!decidesByMembers()) {
             return Optional.empty();
+        }
+        if (isComplete()) {
+            // Complete by a sentinel too (one without expectedCount alone completes the window): nothing is missing.
+            return Optional.of(new MissingMembers(List.of(), false));
         }
         List<Integer> missing = new ArrayList<>();
         int next = 0;

@@ -137,6 +137,18 @@ class CompletenessTest {
                 .containsExactly(CloseReason.SENTINEL);
     }
 
+    /** Expected members and a sentinel without a count: the sentinel completes the window, and then nothing is missing. */
+    @Test
+    void aWindowASentinelCompletesListsNoMissingMembers() {
+        PipelineConfig config = pipeline().expected(new ExpectedSpec(3, null, path("$.m"), 0))
+                .sentinel(new SentinelSpec(new Condition(path("$.type"), "done", null, null, null), null, false)).build();
+        Completeness c = observeAll(config, "{\"m\":0}", "{\"type\":\"done\"}");
+
+        assertThat(c.isComplete()).isTrue();
+        assertThat(c.missingCount()).isEqualTo(OptionalLong.of(0));
+        assertThat(c.missingMembers()).as("was members 1 and 2 beside complete=true").contains(new Completeness.MissingMembers(List.of(), false));
+    }
+
     @Test
     void sentinelLackingItsConfiguredCountIsAConflict() {
         PipelineConfig config = pipeline().sentinel(new SentinelSpec(new Condition(path("$.type"), "manifest", null, null, null),
