@@ -99,6 +99,24 @@ class InitCommandTest {
         assertThat(config.pipelines().get(0).name()).isEqualTo("early-eof");
     }
 
+    /**
+     * The loader wants maxLifetime beyond the window and its out-of-orderness: with a deadline shorter than the gap plus
+     * the delay events may have, a window waits half of what the deadline leaves after its end, and events later than
+     * that, up to the delay, are corrections.
+     */
+    @Test
+    void aDeadlineWithinTheDelayEventsMayHaveWaitsHalfOfWhatItLeavesAndCorrectsTheRest() {
+        CliRun run = CliRun.run("init", "--non-interactive", "--grouping", "quiet", "--quiet-gap", "30s", "--max-delay", "8d",
+                "--deadline", "30m");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        PipelineConfig p = ConfigLoader.load(run.out(), "init").pipelines().get(0);
+        assertThat(p.triggers().maxLifetime()).isEqualTo(Duration.ofMinutes(30));
+        assertThat(p.watermark().outOfOrderness()).isEqualTo(Duration.ofSeconds(885));
+        assertThat(p.allowedLateness()).isEqualTo(Duration.ofDays(8));
+        assertThat(run.out()).contains("outOfOrderness: 885s   # half of what your deadline leaves after a window's end");
+    }
+
     @Test
     void deadlineNoLongerThanTheWindowWithoutCompletenessIsRefused() {
         CliRun run = CliRun.run("init", "--non-interactive", "--grouping", "fixed", "--size", "1h", "--deadline", "30m");

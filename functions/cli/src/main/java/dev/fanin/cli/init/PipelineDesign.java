@@ -61,6 +61,12 @@ public record PipelineDesign(
                         + ", and nothing tells fanin a batch is complete sooner, so every window would be cut short by the deadline; "
                         + "give a longer deadline, or a batch size (--expected-count, --expected-count-path) or an end marker (--sentinel-matches)");
             }
+            if (!a.knowsCompleteness() && a.deadline().compareTo(length.plus(ooo)) <= 0) {
+                // The watermark passes a window's end only the out-of-orderness later, and the loader wants the deadline
+                // beyond that: a window waits half the time its deadline leaves after its end; events later than that,
+                // up to the delay given, are corrections (the lateness stays that delay).
+                ooo = Duration.ofMillis(a.deadline().minus(length).toMillis() / 2);
+            }
             lifetime = a.deadline();
         } else if (a.grouping() == InitAnswers.Grouping.QUIET) {
             lifetime = max(length.multipliedBy(SESSION_LIFETIME_GAPS), length.plus(ooo).plus(idle).multipliedBy(2));

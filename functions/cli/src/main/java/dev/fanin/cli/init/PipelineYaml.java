@@ -44,8 +44,10 @@ public final class PipelineYaml {
         window(y, a, d);
         triggers(y, a, d);
         y.line("    watermark:");
-        y.line("      outOfOrderness: " + Durations.format(d.outOfOrderness()) + "   # events trail the newest one by up to "
-                + Durations.format(a.maxDelay()) + ", so a window waits that long after its end");
+        y.line("      outOfOrderness: " + Durations.format(d.outOfOrderness()) + (d.outOfOrderness().equals(a.maxDelay())
+                ? "   # events trail the newest one by up to " + Durations.format(a.maxDelay()) + ", so a window waits that long after its end"
+                : "   # half of what your deadline leaves after a window's end; events trailing by more, up to "
+                        + Durations.format(a.maxDelay()) + ", correct the fired aggregate (allowedLateness)"));
         y.line("      idleAfter: " + Durations.format(d.idleAfter()) + "   # with no event for this long, the watermark moves with the "
                 + "clock so an idle key still closes");
         y.line("    allowedLateness: " + Durations.format(d.allowedLateness()) + (d.allowedLateness().isZero()
