@@ -54,14 +54,22 @@ public final class SqsEmitter implements AggregateEmitter {
      * The SQS targets of {@code config}'s pipelines, their {@code ${...}} references resolved against {@code env}: what
      * a function builds at cold start, and what {@code fanin config publish} checks against a stack's environment.
      *
-     * @throws IllegalStateException naming the pipeline and the reference that is not set
+     * @throws IllegalStateException naming the pipeline and the reference that is not set, or that resolves to a
+     *                               standard queue while {@code fifo} is true
      */
     public static Map<String, EmitTarget.Sqs> resolveTargets(FaninConfig config, Function<String, String> env) {
         Map<String, EmitTarget.Sqs> resolved = new HashMap<>();
         for (PipelineConfig pipeline : config.pipelines()) {
             if (pipeline.emit() instanceof EmitTarget.Sqs target) {
                 String url = EnvReferences.resolve(target.queueUrl(), env, "pipeline '" + pipeline.name() + "' emit.queueUrl");
-                resolved.put(pipeline.name(), new EmitTarget.Sqs(url, target.fifo()));
+                // The loader checks fifo against a URL written out; a reference is checked here, once resolved. A FIFO
+                // queue takes only messages with a group id, so its URL decides (the loader defaults a reference to false).
+                boolean urlIsFifo = url.endsWith(".fifo");
+                if (target.fifo() && !urlIsFifo) {
+                    throw new IllegalStateException("pipeline '" + pipeline.name() + "' emit.queueUrl " + target.queueUrl() + " resolves to "
+                            + url + ", which does not end in \".fifo\", but fifo is true; FIFO queue URLs end in \".fifo\"");
+                }
+                resolved.put(pipeline.name(), new EmitTarget.Sqs(url, urlIsFifo));
             }
         }
         return Map.copyOf(resolved);

@@ -59,6 +59,31 @@ class SqsEmitterTest {
         }
     }
 
+    /**
+     * The documented reference form, {@code ${FANIN_EMIT_QUEUE_URL}}, with a FIFO queue: the loader cannot tell a
+     * reference is FIFO (it defaulted fifo to false), so every send lacked a group id, SQS refused it for good, and the
+     * window stayed claimed. The resolved URL decides; fifo: true with a standard queue is refused, naming the pipeline.
+     */
+    @Test
+    void aReferenceThatResolvesToAFifoQueueSendsWithAGroupIdAndToAStandardOneWithFifoIsRefused() {
+        try (SqsClient sqs = MotoServer.get().sqs()) {
+            String fifoUrl = sqs.createQueue(b -> b.queueName("out-" + UUID.randomUUID() + ".fifo")
+                    .attributes(Map.of(QueueAttributeName.FIFO_QUEUE, "true"))).queueUrl();
+            var config = TestConfigs.config(TestConfigs.pipeline("jobs", new EmitTarget.Sqs("${FANIN_EMIT_QUEUE_URL}", false)));
+            SqsEmitter emitter = new SqsEmitter(sqs, config, Map.of("FANIN_EMIT_QUEUE_URL", fifoUrl)::get);
+            String aggregateId = new WindowRef("jobs", "j1", "T000000000001000").aggregateId(0);
+
+            Result sent = emitter.emit(List.of(new Request(aggregateId, "jobs", "{}"))).get(0);
+
+            assertThat(sent.sent()).as(sent.error()).isTrue();
+            assertThat(SqsEmitter.resolveTargets(config, Map.of("FANIN_EMIT_QUEUE_URL", fifoUrl)::get).get("jobs").fifo()).isTrue();
+            var fifoConfig = TestConfigs.config(TestConfigs.pipeline("jobs", new EmitTarget.Sqs("${FANIN_EMIT_QUEUE_URL}", true)));
+            org.assertj.core.api.Assertions.assertThatThrownBy(() -> SqsEmitter.resolveTargets(fifoConfig,
+                    Map.of("FANIN_EMIT_QUEUE_URL", "https://sqs.us-east-1.amazonaws.com/1/out")::get))
+                    .isInstanceOf(IllegalStateException.class).hasMessageContaining("pipeline 'jobs'").hasMessageContaining("fifo is true");
+        }
+    }
+
     @Test
     void aStandardQueueGetsEveryAggregateInBatchesOfTen() {
         try (SqsClient sqs = MotoServer.get().sqs()) {
