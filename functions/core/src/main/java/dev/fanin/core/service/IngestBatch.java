@@ -87,14 +87,18 @@ final class IngestBatch {
         if (now.isBefore(deadline)) {
             return false;
         }
+        overran();
+        fail(events, "INGEST_DEADLINE: not applied before the ingest invocation's time ran out (IngestTimeout too short for "
+                + "the batch: raise it, or lower IngestBatchSize)");
+        return true;
+    }
+
+    private void overran() {
         if (!overran) {
             overran = true;
             LOG.warn("ingest ran out of time before the end of its batch: the rest is handed back for redelivery; a batch "
                     + "that keeps doing this needs a longer IngestTimeout or a smaller IngestBatchSize");
         }
-        fail(events, "INGEST_DEADLINE: not applied before the ingest invocation's time ran out (IngestTimeout too short for "
-                + "the batch: raise it, or lower IngestBatchSize)");
-        return true;
     }
 
     /** Counts and reports what the machine did with each event offered to {@code ref}. */
@@ -238,6 +242,15 @@ final class IngestBatch {
      * @return whether it was sent
      */
     boolean deadLetter(InboundMessage m, String code, String reason, String pipeline) {
+        if (!engine.clock().instant().isBefore(deadline) && m.attempt() < engine.settings().maxReceiveCount()) {
+            // Out of time: handed back, dead-lettered by a later delivery (on its last one, sent whatever the time, so
+            // that its reason goes with it: the redrive policy would carry none).
+            overran();
+            failed.add(m.messageId());
+            failureReasons.putIfAbsent(m.messageId(), "INGEST_DEADLINE: not dead-lettered (" + code + ") before the ingest"
+                    + " invocation's time ran out (IngestTimeout too short for the batch: raise it, or lower IngestBatchSize)");
+            return false;
+        }
         try {
             engine.ports().deadLetters().send(m.originalMessageId(), m.body(), m.attributes(), code, reason);
             deadLettered++;

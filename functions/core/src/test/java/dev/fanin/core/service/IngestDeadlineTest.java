@@ -101,6 +101,35 @@ class IngestDeadlineTest {
         assertThat(r.failedMessageIds()).containsExactlyInAnyOrder("m-a", "m-b", "m-c");
     }
 
+    /**
+     * Malformed messages are dead-lettered one send each: the sends stop at the deadline too, and the messages not
+     * reached are handed back (each send went on before, past the invocation's time, and Lambda's timeout then
+     * redelivered the whole batch, dead-lettering the first ones again). On its last delivery a message is sent
+     * whatever the time, so that its reason goes with it.
+     */
+    @Test
+    void deadLetterSendsStopAtTheDeadlineAndTheMessagesNotReachedAreHandedBack() {
+        List<String> sent = new java.util.ArrayList<>();
+        dev.fanin.core.port.DeadLetters slow = (id, body, attributes, code, reason) -> {
+            clock.advance(Duration.ofSeconds(1));
+            sent.add(id);
+        };
+        FaninEngine slowDeadLetters = new FaninEngine(engine.config(), new FaninPorts(new dev.fanin.core.memory.InMemoryWindowStore(4),
+                new dev.fanin.core.memory.InMemoryWatermarkStore(), new RecordingEmitter(AggregateSchema::assertValid),
+                new RecordingTimers(), new RecordingSideOutput(), slow, dev.fanin.core.port.Metrics.NONE), FaninSettings.defaults(), clock);
+        List<InboundMessage> bad = new java.util.ArrayList<>();
+        for (int i = 0; i < 20; i++) {
+            bad.add(InMemoryEngines.message("bad-" + i, "not json " + i, NOW, i < 19 ? 1 : FaninSettings.defaults().maxReceiveCount()));
+        }
+
+        BatchResult r = new IngestService(slowDeadLetters).handle(bad, NOW.plusSeconds(5));
+
+        assertThat(sent).hasSize(6).contains("bad-19");
+        assertThat(r.deadLettered()).isEqualTo(6);
+        assertThat(r.failedMessageIds()).hasSize(14).doesNotContain("bad-19");
+        assertThat(clock.instant()).isEqualTo(NOW.plusSeconds(6));
+    }
+
     /** One event for each of keys a, b and c (a window each), delivered for the {@code attempt}th time. */
     private static List<InboundMessage> batch(int attempt) {
         return List.of("a", "b", "c").stream()
