@@ -60,9 +60,10 @@ public final class IngestFunction implements RequestHandler<SQSEvent, SQSBatchRe
             runtime.requirePipelinesRecorded();
             result = runtime.ingest().handle(records.stream().map(m -> inbound(m, receivedAt)).toList(), deadline);
         } catch (RuntimeException e) {
-            LOG.error("the batch of {} messages failed as a whole; every message is handed back to SQS", records.size(), e);
+            LOG.error("the batch of {} messages failed as a whole; every message is handed back to SQS but those on their"
+                    + " last delivery, dead-lettered with the reason", records.size(), e);
             runtime.metrics().record(FunctionMetricNames.INVOCATION_ERRORS, 1, Metrics.Unit.COUNT, Map.of("function", "ingest"));
-            return failures(records.stream().map(SQSEvent.SQSMessage::getMessageId).toList());
+            return failures(failedAsAWhole(records, receivedAt, e));
         }
         recordCost(result);
         if (!result.failedMessageIds().isEmpty()) {
@@ -71,6 +72,17 @@ public final class IngestFunction implements RequestHandler<SQSEvent, SQSBatchRe
         }
         logSummary(result);
         return failures(result.failedMessageIds());
+    }
+
+    /** The messages to hand back after the batch failed as a whole: all of them if even that cannot be decided. */
+    private List<String> failedAsAWhole(List<SQSEvent.SQSMessage> records, Instant receivedAt, RuntimeException e) {
+        try {
+            return runtime.ingest().failedAsAWhole(records.stream().map(m -> inbound(m, receivedAt)).toList(),
+                    "the batch failed as a whole: " + e);
+        } catch (RuntimeException again) {
+            LOG.error("messages on their last delivery could not be dead-lettered either; SQS's redrive takes them", again);
+            return records.stream().map(SQSEvent.SQSMessage::getMessageId).toList();
+        }
     }
 
     /** One SQS record as the core sees it: a delivery (its attempt, its sent time), received now. */

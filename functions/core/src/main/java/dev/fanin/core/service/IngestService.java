@@ -122,8 +122,7 @@ public final class IngestService {
                     batch.deadLetter(m, code(rejected, null), reason(rejected), rejected.get(0).pipeline());
                 }
             } else if (m.attempt() >= engine.settings().maxReceiveCount()) {
-                String exhausted = RETRIES_EXHAUSTED + ": " + batch.failureReasons.getOrDefault(id, "could not be applied") + " (on delivery "
-                        + m.attempt() + ", MaxReceiveCount " + engine.settings().maxReceiveCount() + ")";
+                String exhausted = exhausted(m, batch.failureReasons.getOrDefault(id, "could not be applied"));
                 batch.deadLetter(m, code(rejected, RETRIES_EXHAUSTED), rejected.isEmpty() ? exhausted : reason(rejected) + "; " + exhausted,
                         rejected.isEmpty() ? null : rejected.get(0).pipeline());
             }
@@ -132,6 +131,29 @@ public final class IngestService {
             }
         }
         return handedBack;
+    }
+
+    /**
+     * A batch that failed as a whole before its messages were decided (the store unavailable at a cold start, say):
+     * every message is handed back, but one on its last delivery, dead-lettered here with {@code why} as
+     * {@link #settle} does, so that its reason goes with it (the redrive policy would carry none).
+     *
+     * @return the ids of the messages to hand back
+     */
+    public List<String> failedAsAWhole(List<InboundMessage> messages, String why) {
+        IngestBatch batch = new IngestBatch(engine, engine.clock().instant(), Instant.MAX);
+        List<String> handedBack = new ArrayList<>();
+        for (InboundMessage m : messages) {
+            boolean last = m.attempt() >= engine.settings().maxReceiveCount();
+            if (!last || !batch.deadLetter(m, RETRIES_EXHAUSTED, exhausted(m, why), null)) {
+                handedBack.add(m.messageId());
+            }
+        }
+        return handedBack;
+    }
+
+    private String exhausted(InboundMessage m, String why) {
+        return RETRIES_EXHAUSTED + ": " + why + " (on delivery " + m.attempt() + ", MaxReceiveCount " + engine.settings().maxReceiveCount() + ")";
     }
 
     private void ingestPipeline(IngestBatch batch, String pipeline, List<Event> events, QueueEvidence queue) {
