@@ -41,8 +41,13 @@ final class S3ConfigDocument implements ConfigDocument {
                 return text;
             }
             String status = " (" + e.statusCode() + " " + e.awsErrorDetails().errorCode() + ")";
-            if (e.statusCode() == 404) {
+            // A missing bucket is a wrong location, not a document not yet published there.
+            if (e.statusCode() == 404 && !"NoSuchBucket".equals(e.awsErrorDetails().errorCode())) {
                 throw new DocumentMissingException(location + ": no such object" + status, e);
+            }
+            if (e.statusCode() == 404) {
+                throw new ConfigUnavailableException(location + ": no such bucket" + status + ": the location names a bucket"
+                        + " that does not exist", e);
             }
             // Without s3:ListBucket on the bucket, S3 answers a missing key with 403, not 404.
             String hint = e.statusCode() == 403 ? ": the object may not exist (S3 answers 403 for a missing key to a caller"

@@ -195,6 +195,18 @@ class ConfigCommandTest {
                 + " inside its functions: a change there is a deploy, not a publish");
     }
 
+    /** A bucket that does not exist is a wrong location, never "nothing published yet" (which calls every pipeline new). */
+    @Test
+    void aLocationInABucketThatDoesNotExistStopsTheDiffNamingTheBucket() throws IOException {
+        Path bundled = file("bundled.yaml", BUNDLED);
+
+        Run diff = fanin("", "config", "diff", "--location", "s3://no-such-bucket-" + run + "/pipelines.yaml", bundled.toString());
+
+        assertThat(diff.exit()).as(diff.out() + diff.err()).isEqualTo(FaninCli.INVALID_INPUT);
+        assertThat(diff.err()).contains("no such bucket").contains("NoSuchBucket").doesNotContain("\tat ");
+        assertThat(diff.out()).doesNotContain("every pipeline is new");
+    }
+
     /**
      * A stack reading AppConfig: {@code diff} and {@code publish} take the location from the stack and read what is
      * deployed there through the functions' own reader (Powertools' AppConfig provider over the AppConfig data API, on
