@@ -177,8 +177,11 @@ public final class ConfigDiff {
      * old id (docs/CONFIGURATION.md, "Changing the configuration with open windows").
      */
     private static String windowChange(PipelineConfig before, PipelineConfig after) {
-        String text = "new events go to windows of the new shape (a session: extended by the new gap); open windows keep their"
-                + " bounds and kind and close at their own end or deadline";
+        String text = after.window() instanceof WindowSpec.Session && before.window() instanceof WindowSpec.Session
+                ? "new events extend sessions by the new gap; open sessions keep the ends their events gave them and close at"
+                        + " their own end or deadline"
+                : "new events go to windows of the new shape; open windows get no more of them, keep their bounds and kind and"
+                        + " close at their own end or deadline";
         Duration size = after.window() instanceof WindowSpec.Tumbling t ? t.size()
                 : after.window() instanceof WindowSpec.Sliding s ? s.size() : null;
         if (size == null) {

@@ -106,7 +106,7 @@ class ConfigCommandTest {
         assertThat(diff.exit()).isZero();
         assertThat(diff.out()).contains("published at " + location + ": 4 pipelines (alert-storm, alert-storm-sns, file-uploads,"
                         + " shard-completions)")
-                .contains("file-uploads: window changed -> new events go to windows of the new shape")
+                .contains("file-uploads: window changed -> new events extend sessions by the new gap")
                 .contains("alert-storm: renamed to alert-storm-eb -> new events go to new windows of alert-storm-eb; open windows of"
                         + " alert-storm get no more and close under its old definition, by PT10M after they opened at the latest")
                 .contains("2 changes");

@@ -44,8 +44,8 @@ class ConfigDiffTest {
         List<String> changes = ConfigDiff.between(deployed, next).stream().map(ConfigDiff.Change::toString).toList();
 
         assertThat(changes).containsExactly(
-                "uploads: window changed -> new events go to windows of the new shape (a session: extended by the new gap);"
-                        + " open windows keep their bounds and kind and close at their own end or deadline",
+                "uploads: window changed -> new events extend sessions by the new gap; open sessions keep the ends their"
+                        + " events gave them and close at their own end or deadline",
                 "uploads: triggers.maxLifetime changed -> applies to windows opened from now on; open windows keep their hard deadline",
                 "uploads: triggers (count, expected, sentinel) changed -> applies to open windows at their next visit; windows"
                         + " already held stay held until an event reaches them or their hard deadline: release them with fanin"
@@ -77,6 +77,17 @@ class ConfigDiffTest {
                 + " sentinel) changed -> applies to open windows at their next visit; windows already held stay held until an"
                 + " event reaches them or their hard deadline: release them with fanin windows close --pipeline uploads"
                 + " --all-held --note TEXT");
+    }
+
+    /** A tumbling window of another size: open windows get no more events (docs/CONFIGURATION.md, "Events"). */
+    @Test
+    void aNewTumblingSizeSendsNewEventsToNewWindows() {
+        String daily = ALERTS.replace("window: {type: session, gap: 30s}", "window: {type: tumbling, size: 1d}")
+                .replace("maxLifetime: 10m", "maxLifetime: 2d");
+        List<ConfigDiff.Change> changes = ConfigDiff.between(load(daily), load(daily.replace("size: 1d", "size: 12h")));
+
+        assertThat(changes).singleElement().hasToString("alerts: window changed -> new events go to windows of the new shape;"
+                + " open windows get no more of them, keep their bounds and kind and close at their own end or deadline");
     }
 
     @Test
