@@ -89,9 +89,12 @@ final class SimulateCommand extends FaninCommand {
             };
         }
         for (double share : new double[] {duplicates, reorder, late, throttle, failedEmit, slowEmit, interleave}) {
-            if (share < 0 || share > 1) {
+            if (!(share >= 0 && share <= 1)) { // NaN too
                 throw new UsageException("shares (--duplicates, --reorder, --late, --throttle, ...) must be between 0 and 1, was " + share);
             }
+        }
+        if (!(rate > 0) || Double.isInfinite(rate)) {
+            throw new UsageException("--rate must be a positive number of events per second, was " + rate);
         }
         if (events < 1 || keys < 1 || workers < 1 || maxOpenWindows < 1 || crashes < 0 || flood < 0) {
             throw new UsageException("--events, --keys, --workers and --max-open-windows must be at least 1; --crashes and --flood "

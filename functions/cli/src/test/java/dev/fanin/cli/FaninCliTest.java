@@ -15,6 +15,7 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -183,6 +184,22 @@ class FaninCliTest {
 
         assertThat(run.exit()).isEqualTo(2);
         assertThat(run.err()).contains("Invalid value for option '--max-wait': \"soon\" is not a duration such as 10s, 90s or 3m");
+    }
+
+    /** A rate of zero, a negative one or NaN ran a simulation that proved nothing and said OK. */
+    @ParameterizedTest
+    @CsvSource({"--rate, 0, --rate must be a positive number", "--rate, -5, --rate must be a positive number",
+            "--rate, NaN, --rate must be a positive number", "--duplicates, NaN, must be between 0 and 1, was NaN"})
+    void aSimulationOfNoTrafficOrNaNSharesIsAUsageError(String flag, String value, String message) {
+        CliRun run = CliRun.run("simulate", "--events", "10", flag, value);
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains(message);
+    }
+
+    @Test
+    void theFunctionEnvHelpShowsTheReferenceForm() {
+        assertThat(CliRun.run("config", "diff", "--help").out()).contains("the emit targets' ${NAME}").doesNotContain("null");
     }
 
     @Test

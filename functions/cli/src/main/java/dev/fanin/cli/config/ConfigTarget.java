@@ -21,7 +21,7 @@ final class ConfigTarget {
             + " spells it: s3://BUCKET/KEY, ssm:/NAME, appconfig:APP/ENV/PROFILE, file:PATH or classpath:RESOURCE (instead of --stack)")
     private String location;
     @Option(names = "--function-env", paramLabel = "NAME=VALUE", description = "a variable you added to the stack's"
-            + " functions' environment, for the emit targets' ${NAME} references (template.yaml gives them only"
+            + " functions' environment, for the emit targets' $${NAME} references (template.yaml gives them only"
             + " FANIN_EMIT_BUS_NAME and FANIN_EMIT_QUEUE_URL); repeatable")
     private Map<String, String> functionEnv = new LinkedHashMap<>();
 
