@@ -10,9 +10,9 @@ import java.util.Optional;
  * else the parents of the CLI jar ({@code functions/cli/target/fanin-cli.jar}), so {@code ./fanin local} works from
  * any directory.
  */
-record RepositoryFiles(Path root) {
+public record RepositoryFiles(Path root) {
 
-    Path template() {
+    public Path template() {
         return root.resolve("template.yaml");
     }
 
@@ -21,7 +21,7 @@ record RepositoryFiles(Path root) {
     }
 
     /** @throws IllegalStateException when neither the working directory nor the jar is inside a fanin checkout */
-    static RepositoryFiles locate() {
+    public static RepositoryFiles locate() {
         return upwardsFrom(Path.of("").toAbsolutePath())
                 .or(() -> codeLocation().flatMap(RepositoryFiles::upwardsFrom))
                 .orElseThrow(() -> new IllegalStateException("fanin local needs the repository's template.yaml and events/:"

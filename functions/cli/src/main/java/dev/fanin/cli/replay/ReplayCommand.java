@@ -4,11 +4,11 @@ import dev.fanin.cli.Console;
 import dev.fanin.cli.FaninCli;
 import dev.fanin.cli.FaninCommand;
 import dev.fanin.cli.UsageException;
+import dev.fanin.cli.local.RepositoryFiles;
 import dev.fanin.core.config.ConfigException;
 import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.testkit.LocalAwsEndpoint;
-import dev.fanin.testkit.TemplateResources;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -60,7 +60,7 @@ public final class ReplayCommand extends FaninCommand {
     private String prefix;
     @Option(names = "--resume", description = "continue the replay whose state is in --out (after its process died)")
     private boolean resume;
-    @Option(names = "--template", paramLabel = "FILE", description = "the SAM template the resources come from (default: template.yaml found upwards)")
+    @Option(names = "--template", paramLabel = "FILE", description = "the SAM template the resources come from (default: template.yaml found upwards, else the fanin checkout the CLI runs from)")
     private Path template;
     @Option(names = "--log-level", paramLabel = "LEVEL", description = "the functions' log level on stdout (default OFF; e.g. INFO)")
     private String logLevel = "OFF";
@@ -128,7 +128,17 @@ public final class ReplayCommand extends FaninCommand {
             throw new UsageException("fanin replay: --trace " + trace + " is not a file");
         }
         return new ReplayOptions(config, trace, out, Optional.ofNullable(html), redeliver, redeliverWithin, crashRate, seed,
-                Optional.ofNullable(prefix), resume, template != null ? template : TemplateResources.locateTemplate(), specs, backlogShuffle);
+                Optional.ofNullable(prefix), resume, template != null ? template : repositoryTemplate(), specs, backlogShuffle);
+    }
+
+    /** The checkout's template.yaml, found as `fanin local` finds it: from the working directory or the CLI's jar. */
+    private static Path repositoryTemplate() throws UsageException {
+        try {
+            return RepositoryFiles.locate().template();
+        } catch (IllegalStateException e) {
+            throw new UsageException("fanin replay: no template.yaml in the working directory, its parents or the fanin checkout"
+                    + " the CLI runs from; give --template FILE");
+        }
     }
 
     private static void required(String synopsis, Path value) throws UsageException {
