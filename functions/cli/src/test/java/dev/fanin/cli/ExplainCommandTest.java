@@ -118,7 +118,12 @@ class ExplainCommandTest {
                 "The FIFO deduplication id is the aggregate id",
                 "`4:runs/<key length>:<key>/<windowId>/r<revision>`",
                 "| `WindowsDeadLettered` |",
-                "- `WindowsDeadLettered`: any window dead-lettered incomplete at its hard lifetime");
+                "- `WindowsDeadLettered`: any window dead-lettered incomplete at its hard lifetime",
+                "(a window still incomplete takes its missing events, held until its hard deadline: `incomplete: hold`)");
+        CliRun reconcile = CliRun.run("explain", "--config", write(Files.readString(file).replace("policy: hold, atDeadline: dead-letter",
+                "policy: fire-and-reconcile")).toString(), "--pipeline", "runs");
+        assertThat(reconcile.out()).contains("(a window still incomplete takes its missing events as corrections until its hard"
+                + " deadline: `incomplete: fire-and-reconcile`)");
     }
 
     @Test

@@ -1,5 +1,6 @@
 package dev.fanin.cli.explain;
 
+import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.LatePolicy;
 import dev.fanin.core.config.PipelineConfig;
 import java.util.ArrayList;
@@ -78,7 +79,16 @@ final class WatermarkSection {
         if (!lateness.isZero()) {
             md.append("| `end <= watermark < end + ").append(plain).append("` | late | a correction, as above |\n");
         }
-        md.append("| `watermark >= end").append(lateness.isZero() ? "" : " + " + plain).append("` | too late | ").append(tooLate).append(" |\n");
+        String waiting = switch (p.holdsIncomplete() ? IncompletePolicy.Mode.HOLD : p.incomplete().mode()) {
+            case HOLD -> " (a window still incomplete takes its missing events, held until its hard deadline: `incomplete: hold`)";
+            case FIRE_AND_RECONCILE -> p.knowsCompleteness()
+                    ? " (a window still incomplete takes its missing events as corrections until its hard deadline"
+                            + (lateness.isZero() ? "" : " + " + plain) + ": `incomplete: fire-and-reconcile`)"
+                    : "";
+            case FIRE_PARTIAL -> "";
+        };
+        md.append("| `watermark >= end").append(lateness.isZero() ? "" : " + " + plain).append("` | too late | ").append(tooLate)
+                .append(waiting).append(" |\n");
         md.append("| processing time at or after the window's hard deadline").append(lateness.isZero() ? "" : " + " + plain)
                 .append(" | too late, whatever the watermark | ").append(tooLate).append(" |\n\n");
         md.append("Corrections are batched: events arriving within ").append(Human.config(p.late().correctionDelay()))
