@@ -117,6 +117,16 @@ class InitCommandTest {
         assertThat(run.out()).contains("outOfOrderness: 885s   # half of what your deadline leaves after a window's end");
     }
 
+    /** A marker later than the gap after the batch's last file starts a session of its own (SEMANTICS session rule 11). */
+    @Test
+    void aSessionWithAnEndMarkerSaysTheMarkerMustComeWithinTheGap() {
+        CliRun run = CliRun.run("init", "--non-interactive", "--name", "uploads", "--envelope", "s3", "--sentinel-matches",
+                ".*/_SUCCESS", "--incomplete", "harmful");
+
+        assertThat(run.exit()).as(run.err()).isZero();
+        assertThat(run.out()).contains("# a batch is what comes within the gap: an end marker or a missing event whose time is more than");
+    }
+
     @Test
     void deadlineNoLongerThanTheWindowWithoutCompletenessIsRefused() {
         CliRun run = CliRun.run("init", "--non-interactive", "--grouping", "fixed", "--size", "1h", "--deadline", "30m");

@@ -93,6 +93,12 @@ public final class PipelineYaml {
             case QUIET -> {
                 y.line("      # session window: \"quiet for " + Durations.format(a.quietGap()) + "\" grouping; a burst of any length "
                         + "is one batch, and it ends after " + Durations.format(a.quietGap()) + " without an event for its key");
+                if (a.sentinelMatches() != null || a.expectedCount() != null || a.expectedCountPath() != null) {
+                    y.line("      # a batch is what comes within the gap: an end marker or a missing event whose time is more than "
+                            + Durations.format(a.quietGap()));
+                    y.line("      # after the batch's last event starts a session of its own; make the gap longer than the longest"
+                            + " such wait");
+                }
                 y.line("      type: session");
                 y.line("      gap: " + Durations.format(a.quietGap()));
             }
