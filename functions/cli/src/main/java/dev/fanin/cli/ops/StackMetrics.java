@@ -42,8 +42,16 @@ final class StackMetrics {
     static final class Unreadable extends Exception {
 
         Unreadable(SdkException e) {
-            super(e instanceof AwsServiceException aws && aws.awsErrorDetails() != null
-                    ? aws.awsErrorDetails().errorCode() + ": " + aws.awsErrorDetails().errorMessage() : e.getMessage(), e);
+            super(describe(e), e);
+        }
+
+        /** CloudWatch's error code and message; the SDK's text (HTTP status and service) when the answer named none. */
+        private static String describe(SdkException e) {
+            if (e instanceof AwsServiceException aws && aws.awsErrorDetails() != null && aws.awsErrorDetails().errorCode() != null) {
+                String message = aws.awsErrorDetails().errorMessage();
+                return aws.awsErrorDetails().errorCode() + (message == null ? "" : ": " + message);
+            }
+            return e.getMessage();
         }
     }
 

@@ -74,7 +74,7 @@ class DeadLettersCommandTest {
         assertThat(status.out()).contains("pipeline jobs", "open-window slots   0 of", "(table: every open window)",
                 "input dead letters  1 waiting", "last hour (CloudWatch, namespace Fanin, whole stack)");
         // moto 5.2.1 does not serve CloudWatch's current protocol (RPC v2 CBOR): the command says so instead of failing.
-        assertThat(status.out()).containsAnyOf("not available: GetMetricData failed: ", "events accepted");
+        assertThat(status.out()).containsAnyOf("not available: GetMetricData failed: ", "events accepted").doesNotContain("null: null");
     }
 
     @Test
