@@ -81,15 +81,9 @@ class EventOutcomesTest {
     @ParameterizedTest(name = "{0}, {1} of 3 when it closed -> {2}")
     @CsvSource({"FIRE_AND_RECONCILE, 2, CORRECTION", "FIRE_AND_RECONCILE, 3, TOO_LATE", "FIRE_PARTIAL, 2, TOO_LATE"})
     void reconcilingTakesTheMissingEventsBeyondLateness(Mode mode, int seen, Disposition disposition) {
-        PipelineConfig config = PipelineFixture.pipeline().expected(new ExpectedSpec(3, null, null, 0))
-                .incomplete(mode, AtDeadline.FIRE_FLAGGED).build();
-        WindowMachine m = new WindowMachine(config, LEASE);
+        WindowMachine m = threeExpected(mode);
         WindowState fresh = open(m);
-        List<dev.fanin.core.event.Event> events = new java.util.ArrayList<>();
-        for (int i = 0; i < seen; i++) {
-            events.add(event("e" + i, T0.toEpochMilli() + i));
-        }
-        WindowState claimed = stored(m.ingest(fresh, events, END, T0.plusSeconds(65)), fresh);
+        WindowState claimed = stored(m.ingest(fresh, firstEvents(seen), END, T0.plusSeconds(65)), fresh);
         WindowState closed = stored(m.commit(claimed, claimed.fence(), END, T0.plusSeconds(66)), claimed);
 
         Transition t = m.ingest(closed, List.of(event("late", T0.toEpochMilli() + 10)), END + 3_600_000, T0.plusSeconds(600));
@@ -105,20 +99,29 @@ class EventOutcomesTest {
     @ParameterizedTest(name = "{0}, {1} of 3 stored -> {2}")
     @CsvSource({"FIRE_AND_RECONCILE, 2, ACCEPTED_LATE", "FIRE_PARTIAL, 2, TOO_LATE"})
     void reconcilingTakesTheMissingEventsOfAnOpenWindowPastItsLateness(Mode mode, int seen, Disposition disposition) {
-        PipelineConfig config = PipelineFixture.pipeline().expected(new ExpectedSpec(3, null, null, 0))
-                .incomplete(mode, AtDeadline.FIRE_FLAGGED).build();
-        WindowMachine m = new WindowMachine(config, LEASE);
+        WindowMachine m = threeExpected(mode);
         WindowState fresh = open(m);
-        List<dev.fanin.core.event.Event> events = new java.util.ArrayList<>();
-        for (int i = 0; i < seen; i++) {
-            events.add(event("e" + i, T0.toEpochMilli() + i));
-        }
-        WindowState stored = stored(m.ingest(fresh, events, T0.toEpochMilli(), T0), fresh);
+        WindowState stored = stored(m.ingest(fresh, firstEvents(seen), T0.toEpochMilli(), T0), fresh);
         assertThat(stored.status()).isEqualTo(WindowStatus.OPEN);
 
         Transition t = m.ingest(stored, List.of(event("late", T0.toEpochMilli() + 10)), END + 30_000, T0.plusSeconds(91));
 
         assertThat(dispositions(t)).containsExactly(disposition);
+    }
+
+    /** Three events expected per window, under {@code mode}. */
+    private static WindowMachine threeExpected(Mode mode) {
+        return new WindowMachine(PipelineFixture.pipeline().expected(new ExpectedSpec(3, null, null, 0))
+                .incomplete(mode, AtDeadline.FIRE_FLAGGED).build(), LEASE);
+    }
+
+    /** Events e0.. at T0, T0+1ms, ... */
+    private static List<dev.fanin.core.event.Event> firstEvents(int n) {
+        List<dev.fanin.core.event.Event> events = new java.util.ArrayList<>();
+        for (int i = 0; i < n; i++) {
+            events.add(event("e" + i, T0.toEpochMilli() + i));
+        }
+        return events;
     }
 
     /** Windows of at most 2 events per revision, split when full. */

@@ -33,22 +33,7 @@ class VisitClaimLeaseTest {
 
     @Test
     void aSweepClaimWrittenOnARetryHoldsALeaseFromTheRetry() {
-        WindowStore losingOnce = new ForwardingWindowStore(new InMemoryWindowStore(4)) {
-            @Override
-            public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
-                if (!lost) {
-                    lost = true;
-                    clock.advance(Duration.ofSeconds(20));
-                    return WriteOutcome.rejected(WriteOutcome.Rejection.CONFLICT, 1);
-                }
-                claims.add(next);
-                claimedAt.add(clock.instant());
-                return super.replace(previous, next);
-            }
-        };
-        FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}"), losingOnce,
-                new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), clock);
-        new IngestService(engine).handle(List.of(InMemoryEngines.message("m-a", InMemoryEngines.rawEvent("a", "e-a", T0), T0, 1)));
+        FaninEngine engine = oneWindowWhoseFirstClaimLoses(new InMemoryWindowStore(4));
 
         clock.set(Instant.parse("2026-11-29T10:07:00Z"));
         Instant visitStart = clock.instant();
@@ -64,6 +49,23 @@ class VisitClaimLeaseTest {
     @Test
     void anOperatorCloseWrittenOnARetryHoldsALeaseFromTheRetry() {
         InMemoryWindowStore memory = new InMemoryWindowStore(4);
+        FaninEngine engine = oneWindowWhoseFirstClaimLoses(memory);
+        dev.fanin.core.window.WindowRef ref = memory.all().get(0).ref();
+        Instant requested = clock.instant();
+
+        new OperatorService(engine).close(ref, "closing by hand");
+
+        assertThat(lost).as("the first claim lost").isTrue();
+        assertThat(engine.decode(claims.get(0)).leaseUntil()).as("counted from the retry, 20 s after the request")
+                .isEqualTo(claimedAt.get(0).plus(engine.settings().lease()))
+                .isAfterOrEqualTo(requested.plusSeconds(20).plus(engine.settings().lease()));
+    }
+
+    /**
+     * An engine on {@code memory} holding one open window, whose first claim (a replace of the OPEN window) loses to
+     * another writer 20 s into the attempt; every later write is recorded with its time.
+     */
+    private FaninEngine oneWindowWhoseFirstClaimLoses(InMemoryWindowStore memory) {
         WindowStore losingOnce = new ForwardingWindowStore(memory) {
             @Override
             public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
@@ -80,14 +82,6 @@ class VisitClaimLeaseTest {
         FaninEngine engine = InMemoryEngines.of(InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}"), losingOnce,
                 new RecordingEmitter(AggregateSchema::assertValid), new RecordingTimers(), clock);
         new IngestService(engine).handle(List.of(InMemoryEngines.message("m-a", InMemoryEngines.rawEvent("a", "e-a", T0), T0, 1)));
-        dev.fanin.core.window.WindowRef ref = memory.all().get(0).ref();
-        Instant requested = clock.instant();
-
-        new OperatorService(engine).close(ref, "closing by hand");
-
-        assertThat(lost).as("the first claim lost").isTrue();
-        assertThat(engine.decode(claims.get(0)).leaseUntil()).as("counted from the retry, 20 s after the request")
-                .isEqualTo(claimedAt.get(0).plus(engine.settings().lease()))
-                .isAfterOrEqualTo(requested.plusSeconds(20).plus(engine.settings().lease()));
+        return engine;
     }
 }
