@@ -23,6 +23,14 @@ public interface ConfigDocument {
      */
     String read();
 
+    /**
+     * The version of the document the last {@link #read()} returned, as its store names it (an S3 object's ETag), for
+     * a write conditional on it; empty where the store has none or nothing was read.
+     */
+    default java.util.Optional<String> lastReadVersion() {
+        return java.util.Optional.empty();
+    }
+
     /** The object at an {@code s3://} location. */
     static ConfigDocument s3(S3Client s3, ConfigLocation location) {
         return new S3ConfigDocument(s3, location);

@@ -26,6 +26,11 @@ final class S3ConfigDocument implements ConfigDocument {
     }
 
     @Override
+    public synchronized java.util.Optional<String> lastReadVersion() {
+        return java.util.Optional.ofNullable(text == null ? null : etag);
+    }
+
+    @Override
     public synchronized String read() {
         GetObjectRequest.Builder request = GetObjectRequest.builder().bucket(location.path()).key(location.key());
         if (etag != null) {

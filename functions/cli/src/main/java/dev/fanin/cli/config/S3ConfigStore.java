@@ -6,8 +6,12 @@ import java.nio.charset.StandardCharsets;
 import java.util.Optional;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Exception;
 
-/** A configuration in an S3 object: read as the functions read it, published with PutObject (the functions see it at their next read). */
+/**
+ * A configuration in an S3 object: read as the functions read it, published with a PutObject conditional on the object
+ * compared (the functions see it at their next read).
+ */
 final class S3ConfigStore implements ConfigStore {
 
     private final S3Client s3;
@@ -30,10 +34,30 @@ final class S3ConfigStore implements ConfigStore {
         return "write the object " + location + " (PutObject)";
     }
 
+    /**
+     * Writes over exactly the object that was compared ({@code If-Match} its ETag), or only where none is yet
+     * ({@code If-None-Match: *}): a publish by someone else between the diff and this write is not overwritten.
+     */
     @Override
     public String publish(String document, boolean first) {
-        String etag = s3.putObject(r -> r.bucket(location.path()).key(location.key()).contentType("application/yaml"),
-                RequestBody.fromString(document, StandardCharsets.UTF_8)).eTag();
+        Optional<String> compared = first ? Optional.empty() : reader.lastReadVersion();
+        String etag;
+        try {
+            etag = s3.putObject(r -> {
+                r.bucket(location.path()).key(location.key()).contentType("application/yaml");
+                if (first) {
+                    r.ifNoneMatch("*");
+                } else {
+                    compared.ifPresent(r::ifMatch);
+                }
+            }, RequestBody.fromString(document, StandardCharsets.UTF_8)).eTag();
+        } catch (S3Exception e) {
+            if (e.statusCode() == 412 || e.statusCode() == 409) {
+                throw new IllegalStateException(location + " changed since it was compared (published by someone else"
+                        + " meanwhile): nothing written; compare again (fanin config diff) and publish then", e);
+            }
+            throw e;
+        }
         return "object " + location + " written (ETag " + etag + ")";
     }
 }

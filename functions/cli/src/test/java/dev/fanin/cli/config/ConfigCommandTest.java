@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.fanin.cli.Console;
 import dev.fanin.cli.FaninCli;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.lambda.ConfigLocation;
 import dev.fanin.lambda.FaninRuntime;
 import dev.fanin.testkit.LocalAwsEndpoint;
 import dev.fanin.testkit.LocalResources;
@@ -193,6 +194,30 @@ class ConfigCommandTest {
         assertThat(publish.exit()).isEqualTo(FaninCli.INVALID_INPUT);
         assertThat(publish.out()).contains("nothing published: the stack reads its pipelines from classpath:fanin/pipelines.yaml,"
                 + " inside its functions: a change there is a deploy, not a publish");
+    }
+
+    /**
+     * A publish writes over the object it compared, or only where none was: a document someone else published between
+     * the comparison and the write (the confirmation waits on the operator) is not overwritten.
+     */
+    @Test
+    void aPublishDoesNotOverwriteADocumentPublishedSinceItsComparison() {
+        String key = "raced.yaml";
+        ConfigStore store = new S3ConfigStore(s3, ConfigLocation.parse("s3://" + bucket + "/" + key));
+        assertThat(store.read()).isEmpty();
+        s3.putObject(r -> r.bucket(bucket).key(key), software.amazon.awssdk.core.sync.RequestBody.fromString(BUNDLED));
+
+        assertThatThrownBy(() -> store.publish("first: mine", true)).hasMessageContaining("changed since it was compared");
+
+        assertThat(store.read()).contains(BUNDLED);
+        String theirs = BUNDLED.replace("      gap: 10m\n", "      gap: 20m\n");
+        s3.putObject(r -> r.bucket(bucket).key(key), software.amazon.awssdk.core.sync.RequestBody.fromString(theirs));
+        assertThatThrownBy(() -> store.publish("second: mine", false)).hasMessageContaining("changed since it was compared");
+        assertThat(published(key)).isEqualTo(theirs);
+
+        assertThat(store.read()).contains(theirs);
+        assertThat(store.publish("third: mine", false)).startsWith("object s3://" + bucket + "/" + key + " written");
+        assertThat(published(key)).isEqualTo("third: mine");
     }
 
     /** A bucket that does not exist is a wrong location, never "nothing published yet" (which calls every pipeline new). */
