@@ -147,7 +147,7 @@ final class LiveConfig {
         }
         String digest = digest(text.get());
         try {
-            FaninConfig config = ConfigLoader.load(text.get(), "the pipeline history (the configuration the functions last ran)");
+            FaninConfig config = ConfigLoader.loadRecorded(text.get(), "the pipeline history (the configuration the functions last ran)");
             runnable.accept(config);
             inForce = config;
             inForceDocument = text.get();

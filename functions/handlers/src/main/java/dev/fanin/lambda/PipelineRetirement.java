@@ -145,7 +145,7 @@ final class PipelineRetirement {
     private Optional<PipelineConfig> definition(PipelineHistory.Definition d) {
         Optional<FaninConfig> config = parsed.computeIfAbsent(d.document(), text -> {
             try {
-                return Optional.of(ConfigLoader.load(text, "the recorded definition of pipeline " + d.pipeline()));
+                return Optional.of(ConfigLoader.loadRecorded(text, "the recorded definition of pipeline " + d.pipeline()));
             } catch (ConfigException e) {
                 return Optional.empty();
             }

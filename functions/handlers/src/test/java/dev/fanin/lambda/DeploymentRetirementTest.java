@@ -113,4 +113,31 @@ class DeploymentRetirementTest {
         assertThat(emitter.emitted()).hasSize(1);
         return new ObjectMapper().readTree(emitter.emitted().get(0).detailJson());
     }
+
+    /**
+     * A pipeline removed before an upgrade that made the loader stricter (maxLifetime beyond the window plus its
+     * out-of-orderness; YAML plain scalars as written) still closes its windows under its recorded definition, read as
+     * the fanin that accepted it read it: refused by today's rules, it was never swept again.
+     */
+    @Test
+    void aPipelineRecordedUnderOlderRulesStillClosesUnderItsDefinition() {
+        String before = "version: 1\npipelines:\n" + upgradePipeline("a", "    triggers: {maxLifetime: 2h}\n")
+                + upgradePipeline("b", "    triggers: {maxLifetime: 61m, sentinel: {when: {path: $.done, exists: yes}}}\n"
+                        + "    watermark: {outOfOrderness: 5m}\n");
+        String now = "version: 1\npipelines:\n" + upgradePipeline("a", "    triggers: {maxLifetime: 2h}\n");
+        MemHistory history = new MemHistory();
+        history.record(List.of(new PipelineHistory.Definition("b", before, T0.plus(Duration.ofHours(3)))));
+        PipelineRetirement retirement = new PipelineRetirement(history, FaninSettings.defaults().lease(), Duration.ofMinutes(1));
+
+        PipelineRetirement.Retired retired = retirement.update(ConfigLoader.load(now, "now"), now, T0);
+
+        assertThat(retired.pipelines()).extracting(PipelineConfig::name).containsExactly("b");
+        assertThat(retired.pipelines().get(0).triggers().sentinel().when().exists()).as("yes read as YAML 1.1 read it").isTrue();
+    }
+
+    private static String upgradePipeline(String name, String extra) {
+        return "  - name: " + name + "\n    envelope: raw\n    match: [{path: $.kind, oneOf: [" + name + "]}]\n    key: [$.k]\n"
+                + "    eventId: $.id\n    eventTime: {path: $.t}\n    window: {type: tumbling, size: 1h}\n" + extra
+                + "    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
+    }
 }

@@ -60,6 +60,29 @@ public final class ConfigLoader {
             .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
             .build();
 
+    /**
+     * The parser of documents an earlier fanin accepted and recorded ({@link #loadRecorded}): YAML 1.1 as they were read
+     * then ({@code yes} a boolean, {@code 010} a number).
+     */
+    private static final ObjectMapper RECORDED_YAML = YAMLMapper.builder(YAMLFactory.builder()
+                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                    .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
+                    .build())
+            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+            .build();
+
+    /** Which rules a document is loaded by. */
+    enum Rules {
+        /** Today's: every document a user gives fanin to validate, publish or run. */
+        CURRENT,
+        /**
+         * A document the functions ran and recorded (the pipeline history): read as the fanin that accepted it read it,
+         * and without the rules made stricter since, so that the windows opened under it still close under it.
+         */
+        RECORDED
+    }
+
     private ConfigLoader() {
     }
 
@@ -69,9 +92,23 @@ public final class ConfigLoader {
      * @throws ConfigException listing every problem found
      */
     public static FaninConfig load(String yaml, String origin) {
+        return load(yaml, origin, Rules.CURRENT);
+    }
+
+    /**
+     * A document the functions ran and recorded (the pipeline history), loaded as the fanin that accepted it loaded it
+     * ({@link Rules#RECORDED}): a window opened under it closes under it, also after an upgrade made a rule stricter.
+     *
+     * @throws ConfigException listing every problem found
+     */
+    public static FaninConfig loadRecorded(String yaml, String origin) {
+        return load(yaml, origin, Rules.RECORDED);
+    }
+
+    private static FaninConfig load(String yaml, String origin, Rules rules) {
         Problems problems = new Problems();
-        JsonNode root = readYaml(yaml, Spot.root(problems));
-        FaninConfig config = root == null ? null : config(root, problems);
+        JsonNode root = readYaml(yaml, Spot.root(problems), rules == Rules.CURRENT ? YAML : RECORDED_YAML);
+        FaninConfig config = root == null ? null : config(root, problems, rules);
         if (problems.count() > 0 || config == null) {
             throw new ConfigException(origin, problems.all());
         }
@@ -101,9 +138,9 @@ public final class ConfigLoader {
         }
     }
 
-    private static JsonNode readYaml(String yaml, Spot root) {
-        try (JsonParser parser = YAML.createParser(yaml)) {
-            JsonNode tree = YAML.readTree(parser);
+    private static JsonNode readYaml(String yaml, Spot root, ObjectMapper mapper) {
+        try (JsonParser parser = mapper.createParser(yaml)) {
+            JsonNode tree = mapper.readTree(parser);
             if (tree == null || tree.isMissingNode() || tree.isNull()) {
                 root.problem("the configuration is empty; start it with \"version: 1\" and a pipelines list");
                 return null;
@@ -158,7 +195,7 @@ public final class ConfigLoader {
         return parts.isEmpty() ? message.strip() : String.join(": ", parts);
     }
 
-    private static FaninConfig config(JsonNode root, Problems problems) {
+    private static FaninConfig config(JsonNode root, Problems problems, Rules rules) {
         Spot top = Spot.root(problems);
         if (!root.isObject()) {
             top.problem("the configuration must be a mapping with version and pipelines, not " + Values.kind(root));
@@ -197,7 +234,7 @@ public final class ConfigLoader {
             String name = name(raw, i, firstIndexByName);
             names.add(name);
             Section pipeline = name == null ? raw : Section.of(new Spot(name, "", problems), list.get(i));
-            pipelines.add(PipelineParser.parse(pipeline, name));
+            pipelines.add(PipelineParser.parse(pipeline, name, rules));
         }
         checkShadowing(list, names, problems);
         return pipelines.contains(null) ? null : new FaninConfig(VERSION, pipelines);

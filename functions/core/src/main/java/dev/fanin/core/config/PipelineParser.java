@@ -21,7 +21,7 @@ final class PipelineParser {
      * @param pipeline the pipeline's mapping, whose spot names the pipeline (or {@code pipelines[i]} when it has no
      *                 usable name); the name itself is checked by the loader, which sees all pipelines
      */
-    static PipelineConfig parse(Section pipeline, String name) {
+    static PipelineConfig parse(Section pipeline, String name, ConfigLoader.Rules rules) {
         int before = pipeline.spot().problems().count();
         pipeline.allowOnly(FIELDS);
         MatchRule match = match(pipeline);
@@ -42,7 +42,8 @@ final class PipelineParser {
         Duration retention = pipeline.duration("retention", ConfigDefaults.RETENTION, Values.Sign.POSITIVE);
 
         Spot spot = pipeline.spot();
-        PipelineRules.lifetimeOutlastsWindow(spot, window, triggers, watermark);
+        // The out-of-orderness part of the rule is newer than some recorded documents: those keep the rule they met.
+        PipelineRules.lifetimeOutlastsWindow(spot, window, triggers, rules == ConfigLoader.Rules.CURRENT ? watermark : null);
         PipelineRules.countsFitBounds(spot, triggers, bounds.maxEventsPerWindow());
         PipelineRules.incompletePolicyKnowsCompleteness(spot, incomplete.mode(), triggers);
         PipelineRules.retentionOutlastsLateness(spot, retention, allowedLateness);

@@ -20,7 +20,8 @@ final class PipelineRules {
      * session the length is the gap; for tumbling and sliding windows the size (a window opened at its start needs at
      * least that long to end).
      *
-     * @param watermark null when broken (reported already): the rule then reads an allowance of zero
+     * @param watermark null when broken (reported already), or for a document recorded under the rule before it read
+     *                  the out-of-orderness ({@link ConfigLoader#loadRecorded}): the rule then reads an allowance of zero
      */
     static void lifetimeOutlastsWindow(Spot pipeline, WindowParser.Read window, TriggerParser.Read triggers, WatermarkSpec watermark) {
         if (window == null || window.length() == null || triggers == null || triggers.maxLifetime() == null) {

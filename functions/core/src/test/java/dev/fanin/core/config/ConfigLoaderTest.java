@@ -35,6 +35,18 @@ class ConfigLoaderTest {
         assertThat(only(valid("match: [{path: $.state, equals: off}]")).match().all().get(0).equalTo()).isEqualTo("off");
     }
 
+    /** A document an earlier fanin accepted and recorded loads as it did then: its windows close under it. */
+    @Test
+    void aRecordedDocumentLoadsByTheRulesThatAcceptedIt() {
+        String recorded = valid("window: {type: tumbling, size: 1h}\nwatermark: {outOfOrderness: 5m}\n"
+                + "match: [{path: $.country, oneOf: [SE, NO]}]").replace("maxLifetime: 15m", "maxLifetime: 61m");
+
+        assertThat(problems(recorded)).singleElement().asString().contains("plus watermark.outOfOrderness");
+        PipelineConfig then = ConfigLoader.loadRecorded(recorded, "history").pipelines().get(0);
+        assertThat(then.triggers().maxLifetime()).isEqualTo(Duration.ofMinutes(61));
+        assertThat(then.match().all().get(0).oneOf()).as("NO read as YAML 1.1 read it").containsExactly("SE", "false");
+    }
+
     @Test
     void aNumberOrBooleanFieldWrittenAsYaml11WordsOrOctalSaysWhatItNeeds() {
         assertThat(problems(valid("bounds: {maxOpenWindows: 010}"))).containsExactly(
