@@ -1,7 +1,6 @@
 package dev.fanin.core.machine;
 
 import dev.fanin.core.config.Bounds;
-import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.trigger.Triggers;
 import dev.fanin.core.trigger.WindowFacts;
@@ -107,11 +106,7 @@ final class Decisions {
         return action;
     }
 
-    /**
-     * A closed window: its pending correction claimed once it is due ({@link #correctionDue}), else due then. Under
-     * {@code incomplete: hold} an incomplete one is held (a continuation's revision, before its deadline) or takes the
-     * deadline's policy.
-     */
+    /** A closed window: its pending correction claimed once it is due ({@link #correctionDue}), else due then. */
     private Transition.Action closed(WindowState.Builder s, Instant now) {
         if (s.pendingSince == null) {
             s.dueAt = null;
@@ -124,20 +119,7 @@ final class Decisions {
         }
         // Late events of a continuation closed before it counted any are that revision, not a correction of the last.
         CloseReason reason = s.closedUnemitted != null ? s.closedUnemitted : CloseReason.LATE_CORRECTION;
-        boolean complete = s.completeness.completeOnClose(reason);
-        boolean deadLetter = false;
-        if (!complete && config.holdsIncomplete()) {
-            if (s.closedUnemitted != null && now.isBefore(s.hardDeadline)) {
-                // A continuation's revision, incomplete, is held as any under hold: until complete or its deadline.
-                s.status = WindowStatus.HELD;
-                s.dueAt = s.hardDeadline;
-                return Transition.Action.HELD;
-            }
-            // Past the deadline the policy there applies to every incomplete revision: a correction of a revision
-            // dead-lettered there is dead-lettered too (the target never had what it would correct).
-            deadLetter = config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
-        }
-        claims.claim(s, new Claims.Close(reason, complete, deadLetter, null), now);
+        claims.claim(s, new Claims.Close(reason, s.completeness.completeOnClose(reason), false, null), now);
         s.dueAt = s.leaseUntil;
         return Transition.Action.EMIT;
     }

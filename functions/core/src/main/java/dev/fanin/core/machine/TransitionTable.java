@@ -63,8 +63,7 @@ public final class TransitionTable {
         put(c, Stimulus.SESSION_LIMIT_CUT, refused("only an accepting session can be cut short"));
 
         WindowStatus d = WindowStatus.CLOSED;
-        // Under hold, the incomplete revision of a continuation that closed unemitted is held until its deadline.
-        Set<Outcome> correction = Set.of(o(d, NONE), o(c, EMIT), o(WindowStatus.HELD, HELD));
+        Set<Outcome> correction = Set.of(o(d, NONE), o(c, EMIT));
         put(d, Stimulus.EVENTS, step("late events within lateness are corrections, claimed once the correction delay has "
                 + "passed; later ones are too late", correction));
         put(d, Stimulus.SIZE_LIMIT_SPLIT, step("a closed window never splits: a full time window refuses its corrections, a "

@@ -168,12 +168,11 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
      * Whether the window holds one of its pipeline's open-window slots ({@code bounds.maxOpenWindows}): from its
      * creation until it is first closed or merged. A SIZE_LIMIT split keeps its slot (the window continues); a
      * closed window claimed again for late events takes none: a correction, or the late events of a continuation that
-     * closed unemitted ({@link #closedUnemitted}), also while they are held.
+     * closed unemitted ({@link #closedUnemitted}).
      */
     public boolean holdsSlot() {
         return switch (status()) {
-            case OPEN -> true;
-            case HELD -> closedUnemitted() == null;
+            case OPEN, HELD -> true;
             case CLAIMED -> claim().reason() != CloseReason.LATE_CORRECTION && closedUnemitted() == null;
             case CLOSED, MERGED -> false;
         };
