@@ -13,6 +13,7 @@ import java.time.format.DateTimeFormatterBuilder;
 import java.time.format.DateTimeParseException;
 import java.time.format.ResolverStyle;
 import java.util.List;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
@@ -42,6 +43,8 @@ final class EventTimes {
      */
     /** An epoch number written as a string, as SQS writes SentTimestamp. */
     private static final Pattern EPOCH_TEXT = Pattern.compile("-?\\d{1,20}(\\.\\d{1,9})?");
+    /** {@code T24:00}, {@code T24:00:00} or {@code T24:00:00.000...}: the end of the day, and only with zero minutes. */
+    private static final Pattern END_OF_DAY = Pattern.compile("T24:00((?::00(?:\\.0+)?)?)(?=[Zz+-]|$)");
     private static final DateTimeFormatter RFC_1123 = DateTimeFormatter.RFC_1123_DATE_TIME.withResolverStyle(ResolverStyle.STRICT);
     private static final List<DateTimeFormatter> ISO_FORMS = List.of(isoWithOffset("XXX"), isoWithOffset("XX"), isoWithOffset("X"), RFC_1123);
 
@@ -99,10 +102,14 @@ final class EventTimes {
         }
         // Why it failed, said by the ISO forms for a text that starts like one, else by RFC 1123 (the last form).
         boolean isoLike = !value.textValue().isEmpty() && Character.isDigit(value.textValue().charAt(0));
+        // ISO-8601's end of a day, 24:00, is the next day's 00:00 (the strict forms take hours 0-23 only).
+        Matcher endOfDay = END_OF_DAY.matcher(value.textValue());
+        String text = endOfDay.find() ? endOfDay.replaceFirst("T00:00$1") : value.textValue();
+        Duration nextDay = text.equals(value.textValue()) ? Duration.ZERO : Duration.ofDays(1);
         DateTimeParseException furthest = null;
         for (DateTimeFormatter form : ISO_FORMS) {
             try {
-                return OffsetDateTime.parse(value.textValue(), form).toInstant();
+                return OffsetDateTime.parse(text, form).toInstant().plus(nextDay);
             } catch (DateTimeParseException e) {
                 boolean rfc = form == RFC_1123;
                 if (furthest == null || (isoLike ? !rfc && reach(e) > reach(furthest) : rfc)) {

@@ -16,6 +16,7 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 class EventTimeTest {
@@ -62,6 +63,14 @@ class EventTimeTest {
         assertThat(e.eventTime()).isEqualTo(Instant.parse(expected));
         assertThat(e.eventTimeIsFallback()).isFalse();
         assertThat(e.arrivedAt()).isEqualTo(RECEIVED);
+    }
+
+    /** ISO-8601's end of a day is the next day's start, also under the strict reading that refuses February 30. */
+    @ParameterizedTest(name = "{0}")
+    @CsvSource({"2026-11-28T24:00:00Z, 2026-11-29T00:00:00Z", "2026-11-28T24:00Z, 2026-11-29T00:00:00Z",
+            "2026-12-31T24:00:00.000+01:00, 2026-12-31T23:00:00Z", "2028-02-28T24:00:00Z, 2028-02-29T00:00:00Z"})
+    void theEndOfADayIsTheNextDaysStart(String written, String expected) {
+        assertThat(accepted(intake(TimeFormat.ISO_8601), "\"" + written + "\"").eventTime()).isEqualTo(Instant.parse(expected));
     }
 
     @Test
