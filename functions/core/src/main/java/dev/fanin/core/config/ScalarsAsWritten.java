@@ -14,8 +14,9 @@ import java.util.regex.Pattern;
  * {@code 0x1F} as 31, {@code 1_000} as 1000 and {@code 1:30} as 90, and {@code NO}, {@code off} or {@code yes} as
  * booleans: a country code or a state in a match condition would silently become another value and never match.
  * Here a whole number is a number only when written in decimal, and a boolean only as {@code true} or
- * {@code false}; any other plain scalar is the text written (so a field that needs a number or a boolean says so,
- * quoting it).
+ * {@code false} (in any case); any other such plain scalar is the text written (so a field that needs a number or a
+ * boolean says so, quoting it). Numbers with a point or an exponent are still read as YAML 1.1 reads them
+ * ({@code 1_000.5} is 1000.5): quote one to keep its text.
  */
 final class ScalarsAsWritten extends YAMLFactory {
 
