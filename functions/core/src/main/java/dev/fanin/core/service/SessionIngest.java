@@ -50,13 +50,14 @@ final class SessionIngest {
     void ingest(PipelineBatch share, String key, List<Event> events) {
         IngestBatch batch = share.batch();
         List<Event>[] pending = new List[] {List.copyOf(events)};
+        boolean[] tooLarge = {false};
         try {
             Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), batch::startStep, () -> {
-                pending[0] = attempt(share, key, pending[0]);
+                pending[0] = attempt(share, key, pending[0], tooLarge);
                 return pending[0].isEmpty() ? Optional.of(true) : Optional.empty();
             });
             if (done.isEmpty()) {
-                batch.fail(pending[0], "sessions of key kept conflicting");
+                batch.fail(pending[0], tooLarge[0] ? liveItemFull(share.pipeline(), key) : "sessions of key kept conflicting");
             }
         } catch (StoreUnavailableException e) {
             engine.ports().metrics().count(MetricNames.STORE_UNAVAILABLE, share.pipeline());
@@ -65,7 +66,7 @@ final class SessionIngest {
     }
 
     /** One read, plan and write of the key: returns the events whose write lost to another writer (to re-plan). */
-    private List<Event> attempt(PipelineBatch share, String key, List<Event> events) {
+    private List<Event> attempt(PipelineBatch share, String key, List<Event> events, boolean[] tooLarge) {
         IngestBatch batch = share.batch();
         WindowMachine machine = share.machine();
         long watermark = share.watermark();
@@ -88,7 +89,7 @@ final class SessionIngest {
             }
         }
         cutOldestBeyondTheLimit(machine, planned.change, watermark, batch);
-        conflicted.addAll(writeLive(batch, planned));
+        conflicted.addAll(writeLive(batch, planned, tooLarge));
         conflicted.addAll(planned.replan);
         return conflicted;
     }
@@ -204,13 +205,17 @@ final class SessionIngest {
      * Writes the key's live change; on a lost write, the events it carried are re-planned and the slots taken for the
      * sessions it would have created are returned.
      */
-    private List<Event> writeLive(IngestBatch batch, Planned planned) {
+    private List<Event> writeLive(IngestBatch batch, Planned planned, boolean[] tooLarge) {
         if (!planned.change.changed()) {
             return List.of();
         }
         WriteOutcome outcome = writes.writeLive(planned.change, batch.followups);
         if (!outcome.applied()) {
-            return outcome.reason() == WriteOutcome.Rejection.TOO_LARGE ? handBackTheLaterHalf(batch, planned) : planned.events;
+            if (outcome.reason() == WriteOutcome.Rejection.TOO_LARGE) {
+                tooLarge[0] = true;
+                return handBackTheLaterHalf(batch, planned);
+            }
+            return planned.events;
         }
         for (Transition t : planned.outcomes) {
             batch.record(t.outcomes(), t.next().ref(), planned.watermark);
@@ -234,9 +239,13 @@ final class SessionIngest {
         WindowRef key = WindowRef.wholeKey(planned.machine.config().name(), planned.view.live().key());
         WindowLog.warn(LOG, key, "live sessions would pass what one item holds: events handed back for redelivery",
                 Map.of("handedBack", back.size(), "kept", keep));
-        batch.fail(List.copyOf(back), "LIVE_ITEM_FULL: the live sessions of key " + key.key() + " of pipeline " + key.pipeline()
-                + " would pass what one DynamoDB item holds with this event; it is retried once the sessions cut meanwhile have committed");
+        batch.fail(List.copyOf(back), liveItemFull(key.pipeline(), key.key()));
         return List.copyOf(carried.subList(0, keep));
+    }
+
+    private static String liveItemFull(String pipeline, String key) {
+        return "LIVE_ITEM_FULL: the live sessions of key " + key + " of pipeline " + pipeline
+                + " would pass what one DynamoDB item holds with this event; it is retried once the sessions cut meanwhile have committed";
     }
 
     private static List<Event> pick(List<Event> events, List<Integer> indexes) {

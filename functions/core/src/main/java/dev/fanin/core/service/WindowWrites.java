@@ -167,6 +167,10 @@ final class WindowWrites {
         if (!outcome.applied() && outcome.reason() == WriteOutcome.Rejection.CONFLICT) {
             metrics.count(MetricNames.WINDOW_CONFLICTS, pipeline);
         }
+        if (!outcome.applied() && outcome.reason() == WriteOutcome.Rejection.TOO_LARGE) {
+            // The ingest hands events back for it; a visit's claim or a commit is tried again by the next visit.
+            LOG.warn("pipeline {}: a write of a key's live sessions would pass what one item holds; not written", pipeline);
+        }
     }
 
     private void opened(WindowState next) {
