@@ -40,6 +40,9 @@ public final class TraceReader {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> FIELDS = Set.of("at", "body", "messageId", "attributes");
+    /** The SQS system attributes a trace may set that are numbers. */
+    private static final List<String> NUMERIC_ATTRIBUTES = List.of("SentTimestamp", "ApproximateFirstReceiveTimestamp",
+            "ApproximateReceiveCount");
     /** Where a trace whose every {@code at} is an offset starts: fixed, so a replay of it is reproducible. */
     static final Instant START_WITHOUT_INSTANT = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -179,6 +182,14 @@ public final class TraceReader {
             }
             given.fields().forEachRemaining(e -> attributes.put(e.getKey(),
                     e.getValue().isTextual() ? e.getValue().asText() : e.getValue().toString()));
+            // SQS always sends these as digits; intake would take another value for the arrival time without a word.
+            for (String numeric : NUMERIC_ATTRIBUTES) {
+                String value = attributes.get(numeric);
+                if (value != null && !value.matches("\\d{1,19}")) {
+                    throw new IllegalArgumentException("\"attributes\"." + numeric + " must be digits, as SQS sends it (epoch"
+                            + " milliseconds, or a count), not \"" + value + "\"");
+                }
+            }
         }
         return new Line(new TraceMessage(line, arrival, bodyText, messageId, attributes), offset, withPrevious);
     }

@@ -26,6 +26,14 @@ class TraceReaderTest {
         assertThat(trace.get(1).at()).isEqualTo(Instant.parse("2026-01-01T00:00:02Z"));
     }
 
+    /** A SentTimestamp that is not digits was replaced by the arrival time without a word. */
+    @Test
+    void aSystemAttributeThatIsNotANumberIsRefusedNamingIt() {
+        assertThatThrownBy(() -> TraceReader.parse(List.of(
+                "{\"at\":\"2026-01-01T00:00:02Z\",\"body\":\"b\",\"attributes\":{\"SentTimestamp\":\"abc\"}}"), "t"))
+                .hasMessageContaining("t:1:").hasMessageContaining("\"attributes\".SentTimestamp must be digits").hasMessageContaining("\"abc\"");
+    }
+
     @Test
     void aJsonBodyIsSentAsTheFileWritesIt() {
         String body = "{ \"rows\": 12345678901234567890.5, \"ratio\":0.10, \"n\":[1e2, -0.0] , \"s\":\"\\u00e9\" }";
