@@ -10,8 +10,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
 import picocli.CommandLine.TypeConversionException;
 
 /**
@@ -62,6 +64,10 @@ final class SimulateCommand extends FaninCommand {
     @Option(names = "--shapes", paramLabel = "LIST", split = ",", converter = ShapeName.class,
             description = "session,tumbling-expected,session-sentinel-hold (default all)")
     private List<Shape> shapes = Arrays.asList(Shape.values());
+    /** What a preset takes besides itself; every other flag would be ignored by it. */
+    private static final List<String> PRESET_FLAGS = List.of("--preset", "--seed", "--shapes");
+    @Spec
+    private CommandSpec spec;
     @Option(names = "--preset", paramLabel = "NAME",
             description = "bounded: exactly a run of the test suite's BoundedSimulationTest; outages: the same with consumer outages"
                     + " and shuffled backlogs (OutageSimulationTest); with --seed and --shapes")
@@ -82,6 +88,12 @@ final class SimulateCommand extends FaninCommand {
 
     private SimulationConfig config() throws UsageException {
         if (preset != null) {
+            List<String> ignored = spec.commandLine().getParseResult().matchedOptions().stream()
+                    .map(o -> o.longestName()).filter(name -> !PRESET_FLAGS.contains(name)).toList();
+            if (!ignored.isEmpty()) {
+                throw new UsageException("--preset " + preset + " runs its own workload: it takes --seed and --shapes only, not "
+                        + String.join(", ", ignored));
+            }
             return switch (preset) {
                 case "bounded" -> SimulationConfig.bounded(seed, shapes);
                 case "outages" -> SimulationConfig.outages(seed, shapes);

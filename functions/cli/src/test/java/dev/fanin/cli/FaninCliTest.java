@@ -197,6 +197,15 @@ class FaninCliTest {
         assertThat(run.err()).contains(message);
     }
 
+    /** A preset runs its own workload: a tuning flag beside it was ignored without a word. */
+    @Test
+    void aPresetWithATuningFlagIsAUsageErrorNamingTheFlag() {
+        CliRun run = CliRun.run("simulate", "--preset", "bounded", "--events", "10", "--crashes", "3");
+
+        assertThat(run.exit()).isEqualTo(2);
+        assertThat(run.err()).contains("--preset bounded runs its own workload: it takes --seed and --shapes only, not --events, --crashes");
+    }
+
     @Test
     void theFunctionEnvHelpShowsTheReferenceForm() {
         assertThat(CliRun.run("config", "diff", "--help").out()).contains("the emit targets' ${NAME}").doesNotContain("null");
