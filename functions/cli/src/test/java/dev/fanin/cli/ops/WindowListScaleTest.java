@@ -80,7 +80,7 @@ class WindowListScaleTest {
             dev.fanin.core.machine.Lifecycle l = held.lifecycle();
             StoredWindow stored = WindowCodec.encode(new WindowState(held.ref(), held.kind(), new dev.fanin.core.machine.Lifecycle(
                     dev.fanin.core.window.WindowStatus.HELD, l.version(), l.fence(), l.leaseUntil(), l.claim(), l.revision(), l.committedRevision(),
-                    l.closedUnemitted(), l.closedBy()),
+                    l.closedUnemitted(), l.closedBy(), l.committedDeadLettered()),
                     held.schedule(), held.contents(), held.times(), held.lineage(), held.layout()));
             batch.add(WriteRequest.builder().putRequest(PutRequest.builder().item(WindowItemCodec.head(stored, 1, Set.copyOf(stored.eventIds()), dev.fanin.aws.dynamodb.IdLayout.EMPTY))
                     .build()).build());

@@ -119,7 +119,10 @@ final class Decisions {
         }
         // Late events of a continuation closed before it counted any are that revision, not a correction of the last.
         CloseReason reason = s.closedUnemitted != null ? s.closedUnemitted : CloseReason.LATE_CORRECTION;
-        claims.claim(s, new Claims.Close(reason, s.completeness.completeOnClose(reason), false, null), now);
+        boolean complete = s.completeness.completeOnClose(reason);
+        // A revision that follows one dead-lettered (held incomplete to its deadline) goes the same way while still
+        // incomplete: the target never had what it would correct or continue. Complete, it goes to the target.
+        claims.claim(s, new Claims.Close(reason, complete, s.committedDeadLettered && !complete, null), now);
         s.dueAt = s.leaseUntil;
         return Transition.Action.EMIT;
     }

@@ -21,12 +21,13 @@ import java.util.Objects;
  *                          correction of the revision before it
  * @param closedBy          for a time window, the trigger of its latest close that was not a correction (what a
  *                          continuation of a full revision closes with), else null
+ * @param committedDeadLettered whether the last committed revision was dead-lettered (the target never had it)
  */
 public record Lifecycle(WindowStatus status, long version, long fence, Instant leaseUntil, Claim claim, int revision,
-                        int committedRevision, CloseReason closedUnemitted, CloseReason closedBy) {
+                        int committedRevision, CloseReason closedUnemitted, CloseReason closedBy, boolean committedDeadLettered) {
 
     /** A window not yet stored, accumulating its first revision. */
-    static final Lifecycle NEW = new Lifecycle(WindowStatus.OPEN, 0, 0, null, null, 0, -1, null, null);
+    static final Lifecycle NEW = new Lifecycle(WindowStatus.OPEN, 0, 0, null, null, 0, -1, null, null, false);
 
     public Lifecycle {
         Objects.requireNonNull(status, "status");

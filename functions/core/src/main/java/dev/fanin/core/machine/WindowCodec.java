@@ -108,6 +108,9 @@ public final class WindowCodec {
         if (s.closedBy() != null) {
             n.put("cb", s.closedBy().name());
         }
+        if (s.committedDeadLettered()) {
+            n.put("cd", true);
+        }
     }
 
     public static WindowState decode(StoredWindow w, PipelineConfig config) {
@@ -136,7 +139,7 @@ public final class WindowCodec {
         List<String> absorbed = new ArrayList<>();
         n.path("ab").forEach(x -> absorbed.add(x.textValue()));
         Lifecycle lifecycle = new Lifecycle(w.status(), w.version(), w.fence(), w.leaseUntil(), claim, n.path("r").intValue(),
-                n.path("cr").intValue(), reason(n, "cu"), reason(n, "cb"));
+                n.path("cr").intValue(), reason(n, "cu"), reason(n, "cb"), n.path("cd").asBoolean(false));
         Schedule schedule = new Schedule(w.dueAt(), n.path("t").isNumber() ? new TimerChain(n.path("ti").longValue(), instant(n, "t")) : null,
                 Instant.ofEpochMilli(n.path("o").longValue()), Instant.ofEpochMilli(n.path("d").longValue()), w.expiresAt(), instant(n, "p"),
                 n.has("ao") ? new Admitted(instant(n, "ao"), instant(n, "ad")) : null);

@@ -337,6 +337,7 @@ public final class WindowMachine {
         WindowState.Builder s = state.toBuilder();
         Claim claim = s.claim;
         s.committedRevision = claim.revision();
+        s.committedDeadLettered = claim.deadLetter();
         s.revision = claim.revision() + 1;
         s.closedUnemitted = null;
         s.claim = null;

@@ -75,6 +75,11 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
         return lifecycle.closedBy();
     }
 
+    /** Whether the last committed revision was dead-lettered: the target never had it. */
+    public boolean committedDeadLettered() {
+        return lifecycle.committedDeadLettered();
+    }
+
     // Schedule.
     public Instant dueAt() {
         return schedule.dueAt();
@@ -192,7 +197,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
     public WindowState withVersion(long newVersion) {
         Lifecycle l = lifecycle;
         return new WindowState(ref, kind, new Lifecycle(l.status(), newVersion, l.fence(), l.leaseUntil(), l.claim(), l.revision(),
-                l.committedRevision(), l.closedUnemitted(), l.closedBy()), schedule, contents, times, lineage, layout);
+                l.committedRevision(), l.closedUnemitted(), l.closedBy(), l.committedDeadLettered()), schedule, contents, times, lineage, layout);
     }
 
     /**
@@ -225,6 +230,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
         int committedRevision;
         CloseReason closedUnemitted;
         CloseReason closedBy;
+        boolean committedDeadLettered;
         Aggregates aggregates;
         Completeness completeness;
         long revisionEvents;
@@ -259,6 +265,7 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
             committedRevision = s.committedRevision();
             closedUnemitted = s.closedUnemitted();
             closedBy = s.closedBy();
+            committedDeadLettered = s.committedDeadLettered();
             aggregates = s.aggregates();
             completeness = s.completeness();
             revisionEvents = s.revisionEvents();
@@ -280,7 +287,8 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
 
         WindowState build() {
             return new WindowState(ref, kind,
-                    new Lifecycle(status, version, fence, leaseUntil, claim, revision, committedRevision, closedUnemitted, closedBy),
+                    new Lifecycle(status, version, fence, leaseUntil, claim, revision, committedRevision, closedUnemitted, closedBy,
+                            committedDeadLettered),
                     new Schedule(dueAt, timer, openedAt, hardDeadline, expiresAt, pendingSince, admitted),
                     new Contents(bounds, eventIds, aggregates, completeness, revisionEvents, lateEvents),
                     new EventTimes(firstEventTime, lastEventTime, lastTakenTime, lastArrival),

@@ -90,6 +90,11 @@ public final class PipelineFixture {
         return this;
     }
 
+    public PipelineFixture allowedLateness(Duration lateness) {
+        this.allowedLateness = lateness;
+        return this;
+    }
+
     public PipelineFixture retention(Duration retention) {
         this.retention = retention;
         return this;
