@@ -5,6 +5,7 @@ import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Optional;
 import software.amazon.awssdk.services.appconfigdata.AppConfigDataClient;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.ssm.SsmClient;
@@ -27,8 +28,8 @@ public interface ConfigDocument {
      * The version of the document the last {@link #read()} returned, as its store names it (an S3 object's ETag), for
      * a write conditional on it; empty where the store has none or nothing was read.
      */
-    default java.util.Optional<String> lastReadVersion() {
-        return java.util.Optional.empty();
+    default Optional<String> lastReadVersion() {
+        return Optional.empty();
     }
 
     /** The object at an {@code s3://} location. */

@@ -2,6 +2,7 @@ package dev.fanin.lambda;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;
+import java.util.Optional;
 import software.amazon.awssdk.core.ResponseBytes;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.S3Client;
@@ -26,8 +27,8 @@ final class S3ConfigDocument implements ConfigDocument {
     }
 
     @Override
-    public synchronized java.util.Optional<String> lastReadVersion() {
-        return java.util.Optional.ofNullable(text == null ? null : etag);
+    public synchronized Optional<String> lastReadVersion() {
+        return Optional.ofNullable(text == null ? null : etag);
     }
 
     @Override

@@ -60,15 +60,13 @@ class ExternalConfigTest {
         bucket = LocalFanin.prefix("config").toLowerCase() + "bucket";
         s3.createBucket(b -> b.bucket(bucket));
         putObject("shared.yaml", BUNDLED);
-        shared = LocalFanin.start("badcfg", SampleEvents.lastSent(SHARDS).plusSeconds(1),
-                Map.of(EnvironmentVariables.CONFIG, "s3://" + bucket + "/shared.yaml"));
+        shared = reading("badcfg", "s3://" + bucket + "/shared.yaml");
     }
 
     @Test
     void anS3ObjectIsReadAndAChangeTakesEffectAtTheNextRead() {
         putObject("pipelines.yaml", BUNDLED);
-        LocalFanin fanin = LocalFanin.start("s3cfg", SampleEvents.lastSent(SHARDS).plusSeconds(1),
-                Map.of(EnvironmentVariables.CONFIG, "s3://" + bucket + "/pipelines.yaml"));
+        LocalFanin fanin = reading("s3cfg", "s3://" + bucket + "/pipelines.yaml");
         assertThat(ingest(fanin).getBatchItemFailures()).isEmpty();
         assertThat(pipelines(fanin)).containsExactly("alert-storm", "alert-storm-sns", "file-uploads", "shard-completions");
 
@@ -85,8 +83,7 @@ class ExternalConfigTest {
         String name = "/" + LocalFanin.prefix("fanin").replace("-", "/") + "pipelines";
         // The bundled document is over the 4 KB of a standard parameter.
         ssm.putParameter(p -> p.name(name).value(BUNDLED).type(ParameterType.SECURE_STRING).tier(ParameterTier.ADVANCED));
-        LocalFanin fanin = LocalFanin.start("ssmcfg", SampleEvents.lastSent(SHARDS).plusSeconds(1),
-                Map.of(EnvironmentVariables.CONFIG, "ssm:" + name));
+        LocalFanin fanin = reading("ssmcfg", "ssm:" + name);
         assertThat(ingest(fanin).getBatchItemFailures()).isEmpty();
         assertThat(pipelines(fanin)).hasSize(4);
 
@@ -100,8 +97,7 @@ class ExternalConfigTest {
 
     @Test
     void withoutAValidConfigurationEveryInvocationFailsWithTheReasonUntilOneIsPublished() {
-        LocalFanin fanin = LocalFanin.start("nocfg", SampleEvents.lastSent(SHARDS).plusSeconds(1),
-                Map.of(EnvironmentVariables.CONFIG, "s3://" + bucket + "/not-yet.yaml"));
+        LocalFanin fanin = reading("nocfg", "s3://" + bucket + "/not-yet.yaml");
 
         assertThatThrownBy(() -> ingest(fanin)).isInstanceOf(NoValidConfigurationException.class)
                 .hasMessageContaining("fanin has no valid pipeline configuration (FANIN_CONFIG=s3://" + bucket + "/not-yet.yaml)")
@@ -124,8 +120,7 @@ class ExternalConfigTest {
     @Test
     void aNewInstanceRunsOnTheConfigurationTheFunctionsLastRanWhileThePublishedOneIsInvalid() {
         putObject("cold.yaml", BUNDLED);
-        LocalFanin running = LocalFanin.start("coldcfg", SampleEvents.lastSent(SHARDS).plusSeconds(1),
-                Map.of(EnvironmentVariables.CONFIG, "s3://" + bucket + "/cold.yaml"));
+        LocalFanin running = reading("coldcfg", "s3://" + bucket + "/cold.yaml");
         assertThat(ingest(running).getBatchItemFailures()).isEmpty();
         putObject("cold.yaml", "version: 1\npipelines: []\n");
 
@@ -216,5 +211,10 @@ class ExternalConfigTest {
         } catch (IOException e) {
             throw new IllegalStateException(e);
         }
+    }
+
+    /** A runtime at the samples' time whose functions read their configuration at {@code location}. */
+    private static LocalFanin reading(String prefix, String location) {
+        return LocalFanin.start(prefix, SampleEvents.lastSent(SHARDS).plusSeconds(1), Map.of(EnvironmentVariables.CONFIG, location));
     }
 }

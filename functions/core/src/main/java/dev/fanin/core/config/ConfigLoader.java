@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import com.fasterxml.jackson.dataformat.yaml.YAMLFactoryBuilder;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLParser;
 import java.io.IOException;
@@ -53,24 +54,26 @@ public final class ConfigLoader {
      * double {@code 1.5}), so a number in a condition is the text an event's equal number has. Plain scalars YAML 1.1
      * would turn into other values ({@code NO}, {@code 010}) are read as written ({@link ScalarsAsWritten}).
      */
-    private static final ObjectMapper YAML = YAMLMapper.builder(new ScalarsAsWritten(YAMLFactory.builder()
-                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)))
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .build();
+    private static final ObjectMapper YAML = mapper(new ScalarsAsWritten(factory()));
 
     /**
      * The parser of documents an earlier fanin accepted and recorded ({@link #loadRecorded}): YAML 1.1 as they were read
-     * then ({@code yes} a boolean, {@code 010} a number).
+     * then ({@code yes} a boolean, {@code 010} a number), otherwise as {@link #YAML}.
      */
-    private static final ObjectMapper RECORDED_YAML = YAMLMapper.builder(YAMLFactory.builder()
-                    .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
-                    .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL)
-                    .build())
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-            .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-            .build();
+    private static final ObjectMapper RECORDED_YAML = mapper(factory().build());
+
+    private static YAMLFactoryBuilder factory() {
+        return YAMLFactory.builder()
+                .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+                .enable(YAMLParser.Feature.EMPTY_STRING_AS_NULL);
+    }
+
+    private static ObjectMapper mapper(YAMLFactory factory) {
+        return YAMLMapper.builder(factory)
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+                .build();
+    }
 
     /** Which rules a document is loaded by. */
     enum Rules {
