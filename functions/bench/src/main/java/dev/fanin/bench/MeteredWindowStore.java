@@ -26,7 +26,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
-import java.util.function.Predicate;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -218,57 +217,59 @@ public final class MeteredWindowStore implements WindowStore {
         this.container = container;
     }
 
-    /** The layout a load of every item of a window rebuilds (the committed-session queries): all of its slices. */
-    private IdLayout allSlices(WindowRef ref) {
-        Set<String> sealed = new HashSet<>();
-        long newestRead = 0;
-        for (Map.Entry<Long, Set<String>> slice : slices(ref).entrySet()) {
-            sealed.addAll(slice.getValue());
-            newestRead = slice.getKey();
-        }
-        return new IdLayout(sealed, Math.max(newestRead, newest.getOrDefault(ref, 0L)), false);
-    }
-
     private TreeMap<Long, Set<String>> slices(WindowRef ref) {
         return slices.computeIfAbsent(ref, r -> new TreeMap<>());
     }
 
     /**
-     * As the adapter ({@code DynamoDbSessions.closedSessions}): the pages of an ascending consistent {@code Query}
-     * from {@code S<to>} until the next session's items, then those of a descending one below {@code S<to>} until the
-     * head of a session starting at or before {@code from} (a page ending exactly at its limit is followed by another
-     * only if items remain, as the local endpoint pages; DynamoDB may return one more, empty, page there).
+     * As the adapter ({@code DynamoDbSessions.closedHeads}, then each head as a load goes on): a consistent
+     * {@code Query} of the first item from {@code S<to>} below "S:" (a session's head, or a live session's slice), then
+     * the pages of a descending one below {@code S<to>} until the head of a session starting at or before
+     * {@code from}, each slice met ending its page and sending the query on from its session's head; then each head's
+     * slices the container does not hold ({@link #sealed}). A page ending exactly at its limit is followed by another
+     * only if items remain, as the local endpoint pages; DynamoDB may return one more, empty, page there.
      */
     @Override
     public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
         String pk = WindowKeys.windowPk(pipeline, key);
         bill.purpose(Purpose.COMMITTED_QUERY);
-        // The session at or after the range end: ascending from S<to> below "S:", until the next session's item.
-        List<Map.Entry<String, Long>> later = new ArrayList<>(partition(pk).subMap(WindowRef.sessionId(toMillis), true, "S:", true).entrySet());
-        String first = later.isEmpty() ? null : WindowKeys.windowIdOf(later.get(0).getKey());
-        billPages(pk, later, item -> !WindowKeys.windowIdOf(item.getKey()).equals(first));
-        // Then descending below S<to>, until the head of a session starting at or before the range start.
-        List<Map.Entry<String, Long>> below = new ArrayList<>(partition(pk).headMap(WindowRef.sessionId(toMillis), false).descendingMap().entrySet());
-        billPages(pk, below, item -> WindowKeys.isHead(item.getKey()) && sessionStart(item.getKey()) <= fromMillis);
-        return delegate.closedSessions(pipeline, key, fromMillis, toMillis).stream().map(w -> withLayout(w, allSlices(w.ref()))).toList();
+        List<String> heads = new ArrayList<>();
+        Map.Entry<String, Long> later = partition(pk).subMap(WindowRef.sessionId(toMillis), true, "S:", true).firstEntry();
+        bill.call(QUERY);
+        read(pk, later == null ? 0 : later.getValue());
+        if (later != null && WindowKeys.isHead(later.getKey())) {
+            heads.add(WindowKeys.windowIdOf(later.getKey()));
+        }
+        descendingHeads(pk, WindowRef.sessionId(toMillis), fromMillis, heads);
+        Map<String, StoredWindow> stored = new HashMap<>();
+        delegate.closedSessions(pipeline, key, fromMillis, toMillis).forEach(w -> stored.put(w.ref().windowId(), w));
+        return heads.stream().map(stored::get).map(w -> withLayout(w, sealed(pk, w.ref(), w.version(), w.expiresAt(),
+                newest.getOrDefault(w.ref(), 0L)))).toList();
     }
 
-    /**
-     * The pages of one consistent {@code Query} over {@code items} in its order: the first of {@code FIRST_PAGE_ITEMS},
-     * the next of {@code NEXT_PAGE_ITEMS}, until a page holds an item that {@code stops} it or the items end.
-     */
-    private void billPages(String pk, List<Map.Entry<String, Long>> items, Predicate<Map.Entry<String, Long>> stops) {
+    /** The pages of the descending query below {@code before}, as {@link #closedSessions} says, adding the heads read. */
+    private void descendingHeads(String pk, String before, long fromMillis, List<String> heads) {
+        List<Map.Entry<String, Long>> items = new ArrayList<>(partition(pk).headMap(before, false).descendingMap().entrySet());
         int at = 0;
         int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
-        boolean reached;
         do {
             List<Map.Entry<String, Long>> page = items.subList(at, Math.min(items.size(), at + limit));
             bill.call(QUERY);
             read(pk, page.stream().mapToLong(Map.Entry::getValue).sum());
-            reached = page.stream().anyMatch(stops);
+            for (Map.Entry<String, Long> item : page) {
+                String windowId = WindowKeys.windowIdOf(item.getKey());
+                if (!WindowKeys.isHead(item.getKey())) {
+                    descendingHeads(pk, WindowKeys.aboveHead(windowId), fromMillis, heads);
+                    return;
+                }
+                heads.add(windowId);
+                if (sessionStart(item.getKey()) <= fromMillis) {
+                    return;
+                }
+            }
             at += page.size();
             limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
-        } while (!reached && at < items.size());
+        } while (at < items.size());
     }
 
     /**

@@ -64,6 +64,14 @@ public final class Workloads {
      * in a session already closed and committed). What a batch costs must not grow with how long its key has lived.
      */
     public static Workload history(int keys, double days, long seed) {
+        return history(keys, days, seed, 3);
+    }
+
+    /** As {@link #history(int, double, long)}, with {@code alerts} alerts in each session (2 s apart, at most 45). */
+    static Workload history(int keys, double days, long seed, int alerts) {
+        if (alerts < 1 || alerts > 45) {
+            throw new IllegalArgumentException("alerts per session must be in [1, 45] (the 30 s gap before the next, 2 minutes on), was " + alerts);
+        }
         Random random = new Random(seed);
         List<Arrival> arrivals = new ArrayList<>();
         long sessions = Math.round(days * 24 * 30);
@@ -71,7 +79,7 @@ public final class Workloads {
         for (long s = 0; s < sessions; s++) {
             for (int k = 0; k < keys; k++) {
                 Instant sessionStart = START.plus(Duration.ofMinutes(2 * s)).plusMillis(k * 11_000L);
-                for (int i = 0; i < 3; i++) {
+                for (int i = 0; i < alerts; i++) {
                     Instant at = sessionStart.plusSeconds(2L * i);
                     String body = alert(n++, k, at.minusMillis(300), random);
                     arrivals.add(new Arrival(at, "m-" + arrivals.size(), body));

@@ -91,6 +91,16 @@ class AdapterCrossCheckTest {
         assertThat(crossCheck(dynamo, history).real().duplicates()).as("duplicates that land in committed sessions").isPositive();
     }
 
+    /**
+     * Sessions of 40 alerts, each spilling a slice, and duplicates landing in them once committed: the descending
+     * query meets slices and goes on from their session's head, and the slices are read as a loaded head's.
+     */
+    @Test
+    void duplicatesOfCommittedSessionsWithSlicesMakeTheSameCallsOnTheAdapterAsInTheModel(DynamoDbClient dynamo) {
+        Workload history = Workloads.history(1, 0.01, 5, 40);
+        assertThat(crossCheck(dynamo, history).real().duplicates()).as("duplicates that land in committed sessions").isPositive();
+    }
+
     @Test
     void theNaiveBaselineOnDynamoDbMakesTheCallsItsModelBills(DynamoDbClient dynamo) {
         List<Event> events = BenchMain.parse(CONFIG, Workloads.named("alert-storm", 0.01, 5)).subList(0, 120);

@@ -33,8 +33,9 @@ import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 /**
  * The session half of {@link DynamoDbWindowStore}: a key's live item ({@link LiveItemCodec}), read with one strongly
  * consistent {@code GetItem} (plus one {@code Query} of the slices of each live session that has sealed any) and
- * replaced with one {@code PutItem} conditional on its version; and the committed sessions around an event time, read
- * with a descending {@code Query} of the key's partition that stops at the first session starting at or before it.
+ * replaced with one {@code PutItem} conditional on its version; and the heads of the committed sessions around an event
+ * time, read with a descending {@code Query} of the key's partition that stops at the first session starting at or
+ * before it.
  *
  * <p>A live session's recent ids spill as a committed window's do: after the write, the tail goes to a new slice
  * ({@code S<id>#S#<version written>}, unique without reading, so a lost race never blocks the next spill), then one
@@ -116,56 +117,44 @@ final class DynamoDbSessions {
     }
 
     /**
-     * The committed sessions around {@code [fromMillis, toMillis)} ({@link dev.fanin.core.port.WindowStore#closedSessions}):
-     * the first whose id is at or after {@code S<toMillis>}, read by an ascending query stopped at the next session's
-     * head, then those with ids before it, latest first, down to the first whose id is at or before {@code fromMillis}:
-     * pages of a descending query, the first small, stopped as soon as that session's head is read (its slices come
-     * before it in that order).
+     * The heads of the committed sessions around {@code [fromMillis, toMillis)}
+     * ({@link dev.fanin.core.port.WindowStore#closedSessions}), never their slices (the caller reads those as a loaded
+     * head's, {@link SealedSlices}): the first item at or after {@code S<toMillis>}, by an ascending query of one item
+     * (a head precedes its slices; a live session's slices, which have no head, mean that no committed session there
+     * can reach below {@code toMillis}); then the heads below it, latest first, down to the first whose session starts
+     * at or before {@code fromMillis}: pages of a descending query, the first small. Descending, a session's slices come
+     * before its head, so the first slice met ends the page and the query goes on from that session's head.
      */
-    List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
-        List<Map<String, AttributeValue>> items = firstSessionFrom(pipeline, key, toMillis);
-        Map<String, AttributeValue> start = null;
-        boolean reached = false;
-        int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
-        do {
-            QueryResponse page = DynamoDbCalls.query(dynamo, closedRequest(pipeline, key, toMillis, limit, start), "closedSessions");
+    List<Map<String, AttributeValue>> closedHeads(String pipeline, String key, long fromMillis, long toMillis) {
+        List<Map<String, AttributeValue>> heads = new ArrayList<>();
+        List<Map<String, AttributeValue>> later = DynamoDbCalls.query(dynamo, laterRequest(pipeline, key, toMillis), "closedSessions").items();
+        if (!later.isEmpty() && WindowKeys.isHead(later.get(0).get(SK).s())) {
+            heads.add(later.get(0));
+        }
+        String before = WindowRef.sessionId(toMillis);
+        QueryRequest request = closedRequest(pipeline, key, before, DynamoDbWindowStore.FIRST_PAGE_ITEMS, null);
+        while (request != null) {
+            QueryResponse page = DynamoDbCalls.query(dynamo, request, "closedSessions");
+            Map<String, AttributeValue> start = DynamoDbCalls.next(page);
+            request = start == null ? null : closedRequest(pipeline, key, before, DynamoDbWindowStore.NEXT_PAGE_ITEMS, start);
             for (Map<String, AttributeValue> item : page.items()) {
-                items.add(item);
                 String sk = item.get(SK).s();
-                if (WindowKeys.isHead(sk) && startOf(sk) <= fromMillis) {
-                    reached = true;
+                if (!WindowKeys.isHead(sk)) {
+                    before = WindowKeys.aboveHead(WindowKeys.windowIdOf(sk));
+                    request = closedRequest(pipeline, key, before, DynamoDbWindowStore.FIRST_PAGE_ITEMS, null);
                     break;
                 }
-            }
-            start = DynamoDbCalls.next(page);
-            limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
-        } while (!reached && start != null);
-        return WindowItemCodec.windows(pipeline, items);
-    }
-
-    /** The items (head, then slices) of the committed session with the first id at or after {@code S<fromMillis>}. */
-    private List<Map<String, AttributeValue>> firstSessionFrom(String pipeline, String key, long fromMillis) {
-        List<Map<String, AttributeValue>> items = new ArrayList<>();
-        Map<String, AttributeValue> start = null;
-        String windowId = null;
-        int limit = DynamoDbWindowStore.FIRST_PAGE_ITEMS;
-        do {
-            QueryResponse page = DynamoDbCalls.query(dynamo, laterRequest(pipeline, key, fromMillis, limit, start), "closedSessions");
-            for (Map<String, AttributeValue> item : page.items()) {
-                String id = WindowKeys.windowIdOf(item.get(SK).s());
-                if (windowId != null && !windowId.equals(id)) {
-                    return items;
+                heads.add(item);
+                if (startOf(sk) <= fromMillis) {
+                    return heads;
                 }
-                windowId = id;
-                items.add(item);
             }
-            start = DynamoDbCalls.next(page);
-            limit = DynamoDbWindowStore.NEXT_PAGE_ITEMS;
-        } while (start != null);
-        return items;
+        }
+        return heads;
     }
 
-    QueryRequest laterRequest(String pipeline, String key, long fromMillis, int limit, Map<String, AttributeValue> start) {
+    /** The first item at or after {@code S<fromMillis>} of the key's committed sessions (never the live item). */
+    QueryRequest laterRequest(String pipeline, String key, long fromMillis) {
         return QueryRequest.builder()
                 .tableName(table)
                 .keyConditionExpression(LATER_QUERY)
@@ -173,17 +162,17 @@ final class DynamoDbSessions {
                 .expressionAttributeValues(Map.of(":pk", s(WindowKeys.windowPk(pipeline, key)), ":from", s(WindowRef.sessionId(fromMillis)),
                         ":sessions", s(COMMITTED_SESSIONS_END)))
                 .consistentRead(true)
-                .limit(limit)
-                .exclusiveStartKey(start)
+                .limit(1)
                 .build();
     }
 
-    QueryRequest closedRequest(String pipeline, String key, long toMillis, int limit, Map<String, AttributeValue> start) {
+    /** The items of the key's partition below {@code before}, latest first. */
+    QueryRequest closedRequest(String pipeline, String key, String before, int limit, Map<String, AttributeValue> start) {
         return QueryRequest.builder()
                 .tableName(table)
                 .keyConditionExpression(CLOSED_QUERY)
                 .expressionAttributeNames(Map.of("#pk", PK, "#sk", SK))
-                .expressionAttributeValues(Map.of(":pk", s(WindowKeys.windowPk(pipeline, key)), ":before", s(WindowRef.sessionId(toMillis))))
+                .expressionAttributeValues(Map.of(":pk", s(WindowKeys.windowPk(pipeline, key)), ":before", s(before)))
                 .scanIndexForward(false)
                 .consistentRead(true)
                 .limit(limit)

@@ -199,9 +199,14 @@ public final class DynamoDbWindowStore implements WindowStore {
         return sessions.loadLive(pipeline, key);
     }
 
+    /** The committed sessions' heads ({@link DynamoDbSessions#closedHeads}), each then as {@link #load} goes on. */
     @Override
     public List<StoredWindow> closedSessions(String pipeline, String key, long fromMillis, long toMillis) {
-        return sessions.closedSessions(pipeline, key, fromMillis, toMillis);
+        List<StoredWindow> windows = new ArrayList<>();
+        for (Map<String, AttributeValue> head : sessions.closedHeads(pipeline, key, fromMillis, toMillis)) {
+            window(new WindowRef(pipeline, key, WindowKeys.windowIdOf(head.get(SK).s())), head).ifPresent(windows::add);
+        }
+        return windows;
     }
 
     /**

@@ -35,6 +35,14 @@ public final class WindowKeys {
     }
 
     /**
+     * A sort key just above a window's head ({@code <id>#H}) and below its slices ({@code <id>#S#...}), held by no item
+     * ('I' follows 'H'): a descending query below it starts at the head.
+     */
+    public static String aboveHead(String windowId) {
+        return headSk(windowId) + "I";
+    }
+
+    /**
      * A slice's sort key, its number zero-padded to {@link #SLICE_DIGITS} digits so that slices sort by number (a range
      * of them is one {@code Query}). Slices written before bounded loads have unpadded numbers; both parse.
      */

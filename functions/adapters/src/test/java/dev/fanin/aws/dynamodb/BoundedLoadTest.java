@@ -21,6 +21,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import software.amazon.awssdk.services.dynamodb.DynamoDbClient;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 import software.amazon.awssdk.services.dynamodb.model.ProvisionedThroughputExceededException;
+import software.amazon.awssdk.services.dynamodb.model.QueryRequest;
+import software.amazon.awssdk.services.dynamodb.model.QueryResponse;
 import software.amazon.awssdk.services.dynamodb.model.UpdateItemRequest;
 
 /**
@@ -35,6 +37,8 @@ class BoundedLoadTest {
     @RegisterExtension
     static final FreshTable TABLE = new FreshTable("windows");
     private final Map<String, Long> calls = new TreeMap<>();
+    /** Items the counted clients' queries returned. */
+    private final long[] itemsRead = {0};
 
     @Test
     void aWindowSpilledManyTimesLoadsTheSameIdsColdAndWarm() {
@@ -112,34 +116,83 @@ class BoundedLoadTest {
     void aLiveSessionWithSlicesLoadsEveryIdColdAndWarmAndItsCommittedHeadToo() {
         DynamoDbWindowStore warm = container(new SliceCache(SliceCache.DEFAULT_BYTES), update -> false);
         WindowRef ref = new WindowRef("alerts", KEY, "S000000000001000");
-        Set<String> ids = new HashSet<>();
-        LiveSessions previous = warm.loadLive("alerts", KEY);
-        for (int batch = 0; batch < 12; batch++) {
-            for (int i = 0; i < 40; i++) {
-                ids.add(String.format("%08d%08d", batch, i));
-            }
-            StoredWindow s = previous.sessions().isEmpty() ? null : previous.sessions().get(0);
-            StoredWindow next = new StoredWindow(ref, s == null ? 0 : s.version(), WindowStatus.OPEN, null, T0.plusSeconds(3600), 0, null,
-                    ids, "{}", s == null ? null : s.layout());
-            assertThat(warm.replaceLive(previous, new LiveSessions("alerts", KEY, previous.version(), List.of(next), null,
-                    T0.plusSeconds(3600))).applied()).isTrue();
-            previous = warm.loadLive("alerts", KEY);
-            assertThat(previous.sessions().get(0).eventIds()).isEqualTo(ids);
-        }
+        LiveSessions previous = growSession(warm, ref, 12);
+        Set<String> ids = previous.sessions().get(0).eventIds();
         calls.clear();
         assertThat(warm.loadLive("alerts", KEY).sessions().get(0).eventIds()).isEqualTo(ids);
         assertThat(calls).as("warm: the live item alone").isEqualTo(Map.of("GetItem", 1L));
         DynamoDbWindowStore cold = container(new SliceCache(SliceCache.DEFAULT_BYTES), update -> false);
         assertThat(cold.loadLive("alerts", KEY).sessions().get(0).eventIds()).isEqualTo(ids);
 
-        // Committed: its head at the live version, with the session's layout; its slices stay its own.
-        StoredWindow session = previous.sessions().get(0);
-        StoredWindow committed = new StoredWindow(ref, previous.version(), WindowStatus.CLOSED, null, session.expiresAt(), 1, null,
-                session.eventIds(), "{}", session.layout());
-        assertThat(warm.create(committed).applied()).isTrue();
+        commit(warm, previous);
         assertThat(warm.load(ref).orElseThrow().eventIds()).isEqualTo(ids);
         assertThat(cold.load(ref).orElseThrow().eventIds()).isEqualTo(ids);
         assertThat(container(new SliceCache(0), update -> false).load(ref).orElseThrow().eventIds()).as("no cache at all").isEqualTo(ids);
+    }
+
+    /**
+     * A late event's search for committed sessions reads their heads, never every slice: a container that holds a
+     * session's slices reads at most a page of them (the one that shows it has slices), however many it has.
+     */
+    @Test
+    void committedSessionsAroundALateEventAreReadByTheirHeadsAndTheSlicesTheContainerLacks() {
+        DynamoDbWindowStore warm = container(new SliceCache(SliceCache.DEFAULT_BYTES), update -> false);
+        WindowRef ref = new WindowRef("alerts", KEY, "S000000000001000");
+        LiveSessions grown = growSession(warm, ref, 30);
+        Set<String> ids = grown.sessions().get(0).eventIds();
+        commit(warm, grown);
+        long slices = sliceItems(ref);
+        assertThat(slices).as("a session of many slices").isGreaterThan(20);
+
+        calls.clear();
+        itemsRead[0] = 0;
+        List<StoredWindow> around = warm.closedSessions("alerts", KEY, 1_500, 2_000);
+        assertThat(around).extracting(w -> w.ref().windowId()).containsExactly("S000000000001000");
+        assertThat(around.get(0).eventIds()).isEqualTo(ids);
+        assertThat(calls).as("the item after the range, a page that meets the slices, the head").isEqualTo(Map.of("Query", 3L));
+        assertThat(itemsRead[0]).as("the head and one page of slices").isEqualTo(1 + DynamoDbWindowStore.FIRST_PAGE_ITEMS);
+
+        calls.clear();
+        DynamoDbWindowStore cold = container(new SliceCache(SliceCache.DEFAULT_BYTES), update -> false);
+        List<StoredWindow> coldAround = cold.closedSessions("alerts", KEY, 1_500, 2_000);
+        assertThat(coldAround.get(0).eventIds()).as("cold: every slice, once").isEqualTo(ids);
+        assertThat(calls).isEqualTo(Map.of("Query", 4L));
+        calls.clear();
+        assertThat(cold.closedSessions("alerts", KEY, 1_500, 2_000).get(0).eventIds()).isEqualTo(ids);
+        assertThat(calls).as("then it holds them").isEqualTo(Map.of("Query", 3L));
+    }
+
+    /** Grows one live session by {@code batches} batches of 40 ids, spilling as it goes; the live sessions after. */
+    private static LiveSessions growSession(DynamoDbWindowStore store, WindowRef ref, int batches) {
+        Set<String> ids = new HashSet<>();
+        LiveSessions previous = store.loadLive(ref.pipeline(), ref.key());
+        for (int batch = 0; batch < batches; batch++) {
+            for (int i = 0; i < 40; i++) {
+                ids.add(String.format("%08d%08d", batch, i));
+            }
+            StoredWindow s = previous.sessions().isEmpty() ? null : previous.sessions().get(0);
+            StoredWindow next = new StoredWindow(ref, s == null ? 0 : s.version(), WindowStatus.OPEN, null, T0.plusSeconds(3600), 0, null,
+                    ids, "{}", s == null ? null : s.layout());
+            assertThat(store.replaceLive(previous, new LiveSessions(ref.pipeline(), ref.key(), previous.version(), List.of(next), null,
+                    T0.plusSeconds(3600))).applied()).isTrue();
+            previous = store.loadLive(ref.pipeline(), ref.key());
+            assertThat(previous.sessions().get(0).eventIds()).isEqualTo(ids);
+        }
+        return previous;
+    }
+
+    /** Commits the one live session: its head at the live version, with the session's layout; its slices stay its own. */
+    private static void commit(DynamoDbWindowStore store, LiveSessions live) {
+        StoredWindow session = live.sessions().get(0);
+        StoredWindow committed = new StoredWindow(session.ref(), live.version(), WindowStatus.CLOSED, null, session.expiresAt(), 1, null,
+                session.eventIds(), "{}", session.layout());
+        assertThat(store.create(committed).applied()).isTrue();
+    }
+
+    private static long sliceItems(WindowRef ref) {
+        return TABLE.client().query(b -> b.tableName(TABLE.name()).keyConditionExpression("pk = :pk AND begins_with(sk, :s)")
+                .expressionAttributeValues(Map.of(":pk", AttributeValue.fromS(WindowKeys.windowPk(ref.pipeline(), ref.key())),
+                        ":s", AttributeValue.fromS(ref.windowId() + "#S#")))).count();
     }
 
     /** Grows the window by {@code rounds} batches of 40 ids, each loaded and written in the next container in turn. */
@@ -183,6 +236,11 @@ class BoundedLoadTest {
             if (method.getName().equals("updateItem") && args[0] instanceof UpdateItemRequest update
                     && update.updateExpression().startsWith("DELETE") && crashes.test(update)) {
                 throw ProvisionedThroughputExceededException.builder().message("the crash between slice and head").statusCode(503).build();
+            }
+            if (method.getName().equals("query") && args[0] instanceof QueryRequest query) {
+                QueryResponse page = TABLE.client().query(query);
+                itemsRead[0] += page.count();
+                return page;
             }
             return null;
         });

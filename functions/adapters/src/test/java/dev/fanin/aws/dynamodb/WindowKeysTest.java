@@ -34,6 +34,14 @@ class WindowKeysTest {
     }
 
     @Test
+    void aboveTheHeadIsBetweenTheHeadAndTheFirstSlice() {
+        String id = "S000000000001000";
+        assertThat(WindowKeys.headSk(id)).isLessThan(WindowKeys.aboveHead(id));
+        assertThat(WindowKeys.aboveHead(id)).isLessThan(WindowKeys.sliceSk(id, 0)).isLessThan(id + "#S#0");
+        assertThat(WindowKeys.isHead(WindowKeys.aboveHead(id))).isFalse();
+    }
+
+    @Test
     void windowPrefixOfOneIdIsNotAPrefixOfALongerId() {
         // begins_with(sk, "T1#") must not match window "T10".
         assertThat(WindowKeys.headSk("T10")).doesNotStartWith(WindowKeys.windowSkPrefix("T1"));
