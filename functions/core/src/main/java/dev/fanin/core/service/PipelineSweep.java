@@ -157,8 +157,8 @@ final class PipelineSweep {
     synchronized void relistAndRemove() {
         WindowStore store = engine.ports().store();
         try {
-            for (Map.Entry<Instant, Listing> slot : SweepPlan.listings(relisted, WindowMachine.DEFAULT_DUE_GRANULARITY).entrySet()) {
-                store.addDue(pipeline, slot.getKey(), slot.getValue().entries(), slot.getValue().expiresAt());
+            for (Listing listing : SweepPlan.listings(relisted, WindowMachine.DEFAULT_DUE_GRANULARITY)) {
+                store.addDue(pipeline, listing.dueAt(), listing.entries(), listing.expiresAt());
             }
             if (!handled.isEmpty()) {
                 store.removeDue(handled);

@@ -5,10 +5,8 @@ import dev.fanin.core.window.WindowRef;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import java.util.TreeMap;
 
 /**
@@ -24,6 +22,14 @@ import java.util.TreeMap;
  * @param deadline   processing time at which the run stops taking new entries
  */
 record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant deadline) {
+
+    /**
+     * At most this many windows in one bucket the sweeper lists again. A bucket goes to the shard of its first entry
+     * and one shard thread visits it, so windows falling due together (every key's window of a tumbling pipeline) go
+     * to several buckets, over several shards, and the run's threads share them. At about 60 bytes an entry, a
+     * bucket of 100 is about 6 KB: what the split adds is an item's key and rounding, under a tenth of its units.
+     */
+    static final int RELISTED_PER_BUCKET = 100;
 
     /** How long a rotation of the first shard lasts: runs within one minute start at the same shard. */
     static final Duration ROTATION = Duration.ofMinutes(1);
@@ -90,8 +96,11 @@ record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant dead
         }
     }
 
-    /** One due bucket to write: the windows it lists, and the expiry it must outlive (the latest of theirs). */
-    record Listing(List<WindowRef> entries, Instant expiresAt) {
+    /**
+     * One due bucket to write: when it falls due, the windows it lists, and the expiry it must outlive (the latest of
+     * theirs).
+     */
+    record Listing(Instant dueAt, List<WindowRef> entries, Instant expiresAt) {
 
         Listing {
             entries = List.copyOf(entries);
@@ -99,20 +108,23 @@ record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant dead
     }
 
     /**
-     * The due buckets that list {@code relisted} again, by bucket time: each window in the bucket of its next visit
-     * rounded down to {@code grid} (early by less than the grid, so that windows due within one step share a bucket).
+     * The due buckets that list {@code relisted} again, in due order: each window in the bucket of its next visit
+     * rounded down to {@code grid} (early by less than the grid, so that windows due within one step share a bucket),
+     * at most {@link #RELISTED_PER_BUCKET} to a bucket.
      */
-    static NavigableMap<Instant, Listing> listings(Map<WindowRef, Relisting> relisted, Duration grid) {
+    static List<Listing> listings(Map<WindowRef, Relisting> relisted, Duration grid) {
         long step = grid.toMillis();
-        TreeMap<Instant, List<WindowRef>> entries = new TreeMap<>();
-        Map<Instant, Instant> expiries = new HashMap<>();
-        relisted.forEach((ref, r) -> {
-            Instant slot = Instant.ofEpochMilli(Math.floorDiv(r.nextVisit().toEpochMilli(), step) * step);
-            entries.computeIfAbsent(slot, s -> new ArrayList<>()).add(ref);
-            expiries.merge(slot, r.expiresAt(), (x, y) -> x.isAfter(y) ? x : y);
+        TreeMap<Instant, List<Map.Entry<WindowRef, Relisting>>> bySlot = new TreeMap<>();
+        relisted.entrySet().forEach(e -> bySlot.computeIfAbsent(
+                Instant.ofEpochMilli(Math.floorDiv(e.getValue().nextVisit().toEpochMilli(), step) * step), s -> new ArrayList<>()).add(e));
+        List<Listing> listings = new ArrayList<>();
+        bySlot.forEach((slot, windows) -> {
+            for (int from = 0; from < windows.size(); from += RELISTED_PER_BUCKET) {
+                List<Map.Entry<WindowRef, Relisting>> group = windows.subList(from, Math.min(windows.size(), from + RELISTED_PER_BUCKET));
+                Instant expiresAt = group.stream().map(e -> e.getValue().expiresAt()).max(Instant::compareTo).orElseThrow();
+                listings.add(new Listing(slot, group.stream().map(Map.Entry::getKey).toList(), expiresAt));
+            }
         });
-        TreeMap<Instant, Listing> bySlot = new TreeMap<>();
-        entries.forEach((slot, refs) -> bySlot.put(slot, new Listing(refs, expiries.get(slot))));
-        return bySlot;
+        return listings;
     }
 }

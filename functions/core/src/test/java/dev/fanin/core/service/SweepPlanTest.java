@@ -12,7 +12,6 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.NavigableMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -120,11 +119,11 @@ class SweepPlanTest {
             relisted.put(ref(i), new Relisting(MIDNIGHT.plusMillis(offsets.get(i)), MIDNIGHT.plusSeconds(3600), i));
         }
 
-        NavigableMap<Instant, Listing> listings = SweepPlan.listings(relisted, Duration.ofSeconds(10));
+        List<Listing> listings = SweepPlan.listings(relisted, Duration.ofSeconds(10));
 
-        assertThat(listings.keySet()).containsExactlyElementsOf(
+        assertThat(listings).extracting(Listing::dueAt).containsExactlyElementsOf(
                 Arrays.stream(buckets.split(" ")).map(b -> MIDNIGHT.plusMillis(Long.parseLong(b))).toList());
-        assertThat(listings.values().stream().mapToInt(l -> l.entries().size()).sum()).as("every window listed once").isEqualTo(offsets.size());
+        assertThat(listings.stream().mapToInt(l -> l.entries().size()).sum()).as("every window listed once").isEqualTo(offsets.size());
     }
 
     @Test
@@ -134,10 +133,35 @@ class SweepPlanTest {
         relisted.put(ref(1), new Relisting(MIDNIGHT.plusSeconds(2), MIDNIGHT.plusSeconds(900), 2));
         relisted.put(ref(2), new Relisting(MIDNIGHT.plusSeconds(3), MIDNIGHT.plusSeconds(300), 3));
 
-        Listing only = SweepPlan.listings(relisted, Duration.ofSeconds(10)).get(MIDNIGHT);
+        Listing only = SweepPlan.listings(relisted, Duration.ofSeconds(10)).get(0);
 
+        assertThat(only.dueAt()).isEqualTo(MIDNIGHT);
         assertThat(only.entries()).containsExactlyInAnyOrder(ref(0), ref(1), ref(2));
         assertThat(only.expiresAt()).isEqualTo(MIDNIGHT.plusSeconds(900));
+    }
+
+    @ParameterizedTest(name = "{0} windows due in one step: buckets of {1}")
+    @CsvSource(delimiter = '|', value = {
+            "1   | 1",
+            "99  | 99",
+            "100 | 100",
+            "101 | 100 1",
+            "250 | 100 100 50",
+    })
+    void windowsDueInOneStepAreListedInBucketsOfAtMostAHundredEachOutlivingItsOwn(int windows, String sizes) {
+        Map<WindowRef, Relisting> relisted = new LinkedHashMap<>();
+        for (int i = 0; i < windows; i++) {
+            relisted.put(ref(i), new Relisting(MIDNIGHT.plusMillis(i), MIDNIGHT.plusSeconds(100 + i), i));
+        }
+
+        List<Listing> listings = SweepPlan.listings(relisted, Duration.ofSeconds(10));
+
+        assertThat(listings).extracting(l -> l.entries().size())
+                .containsExactlyElementsOf(Arrays.stream(sizes.split(" ")).map(Integer::valueOf).toList());
+        assertThat(listings).allSatisfy(l -> assertThat(l.dueAt()).isEqualTo(MIDNIGHT));
+        assertThat(listings.stream().flatMap(l -> l.entries().stream()).distinct().count()).as("every window once").isEqualTo(windows);
+        assertThat(listings).allSatisfy(l -> assertThat(l.expiresAt()).isEqualTo(l.entries().stream()
+                .map(r -> relisted.get(r).expiresAt()).max(Instant::compareTo).orElseThrow()));
     }
 
     @Test
