@@ -30,12 +30,18 @@ final class FunctionEnvironment {
             "AWS_ACCESS_KEY_ID", "AWS_SECRET_ACCESS_KEY", "AWS_SESSION_TOKEN", "LAMBDA_TASK_ROOT", "LAMBDA_RUNTIME_DIR", "_HANDLER",
             "TZ");
 
+    /** The emit queue taken as set: standard, or a FIFO one where the document says so ({@link #problem}). */
+    private static final String ASSUMED_QUEUE = "https://sqs.us-east-1.amazonaws.com/123456789012/fanin-emit";
+
     private final Map<String, String> values;
     private final String whose;
+    /** Whether the queue URL is not known and may be a FIFO queue's as well as a standard one's. */
+    private final boolean queueOfEitherKind;
 
-    private FunctionEnvironment(Map<String, String> values, String whose) {
+    private FunctionEnvironment(Map<String, String> values, String whose, boolean queueOfEitherKind) {
         this.values = values;
         this.whose = whose;
+        this.queueOfEitherKind = queueOfEitherKind;
     }
 
     /** The functions of {@code stack}, from its outputs and parameters, with what the operator added to them. */
@@ -44,29 +50,48 @@ final class FunctionEnvironment {
         values.put(BUS, found.get("OutputBusName"));
         values.put(QUEUE, found.get("EmitQueueUrl"));
         values.putAll(added);
-        return new FunctionEnvironment(values, "stack " + stack + "'s functions");
+        return new FunctionEnvironment(values, "stack " + stack + "'s functions", false);
     }
 
-    /** Functions of a stack not named: the template's variables taken as set. */
+    /**
+     * Functions of a stack not named: the template's variables taken as set, the emit queue as a standard or a FIFO
+     * queue, whichever the document needs (its {@code fifo} says which the stack's must be).
+     */
     static FunctionEnvironment assumed(Map<String, String> added) {
         Map<String, String> values = new LinkedHashMap<>();
         values.put(BUS, "fanin-bus");
-        values.put(QUEUE, "https://sqs.us-east-1.amazonaws.com/123456789012/fanin-emit");
+        values.put(QUEUE, ASSUMED_QUEUE);
         values.putAll(added);
-        return new FunctionEnvironment(values, "the functions");
+        return new FunctionEnvironment(values, "the functions", !added.containsKey(QUEUE));
     }
 
     /** Why {@code config} cannot run on these functions (an emit target they cannot build), empty when it can. */
     Optional<String> problem(FaninConfig config) {
         try {
             EventBridgeEmitter.checkTargets(config, this::value);
-            SqsEmitter.resolveTargets(config, this::value);
+            resolveQueues(config);
             return Optional.empty();
         } catch (IllegalStateException e) {
             return Optional.of(e.getMessage() + ". " + whose + " get " + BUS + " (the stack's bus) and " + QUEUE
                     + " (its EmitQueueUrl parameter" + (isSet(QUEUE) ? "" : ", empty here") + ") from template.yaml, beside"
                     + " its settings and Lambda's own variables: write the value into the configuration, or set EmitQueueUrl;"
                     + " for a variable you gave the functions yourself, add --function-env NAME=VALUE");
+        }
+    }
+
+    /** The SQS targets resolved; a queue of either kind is tried as standard, then as FIFO. */
+    private void resolveQueues(FaninConfig config) {
+        try {
+            SqsEmitter.resolveTargets(config, this::value);
+        } catch (IllegalStateException standard) {
+            if (!queueOfEitherKind) {
+                throw standard;
+            }
+            try {
+                SqsEmitter.resolveTargets(config, name -> QUEUE.equals(name) ? ASSUMED_QUEUE + ".fifo" : value(name));
+            } catch (IllegalStateException fifo) {
+                throw standard;
+            }
         }
     }
 
