@@ -206,6 +206,12 @@ class FaninCliTest {
         assertThat(run.err()).contains("--preset bounded runs its own workload: it takes --seed and --shapes only, not --events, --crashes");
     }
 
+    /** With no flags, simulate ran the long run's million events, which needs about 10 GB of heap (a review). */
+    @Test
+    void simulateWithoutFlagsRunsATenthOfTheLongRun() {
+        assertThat(CliRun.run("simulate", "--help").out()).contains("distinct events (default 100000; 1000000 for the");
+    }
+
     @Test
     void theFunctionEnvHelpShowsTheReferenceForm() {
         assertThat(CliRun.run("config", "diff", "--help").out()).contains("the emit targets' ${NAME}").doesNotContain("null");
