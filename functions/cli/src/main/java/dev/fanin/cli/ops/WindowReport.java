@@ -62,15 +62,21 @@ public record WindowReport(WindowState state, Duration age, boolean overdue, Lon
         }
         return switch (w.status()) {
             case OPEN -> waitingFor(w, pipeline, watermark) + "; " + deadline;
-            case HELD -> "held incomplete (incomplete.policy hold) until complete or its " + deadline + ", then "
-                    + (pipeline.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER ? "dead-lettered" : "fired flagged incomplete");
+            case HELD -> "held incomplete (incomplete.policy hold) until complete or its " + deadline + ", then " + atDeadline(pipeline);
             case CLAIMED -> claimed(w, now);
-            case CLOSED -> w.pendingSince() != null
+            case CLOSED -> w.pendingSince() != null && w.heldContinuation(pipeline)
+                    ? "closed; its late events, a continuation of the window (revision " + w.revision() + "), are held incomplete"
+                            + " (incomplete.policy hold) until complete or its " + deadline + ", then " + atDeadline(pipeline)
+                    : w.pendingSince() != null
                     ? (w.closedUnemitted() != null ? "closed; its late events, a continuation of the window (revision " + w.revision()
                             + ", corrects nothing), are due " : "closed; a correction with late events is due ") + Times.relative(w.dueAt(), now)
                     : "closed (revision " + w.committedRevision() + ")";
             case MERGED -> "merged into another session";
         };
+    }
+
+    private static String atDeadline(PipelineConfig pipeline) {
+        return pipeline.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER ? "dead-lettered" : "fired flagged incomplete";
     }
 
     private static String waitingFor(WindowState w, PipelineConfig pipeline, long watermark) {

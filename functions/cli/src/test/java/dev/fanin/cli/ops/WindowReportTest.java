@@ -84,6 +84,32 @@ class WindowReportTest {
         assertThat(late.why()).startsWith("OVERDUE: still HELD past its hard deadline 3m 00s ago");
     }
 
+    /** The late events of a split's continuation a visit closed empty are held under hold, and the row says so. */
+    @Test
+    void aContinuationClosedEmptyWhoseLateEventsAreHeldSaysSoNotThatTheyAreDue() {
+        FaninConfig config = ConfigLoader.load(WindowsCommandTest.JOBS.replace("\n    incomplete:",
+                "\n    bounds: {maxEventsPerWindow: 2, onOverflow: split}\n    incomplete:"), "test");
+        PipelineConfig jobs = config.pipelines().get(0);
+        WindowMachine m = new WindowMachine(jobs, Duration.ofSeconds(30));
+        MessageIntake intake = new MessageIntake(config);
+        java.util.function.IntFunction<List<dev.fanin.core.event.Event>> shard = n -> intake.parse(new InboundMessage("m" + n,
+                "{\"job\":\"j\",\"shard\":" + n + ",\"n\":4,\"at\":\"" + T0.plusSeconds(n) + "\"}", null, T0)).accepted();
+        WindowState open = m.open(new WindowRef("jobs", "j", WindowRef.timeWindowId(T0.toEpochMilli())),
+                new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 3_600_000), T0);
+        List<dev.fanin.core.event.Event> full = new java.util.ArrayList<>(shard.apply(0));
+        full.addAll(shard.apply(1));
+        WindowState split = m.ingest(open, full, T0.toEpochMilli(), T0.plusSeconds(10)).next().withVersion(1);
+        WindowState continuation = m.commit(split, split.fence(), T0.toEpochMilli(), T0.plusSeconds(11)).next().withVersion(2);
+        long pastTheEnd = T0.plus(Duration.ofHours(2)).toEpochMilli();
+        WindowState closedEmpty = m.tick(continuation, pastTheEnd, T0.plusSeconds(60)).next().withVersion(3);
+        assertThat(closedEmpty.closedUnemitted()).isNotNull();
+        WindowState held = m.ingest(closedEmpty, shard.apply(2), pastTheEnd, T0.plusSeconds(90)).next();
+
+        assertThat(WindowReport.of(held, jobs, pastTheEnd, T0.plusSeconds(90)).why()).isEqualTo("closed; its late events, a"
+                + " continuation of the window (revision 1), are held incomplete (incomplete.policy hold) until complete or its"
+                + " hard deadline in 28m 30s (2026-11-29T10:30:00Z), then fired flagged incomplete");
+    }
+
     /**
      * A claim past its lease and its deadline is overdue for its own reason, an emission failing or a crash, not the
      * sweeper (a review: the row sent the operator to the sweeper's errors for a window whose target refused it).

@@ -1,7 +1,9 @@
 package dev.fanin.core.machine;
 
 import dev.fanin.core.config.Bounds;
+import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
+import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.trigger.Triggers;
 import dev.fanin.core.trigger.WindowFacts;
 import dev.fanin.core.watermark.Watermark;
@@ -47,7 +49,7 @@ final class Decisions {
         Transition.Action action = switch (s.status) {
             case OPEN, HELD -> accepting(s, step.watermark(), step.now());
             case CLAIMED -> claimed(s, step.now());
-            case CLOSED -> closed(s, step.now());
+            case CLOSED -> closed(s, step.before().pendingSince() == null, step.now());
             case MERGED -> {
                 s.dueAt = null;
                 yield Transition.Action.NONE;
@@ -106,11 +108,27 @@ final class Decisions {
         return action;
     }
 
-    /** A closed window: its pending correction claimed once it is due ({@link #correctionDue}), else due then. */
-    private Transition.Action closed(WindowState.Builder s, Instant now) {
+    /**
+     * A closed window: its pending correction claimed once it is due ({@link #correctionDue}), else due then; under
+     * HOLD, the late events of a continuation closed before it counted any are held as an incomplete revision is
+     * ({@link #heldContinuation}).
+     *
+     * @param pendingNow whether the pending events came in this very step (for the alert a hold raises once)
+     */
+    private Transition.Action closed(WindowState.Builder s, boolean pendingNow, Instant now) {
         if (s.pendingSince == null) {
             s.dueAt = null;
             return Transition.Action.NONE;
+        }
+        if (heldContinuation(s)) {
+            if (now.isBefore(s.hardDeadline)) {
+                s.dueAt = s.hardDeadline;
+                return pendingNow ? Transition.Action.HELD : Transition.Action.NONE;
+            }
+            boolean deadLetter = config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
+            claims.claim(s, new Claims.Close(CloseReason.HARD_LIFETIME, false, deadLetter, null), now);
+            s.dueAt = s.leaseUntil;
+            return Transition.Action.EMIT;
         }
         Instant correctionDue = correctionDue(s);
         if (now.isBefore(correctionDue)) {
@@ -127,6 +145,23 @@ final class Decisions {
         return Transition.Action.EMIT;
     }
 
+
+    /**
+     * Whether {@code s} is a continuation closed before it counted anything (a split's, or a full revision's), whose
+     * late events, still incomplete, are held under HOLD as its revision would have been had they come before that
+     * close: it is claimed once complete (as a correction is), or at the hard deadline, flagged or dead-lettered as
+     * {@code atDeadline} says. So whether a sweep closed the empty continuation first changes nothing. It stays CLOSED
+     * meanwhile (its slot was returned at that close), taking its missing events past the allowed lateness as a HELD
+     * window does ({@link EventAdmission}).
+     */
+    private boolean heldContinuation(WindowState.Builder s) {
+        return heldContinuation(config, s.status, s.closedUnemitted, s.completeness);
+    }
+
+    static boolean heldContinuation(PipelineConfig config, WindowStatus status, CloseReason closedUnemitted, Completeness completeness) {
+        return status == WindowStatus.CLOSED && closedUnemitted != null && config.holdsIncomplete()
+                && !completeness.completeOnClose(closedUnemitted);
+    }
 
     /**
      * When a pending correction is due: {@code late.correctionDelay} after its first event, but no later than a lease and

@@ -57,8 +57,10 @@ final class EventAdmission {
                 && config.incomplete().mode() == IncompletePolicy.Mode.FIRE_AND_RECONCILE && !s.completeness.isComplete();
         boolean isFinal = !now.isBefore(finalAt(s));
         // A window held while incomplete waits for its missing events until the hard deadline, whatever the watermark
-        // says: a HELD one, and a stored OPEN one under HOLD, which this very decision holds if they are still missing.
-        boolean holding = s.status == WindowStatus.HELD || (storedAccepting && config.holdsIncomplete());
+        // says: a HELD one, a stored OPEN one under HOLD, which this very decision holds if they are still missing, and
+        // a continuation closed before it counted any, whose revision this is.
+        boolean holding = s.status == WindowStatus.HELD || (storedAccepting && config.holdsIncomplete())
+                || Decisions.heldContinuation(config, s.status, s.closedUnemitted, s.completeness);
         if (isFinal || (lateness == Lateness.TOO_LATE && !reconciling && !holding)) {
             return new EventOutcome(event, Disposition.TOO_LATE, isFinal ? finalReason(s) : lateReason(bounds, watermark));
         }

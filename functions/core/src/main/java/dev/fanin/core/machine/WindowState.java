@@ -1,6 +1,7 @@
 package dev.fanin.core.machine;
 
 import dev.fanin.core.aggregate.Aggregates;
+import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.EventTimeMath;
@@ -181,6 +182,14 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
             case CLAIMED -> claim().reason() != CloseReason.LATE_CORRECTION && closedUnemitted() == null;
             case CLOSED, MERGED -> false;
         };
+    }
+
+    /**
+     * Whether this is a continuation closed before it counted anything whose late events, incomplete under HOLD, are
+     * held until complete or the hard deadline, as a HELD window is (it stays CLOSED: its slot was returned).
+     */
+    public boolean heldContinuation(PipelineConfig config) {
+        return Decisions.heldContinuation(config, status(), closedUnemitted(), completeness());
     }
 
     /** Whether an emitted revision exists, so that new events are corrections of it. */
