@@ -184,7 +184,8 @@ record CostLines(List<Line> lines) {
             case DUE_PUT, DUE_QUERY, DUE_DELETE -> Guarantee.SWEEPER;
             case COUNTER_WRITE, COUNTER_READ -> Guarantee.OPEN_BOUND;
             case WATERMARK_WRITE, WATERMARK_READ -> Guarantee.WATERMARK;
-            case COMMIT, COMMITTED_HEAD, LIVE_REMOVAL -> Guarantee.EXACTLY_ONCE;
+            case COMMIT, COMMITTED_HEAD -> Guarantee.EXACTLY_ONCE;
+            case LIVE_REMOVAL -> Guarantee.ONE_VIEW_PER_KEY;
             case CORRECTION -> Guarantee.CORRECTIONS;
             case SESSION_MERGE -> Guarantee.MERGES;
             case HISTORY_READ, HISTORY_RAN, HISTORY_RECORD -> Guarantee.RETIREMENT;
@@ -202,7 +203,8 @@ record CostLines(List<Line> lines) {
         return switch (line.purpose()) {
             case WINDOW_EVENTS, LIVE_EVENTS -> "writes: events (window heads, live items)";
             case CLAIM -> "writes: claims";
-            case COMMIT, COMMITTED_HEAD, LIVE_REMOVAL -> "writes: commits (for a session: its committed head, its removal from the live item)";
+            case COMMIT, COMMITTED_HEAD -> "writes: commits (for a session: its committed head)";
+            case LIVE_REMOVAL -> "writes: a committed session's removal from the live item";
             case CORRECTION -> "writes: later revisions' claims and commits (corrections)";
             case CLAIM_LOAD -> "reads: a visit's load before its first claim (the design's flush reads nothing)";
             case SESSION_MERGE -> "writes: session merges";

@@ -16,8 +16,12 @@ enum Guarantee {
     OPEN_BOUND("bounded open windows",
             "the open-window counter: admission control under `bounds.maxOpenWindows`"),
     EXACTLY_ONCE("exactly-once flush",
-            "the commit after the emission (for a session, its committed head and its removal from the live item): a crash or "
-                    + "redelivery never fires a revision twice or loses one"),
+            "the commit after the emission (for a session, its committed head): a crash or redelivery never fires a revision "
+                    + "twice or loses one"),
+    ONE_VIEW_PER_KEY("sessions safe under racing invocations",
+            "a key's open sessions in one item, written under its version, so two invocations on one key never both create or "
+                    + "extend a session from one view and count an event twice; a committed session then leaves that item, a "
+                    + "second write"),
     CORRECTIONS("corrections",
             "late events within lateness correct the flushed aggregate: a later revision's claim, commit and event, and the "
                     + "wait on the PutEvents calls only they take; events past lateness go to the side output"),

@@ -102,6 +102,9 @@ class CostLinesTest {
         assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.SWEEPER, Purpose.HEAD_LOAD))).isEqualTo(Guarantee.SWEEPER);
         assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.CLAIM))).isEqualTo(Guarantee.CORE);
         assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.COMMIT))).isEqualTo(Guarantee.EXACTLY_ONCE);
+        assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.COMMITTED_HEAD))).isEqualTo(Guarantee.EXACTLY_ONCE);
+        // The live item keeps racing invocations from counting an event twice; leaving it is that item's price, not the commit's.
+        assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.TIMER, Purpose.LIVE_REMOVAL))).isEqualTo(Guarantee.ONE_VIEW_PER_KEY);
         assertThat(CostLines.guaranteeOf(new DynamoDbBill.Line(DynamoDbBill.INGEST, Purpose.DUE_PUT))).isEqualTo(Guarantee.SWEEPER);
     }
 
