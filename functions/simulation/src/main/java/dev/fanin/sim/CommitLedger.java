@@ -82,14 +82,18 @@ public final class CommitLedger {
         }
         if (previous == null) {
             WindowState s = WindowCodec.decode(next, pipeline);
-            Instant minimumTtl = s.hardDeadline().plus(pipeline.allowedLateness()).plus(pipeline.late().correctionDelay()).plus(lease);
+            Instant minimumTtl = s.hardDeadline().plus(pipeline.allowedLateness()).plus(pipeline.late().correctionDelay()).plus(lease)
+                    .plus(pipeline.effectiveRetention());
             if (next.expiresAt().isBefore(minimumTtl)) {
                 violations.add("TTL " + next.expiresAt() + " of new window " + next.ref() + " is before hard deadline + lateness"
-                        + " + correction delay + lease = " + minimumTtl);
+                        + " + correction delay + lease + retention = " + minimumTtl);
             }
             if (windows.putIfAbsent(next.ref(), new Life(next.ref(), clock.millis(), s.hardDeadline())) != null) {
                 violations.add("window " + next.ref() + " created twice (a create must find it absent)");
             }
+        }
+        if (previous != null && next.expiresAt().isBefore(previous.expiresAt())) {
+            violations.add("TTL of " + next.ref() + " moved earlier, from " + previous.expiresAt() + " to " + next.expiresAt());
         }
         Life life = windows.get(next.ref());
         if (life == null) {

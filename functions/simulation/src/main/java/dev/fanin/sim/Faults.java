@@ -199,6 +199,11 @@ public final class Faults {
         return t == Long.MAX_VALUE ? pipelineWide.size() : firstAtOrAfter(t + 1);
     }
 
+    /** Every fault injected so far (each one can make an invocation fail). */
+    public long injected() {
+        return (long) crashes + throttles + failedEmits + slowEmits + slowCalls + interleavings + lostTimers;
+    }
+
     public long calls() {
         return calls;
     }

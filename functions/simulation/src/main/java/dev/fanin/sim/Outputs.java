@@ -104,7 +104,21 @@ public final class Outputs implements SideOutput, DeadLetters {
         reasons.merge("SQS_REDRIVE", 1, Integer::sum);
     }
 
+    /** How often the queue has handed out a message (-1 once deleted), and its maxReceiveCount. */
+    private java.util.function.ToIntFunction<String> receiveCount = id -> -1;
+    private int maxReceiveCount = Integer.MAX_VALUE;
+
+    public void receiveCounts(java.util.function.ToIntFunction<String> receiveCount, int maxReceiveCount) {
+        this.receiveCount = receiveCount;
+        this.maxReceiveCount = maxReceiveCount;
+    }
+
     private void deadLettered(String messageId, String reason) {
+        int received = receiveCount.applyAsInt(messageId);
+        if (reason.startsWith("RETRIES_EXHAUSTED") && received >= 0 && received < maxReceiveCount) {
+            violations.add("message " + messageId + " dead-lettered as " + reason + " on its receive " + received
+                    + " of maxReceiveCount " + maxReceiveCount + ": a retryable failure must be retried");
+        }
         SimMessage m = inFlight.apply(messageId);
         if (m == null) {
             violations.add("dead letter for message " + messageId + " that is not in flight");

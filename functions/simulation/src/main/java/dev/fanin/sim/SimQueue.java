@@ -169,6 +169,12 @@ public final class SimQueue<T> {
         return e == null ? null : e.payload;
     }
 
+    /** How often a message still in the queue has been received, or -1 when it is gone (deleted). */
+    public int receiveCount(String id) {
+        Entry<T> e = messages.get(id);
+        return e == null ? -1 : e.receiveCount;
+    }
+
     public int size() {
         return messages.size();
     }

@@ -71,6 +71,7 @@ public final class Simulation {
     private final Set<String> boundBroken = new HashSet<>();
     private final List<Long> exhaustedSweeps = new ArrayList<>();
     private long invocationErrors;
+    private long unexplained;
     /** The batches of the ingest invocations running now, innermost first (interleavings nest). */
     private final java.util.Deque<List<SimQueue.Delivery<SimMessage>>> ingesting = new java.util.ArrayDeque<>();
     private long sameKeyInterleavings;
@@ -93,6 +94,7 @@ public final class Simulation {
         // A message handed to two invocations at once may be deleted by one while the other dead-letters it.
         this.outputs = new Outputs(id -> input.payload(id) != null ? input.payload(id) : handedTwice.get(id), violations, clock::millis,
                 Workload.ON_TIME_DELAY_MILLIS + 1_000 + 2 * config.maxSkew().toMillis());
+        this.outputs.receiveCounts(input::receiveCount, config.maxReceiveCount());
         FaultySinks sinks = new FaultySinks(outputs, outputs, faults);
         this.ports = new FaninPorts(
                 new FaultyWindowStore(new ObservedStore(store, ledger), faults),
@@ -268,12 +270,19 @@ public final class Simulation {
         int outer = current;
         current = w.id;
         faults.enter();
+        long injectedBefore = faults.injected();
         try {
             body.run();
         } catch (SimulatedCrash crash) {
             w.boot();
         } catch (RuntimeException e) {
             invocationErrors++;
+            // An invocation fails only for a reason the run injected (throttling, a failed or stalled emission, a
+            // crash or an interleaved worker it raced with): any other failure is a defect, however well the
+            // queue's redelivery or the sweeper hides it.
+            if (faults.injected() == injectedBefore && unexplained++ < 20) {
+                violations.add("invocation failed with no fault injected into it: " + e);
+            }
         } finally {
             faults.exit();
             current = outer;
