@@ -56,7 +56,11 @@ final class SessionVisit {
         return new Read(engine.ports().store().loadLive(pipeline, key), readAt);
     }
 
-    private Optional<Map<WindowRef, WindowVisit.Visited>> attempt(Read read, List<String> windowIds, Visit visit) {
+    private Optional<Map<WindowRef, WindowVisit.Visited>> attempt(Read read, List<String> windowIds, Visit asked) {
+        // Decide no earlier than the read: an ingest that wrote the item before it, past a session's hard deadline, planned
+        // that session as cut there and may have opened its continuation inside its gap (KeySessions); deciding at an
+        // earlier time (a timer batch takes its time once) would close it whole, overlapping that continuation.
+        Visit visit = asked.notBefore(engine.clock().instant());
         LiveSessions live = read.live();
         Map<String, WindowState> states = new LinkedHashMap<>();
         live.sessions().forEach(s -> states.put(s.ref().windowId(), engine.decode(s)));
