@@ -43,7 +43,7 @@ final class CloseWindowsCommand extends FaninCommand {
     private StackOptions target;
     @Mixin
     private WindowSelector window;
-    @Option(names = "--all-held", description = "every HELD window of --pipeline (up to --limit) instead of one")
+    @Option(names = "--all-held", description = "every held window of --pipeline (up to --limit) instead of one: HELD, or a continuation holding its late events")
     private boolean allHeld;
     @Option(names = "--limit", paramLabel = "N", description = "with --all-held: close at most N windows (default ${DEFAULT-VALUE})")
     private int limit = 100;
@@ -95,15 +95,26 @@ final class CloseWindowsCommand extends FaninCommand {
         return state.status() == WindowStatus.CLAIMED && !now.isBefore(state.leaseUntil());
     }
 
-    private List<WindowRef> held(Operated stack) {
+    /**
+     * The pipeline's held windows: HELD ones, and CLOSED continuations whose late events are held
+     * ({@link WindowState#heldContinuation}), found among the closed heads the same scan reads.
+     */
+    private List<WindowRef> held(Operated stack) throws UsageException {
+        PipelineConfig pipeline = stack.pipeline(window.pipeline);
         List<WindowRef> refs = new ArrayList<>();
         Optional<String> cursor = Optional.empty();
         do {
-            var page = stack.table().heads(Optional.of(window.pipeline), EnumSet.of(WindowStatus.HELD), cursor, Math.min(limit, 1000), 10);
-            page.windows().stream().map(StoredWindow::ref).limit(limit - refs.size()).forEach(refs::add);
+            var page = stack.table().heads(Optional.of(window.pipeline), EnumSet.of(WindowStatus.HELD, WindowStatus.CLOSED), cursor,
+                    Math.min(limit, 1000), 10);
+            page.windows().stream().filter(w -> isHeld(stack.engine().decode(w), pipeline)).map(StoredWindow::ref)
+                    .limit(limit - refs.size()).forEach(refs::add);
             cursor = page.cursor();
         } while (cursor.isPresent() && refs.size() < limit);
         return refs;
+    }
+
+    private static boolean isHeld(WindowState state, PipelineConfig pipeline) {
+        return state.status() == WindowStatus.HELD || (state.pendingSince() != null && state.heldContinuation(pipeline));
     }
 
     private static boolean confirmed(Console console, List<WindowRef> selected) throws IOException {

@@ -159,8 +159,9 @@ final class Decisions {
     }
 
     static boolean heldContinuation(PipelineConfig config, WindowStatus status, CloseReason closedUnemitted, Completeness completeness) {
-        return status == WindowStatus.CLOSED && closedUnemitted != null && config.holdsIncomplete()
-                && !completeness.completeOnClose(closedUnemitted);
+        // An operator who closed the window said not to wait: its late events go as corrections do.
+        return status == WindowStatus.CLOSED && closedUnemitted != null && closedUnemitted != CloseReason.OPERATOR
+                && config.holdsIncomplete() && !completeness.completeOnClose(closedUnemitted);
     }
 
     /**

@@ -69,11 +69,13 @@ public final class TransitionTable {
                 + "events while incomplete, as a HELD window does (alert), to be claimed when complete or at the hard deadline",
                 Set.of(o(d, NONE), o(d, HELD), o(c, EMIT))));
         put(d, Stimulus.SIZE_LIMIT_SPLIT, step("a closed window never splits: a full time window refuses its corrections, a "
-                + "session takes them past the bound", correction));
+                + "session takes them past the bound; those it took may start a held continuation's wait, as under EVENTS",
+                Set.of(o(d, NONE), o(d, HELD), o(c, EMIT))));
         put(d, Stimulus.VISIT, step("a pending correction is claimed when due; else nothing", correction));
         put(d, Stimulus.TAKEOVER, impossible("no claim, no lease"));
         put(d, Stimulus.COMMIT, ignored(d, "nothing is claimed: the emission was a duplicate of a committed revision"));
-        put(d, Stimulus.OPERATOR_CLOSE, ignored(d, "closed already"));
+        put(d, Stimulus.OPERATOR_CLOSE, step("closed already, left alone; but a continuation whose late events are held "
+                + "incomplete under HOLD is claimed at once, reason OPERATOR, as a HELD window is", correction));
         put(d, Stimulus.ABSORB, refused("a flushed session's bounds are frozen: the planner merges accepting sessions only"));
         put(d, Stimulus.SESSION_LIMIT_CUT, refused("only an accepting session can be cut short"));
 

@@ -289,13 +289,17 @@ public final class WindowMachine {
      * An operator's close ({@code fanin windows close}): an OPEN or HELD window is claimed at once with reason
      * {@link CloseReason#OPERATOR}, {@code complete} as it stands (see {@link Completeness#completeOnClose}) and the
      * note in the aggregate; the caller writes it under the version condition and flushes it like any claim. An empty
-     * split continuation closes without an emission, as under any trigger. A window
-     * in any other status is left alone ({@code write=false}): it is closing or closed already, by whichever close
-     * won, and an operator close never makes a second one.
+     * split continuation closes without an emission, as under any trigger; a continuation whose late events are held
+     * ({@link WindowState#heldContinuation}) is claimed as a HELD window is. A window in any other status is left
+     * alone ({@code write=false}): it is closing or closed already, by whichever close won, and an operator close
+     * never makes a second one.
      */
     public Transition closeByOperator(WindowState state, String note, long watermark, Instant now) {
         if (TransitionTable.cell(state.status(), Stimulus.OPERATOR_CLOSE).kind() == TransitionTable.Kind.IGNORED) {
             return Transition.none(state, List.of());
+        }
+        if (state.status() == WindowStatus.CLOSED && !(state.pendingSince() != null && state.heldContinuation(config))) {
+            return TransitionTable.checked(state.status(), Stimulus.OPERATOR_CLOSE, Transition.none(state, List.of()));
         }
         WindowState.Builder s = state.toBuilder();
         if (claims.closedUnemittedIfEmpty(s, CloseReason.OPERATOR)) {

@@ -76,6 +76,61 @@ class HeldContinuationTest {
         assertThat(r1.path("corrects").isNull()).isTrue();
     }
 
+    /** Four late events where three fit: those that fit are held either way (the closed order threw, a review). */
+    @ParameterizedTest(name = "a visit closed the empty continuation first: {0}")
+    @ValueSource(booleans = {false, true})
+    void aFirstLateBatchLargerThanTheRevisionIsHeldWhicheverCameFirst(boolean closedEmptyFirst) {
+        Instant late = T0.plusSeconds(80);
+        Transition t = m.ingest(continuation(closedEmptyFirst), List.of(member("d", 1), member("e", 1), member("f", 2), member("g", 2)),
+                watermarkAt(late), late);
+
+        assertThat(t.action()).isEqualTo(Transition.Action.HELD);
+        assertThat(t.outcomes()).extracting(EventOutcome::disposition).filteredOn(d -> d == Disposition.RETRY).hasSize(1);
+    }
+
+    /** An operator releases the held revision whichever came first (a review: the closed one was "closed already"). */
+    @ParameterizedTest(name = "a visit closed the empty continuation first: {0}")
+    @ValueSource(booleans = {false, true})
+    void anOperatorReleasesTheHeldRevisionWhicheverCameFirst(boolean closedEmptyFirst) {
+        WindowState continuation = continuation(closedEmptyFirst);
+        Instant late = T0.plusSeconds(80);
+        WindowState held = stored(m.ingest(continuation, List.of(member("d", 1)), watermarkAt(late), late), continuation);
+        Instant release = T0.plusSeconds(300);
+
+        Transition closed = m.closeByOperator(held, "release", watermarkAt(release), release);
+
+        assertThat(closed.action()).isEqualTo(Transition.Action.EMIT);
+        assertThat(closed.next().claim().reason()).isEqualTo(CloseReason.OPERATOR);
+        assertThat(closed.next().holdsSlot()).as("its slot was returned when it closed empty, or is held by the claim").isEqualTo(!closedEmptyFirst);
+    }
+
+    /** An operator who closed the empty continuation said not to wait: its late events are not held to the deadline. */
+    @org.junit.jupiter.api.Test
+    void lateEventsAfterAnOperatorClosedTheEmptyContinuationGoAsCorrectionsDo() {
+        WindowState continuation = continuation(false);
+        Instant op = T0.plusSeconds(30);
+        continuation = stored(m.closeByOperator(continuation, "done", watermarkAt(op), op), continuation);
+        assertThat(continuation.closedUnemitted()).isEqualTo(CloseReason.OPERATOR);
+        Instant late = T0.plusSeconds(80);
+
+        Transition t = m.ingest(continuation, List.of(member("d", 1)), watermarkAt(late), late);
+
+        assertThat(t.action()).isEqualTo(Transition.Action.NONE);
+        assertThat(t.next().dueAt()).as("after the correction delay, on the 10 s grid").isBetween(late.plusSeconds(5), late.plusSeconds(15));
+    }
+
+    /** The revision after a split of members 0, 0, 0; closed empty by a visit past its end first, if so asked. */
+    private WindowState continuation(boolean closedEmptyFirst) {
+        Instant early = T0.plusSeconds(5);
+        WindowState claimed = offered(open(), List.of(member("a", 0), member("b", 0), member("c", 0)), early);
+        WindowState continuation = stored(m.commit(claimed, claimed.fence(), watermarkAt(early), early), claimed);
+        if (!closedEmptyFirst) {
+            return continuation;
+        }
+        Instant pastEnd = T0.plusSeconds(70);
+        return stored(m.tick(continuation, watermarkAt(pastEnd), pastEnd), continuation);
+    }
+
     private WindowState open() {
         return m.open(REF, new Interval(T0.toEpochMilli(), T0.toEpochMilli() + 60_000), T0);
     }

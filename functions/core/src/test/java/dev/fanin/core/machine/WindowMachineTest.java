@@ -196,7 +196,7 @@ class WindowMachineTest {
                 row(closed, Stimulus.VISIT, tw, closed, Action.NONE, "nothing pending"),
                 impossible(closed),
                 ignored(closed, Stimulus.COMMIT),
-                ignored(closed, Stimulus.OPERATOR_CLOSE),
+                row(closed, Stimulus.OPERATOR_CLOSE, tw, closed, Action.NONE, "closed already: left alone"),
                 refused(closed, Stimulus.ABSORB, se),
                 refused(closed, Stimulus.SESSION_LIMIT_CUT, se),
 

@@ -149,4 +149,33 @@ class OperatorServiceTest {
         assertThat(result.state().closedUnemitted()).isEqualTo(CloseReason.OPERATOR);
         assertThat(emitter.emitted()).as("r0 only: no empty operator revision r1").hasSize(1);
     }
+
+    /**
+     * The revision after a split, whose event came after a sweep closed the empty continuation, is held under HOLD as a
+     * HELD window is, and an operator releases it as one (a review: it was "closed already").
+     */
+    @Test
+    void aHeldContinuationIsReleasedByTheOperator() {
+        FaninEngine split = InMemoryEngines.of(HOLD + "    bounds: {maxEventsPerWindow: 2, onOverflow: split}\n", store, emitter,
+                new RecordingTimers(), clock);
+        List<InboundMessage> full = new ArrayList<>();
+        for (int shard : new int[] {0, 1}) {
+            full.add(InMemoryEngines.message("m" + shard, "{\"k\":\"job-1\",\"id\":" + shard + ",\"n\":4,\"t\":" + T0.toEpochMilli() + "}", T0, 1));
+        }
+        new IngestService(split).handle(full);
+        clock.set(T0.plus(java.time.Duration.ofMinutes(6)));
+        new SweepService(split).sweep(clock.instant().plusSeconds(30));
+        assertThat(split.decode(store.all().get(0)).closedUnemitted()).as("the empty continuation closed").isNotNull();
+        new IngestService(split).handle(List.of(InMemoryEngines.message("m2", "{\"k\":\"job-1\",\"id\":2,\"n\":4,\"t\":"
+                + T0.toEpochMilli() + "}", clock.instant(), 1)));
+        WindowState held = split.decode(store.all().get(0));
+        assertThat(held.heldContinuation(split.config().pipelines().get(0))).isTrue();
+
+        OperatorService.Result result = new OperatorService(split).close(held.ref(), "release it");
+
+        assertThat(result.outcome()).isEqualTo(OperatorService.Outcome.CLOSED);
+        assertThat(result.aggregate().revision()).isEqualTo(1);
+        assertThat(result.aggregate().closeReason()).isEqualTo(CloseReason.OPERATOR);
+        assertThat(emitter.emitted()).as("the split r0, then the released r1").hasSize(2);
+    }
 }
