@@ -36,6 +36,8 @@ public final class Faults {
     private final long expectedCalls;
     private Interleaver interleaver;
     private int depth;
+    /** By invocation depth, the faults that can fail it injected since it started ({@link #failingFaultsHere}). */
+    private final long[] failingAt = new long[64];
     private long calls;
     private int crashes;
     private int throttles;
@@ -65,6 +67,9 @@ public final class Faults {
 
     public void enter() {
         depth++;
+        if (depth < failingAt.length) {
+            failingAt[depth] = 0;
+        }
     }
 
     public void exit() {
@@ -97,6 +102,7 @@ public final class Faults {
         maybeCrash("before " + op, refs);
         if (throttleable && random.nextDouble() < rates.throttle()) {
             throttles++;
+            failing();
             attribute(refs);
             throw new StoreUnavailableException("simulated throttling of " + op, null);
         }
@@ -115,6 +121,7 @@ public final class Faults {
             return false;
         }
         failedEmits++;
+        failing();
         attribute(List.of(ref));
         return true;
     }
@@ -122,6 +129,7 @@ public final class Faults {
     public void maybeStallEmitter(Collection<WindowRef> refs) {
         if (depth == 1 && interleaver != null && random.nextDouble() < rates.slowEmit()) {
             slowEmits++;
+            failing();
             attribute(refs);
             interleaver.stallPastLease();
         }
@@ -199,9 +207,18 @@ public final class Faults {
         return t == Long.MAX_VALUE ? pipelineWide.size() : firstAtOrAfter(t + 1);
     }
 
-    /** Every fault injected so far (each one can make an invocation fail). */
-    public long injected() {
-        return (long) crashes + throttles + failedEmits + slowEmits + slowCalls + interleavings + lostTimers;
+    /**
+     * Faults injected into the running invocation itself (not into one interleaved with it) that can make it fail: a
+     * throttle, a failed emission, an emission stalled past its lease.
+     */
+    public long failingFaultsHere() {
+        return depth < failingAt.length ? failingAt[depth] : 0;
+    }
+
+    private void failing() {
+        if (depth < failingAt.length) {
+            failingAt[depth]++;
+        }
     }
 
     public long calls() {

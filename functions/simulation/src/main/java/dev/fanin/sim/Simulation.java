@@ -270,17 +270,16 @@ public final class Simulation {
         int outer = current;
         current = w.id;
         faults.enter();
-        long injectedBefore = faults.injected();
         try {
             body.run();
         } catch (SimulatedCrash crash) {
             w.boot();
         } catch (RuntimeException e) {
             invocationErrors++;
-            // An invocation fails only for a reason the run injected (throttling, a failed or stalled emission, a
-            // crash or an interleaved worker it raced with): any other failure is a defect, however well the
-            // queue's redelivery or the sweeper hides it.
-            if (faults.injected() == injectedBefore && unexplained++ < 20) {
+            // An invocation fails only for a fault the run injected into it (throttling, a failed or stalled emission;
+            // a crash is an Error, above): any other failure is a defect, however well the queue's redelivery or the
+            // sweeper hides it.
+            if (faults.failingFaultsHere() == 0 && unexplained++ < 20) {
                 violations.add("invocation failed with no fault injected into it: " + e);
             }
         } finally {
