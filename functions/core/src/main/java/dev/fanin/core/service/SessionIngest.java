@@ -11,14 +11,18 @@ import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.SessionPlan;
 import dev.fanin.core.window.SessionPlanner;
+import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,21 +56,40 @@ final class SessionIngest {
         List<Event>[] pending = new List[] {List.copyOf(events)};
         boolean[] tooLarge = {false};
         try {
-            Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), batch::startStep, () -> {
-                pending[0] = attempt(share, key, pending[0], tooLarge);
-                return pending[0].isEmpty() ? Optional.of(true) : Optional.empty();
-            });
-            if (done.isEmpty()) {
-                batch.fail(pending[0], tooLarge[0] ? liveItemFull(share.pipeline(), key) : "sessions of key kept conflicting");
+            // A round whose write cut a session at the size bound hands the rest on to the next round, which continues
+            // it: that is progress, not a conflict, so each such round has its own conflict retries. Each one cuts a
+            // session or counts an event, so there are at most two rounds an event.
+            for (int round = 0; round <= 2 * events.size(); round++) {
+                Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), batch::startStep, () -> {
+                    Round r = attempt(share, key, pending[0], tooLarge);
+                    pending[0] = r.left();
+                    return pending[0].isEmpty() || r.handedOn() ? Optional.of(true) : Optional.empty();
+                });
+                if (done.isEmpty()) {
+                    batch.fail(pending[0], tooLarge[0] ? liveItemFull(share.pipeline(), key) : "sessions of key kept conflicting");
+                    return;
+                }
+                if (pending[0].isEmpty()) {
+                    return;
+                }
+                batch.startStep();
             }
+            batch.fail(pending[0], "sessions of key kept being cut at the size bound");
         } catch (StoreUnavailableException e) {
             engine.ports().metrics().count(MetricNames.STORE_UNAVAILABLE, share.pipeline());
             batch.fail(pending[0], "store unavailable: " + e.getMessage());
         }
     }
 
-    /** One read, plan and write of the key: returns the events whose write lost to another writer (to re-plan). */
-    private List<Event> attempt(PipelineBatch share, String key, List<Event> events, boolean[] tooLarge) {
+    /**
+     * What a round left to plan again: the events whose write lost to another writer, or, when {@code handedOn}, only
+     * those its applied write handed on (a bridge or the rest of a batch past a session it cut at the size bound).
+     */
+    private record Round(List<Event> left, boolean handedOn) {
+    }
+
+    /** One read, plan and write of the key. */
+    private Round attempt(PipelineBatch share, String key, List<Event> events, boolean[] tooLarge) {
         IngestBatch batch = share.batch();
         WindowMachine machine = share.machine();
         long watermark = share.watermark();
@@ -90,8 +113,9 @@ final class SessionIngest {
         }
         cutOldestBeyondTheLimit(machine, planned.change, watermark, batch);
         conflicted.addAll(writeLive(batch, planned, tooLarge));
+        boolean handedOn = conflicted.isEmpty() && !planned.replan.isEmpty();
         conflicted.addAll(planned.replan);
-        return conflicted;
+        return new Round(conflicted, handedOn);
     }
 
     /** An accepting session of the plan: created, extended, or absorbing its neighbours. */
@@ -139,7 +163,12 @@ final class SessionIngest {
         return t.outcomes().stream().anyMatch(o -> o.disposition() == EventOutcome.Disposition.RETRY);
     }
 
-    /** A transition of a live session, written with the key's other changes; recorded once that write is applied. */
+    /**
+     * A transition of a live session, written with the key's other changes; recorded once that write is applied. The
+     * events it could not count because it cut the session at the size bound are planned again after that write, when
+     * they continue it (rule 7: a stream cut short loses no on-time event), instead of waiting in SQS for a redelivery
+     * each bound's worth.
+     */
     private void applyLive(WindowState before, Transition t, List<Event> evs, Planned planned) {
         if (!t.write()) {
             planned.batch.record(t.outcomes(), t.next().ref(), planned.watermark);
@@ -149,8 +178,15 @@ final class SessionIngest {
             return;
         }
         planned.change.put(t, before == null);
-        planned.outcomes.add(t);
-        planned.events.addAll(evs);
+        boolean cutNow = t.next().isClaimed() && t.next().claim().reason() == CloseReason.SIZE_LIMIT
+                && (before == null || !before.isClaimed());
+        Set<Event> handedOn = Collections.newSetFromMap(new IdentityHashMap<>());
+        if (cutNow) {
+            t.outcomes().stream().filter(o -> o.disposition() == EventOutcome.Disposition.RETRY).forEach(o -> handedOn.add(o.event()));
+        }
+        planned.replan.addAll(handedOn);
+        evs.stream().filter(e -> !handedOn.contains(e)).forEach(planned.events::add);
+        planned.outcomes.add(Map.entry(t.next().ref(), t.outcomes().stream().filter(o -> !handedOn.contains(o.event())).toList()));
     }
 
     /**
@@ -217,9 +253,7 @@ final class SessionIngest {
             }
             return planned.events;
         }
-        for (Transition t : planned.outcomes) {
-            batch.record(t.outcomes(), t.next().ref(), planned.watermark);
-        }
+        planned.outcomes.forEach(o -> batch.record(o.getValue(), o.getKey(), planned.watermark));
         return List.of();
     }
 
@@ -262,7 +296,8 @@ final class SessionIngest {
         final KeySessions view;
         final long watermark;
         final LiveChange change;
-        final List<Transition> outcomes = new ArrayList<>();
+        /** By session, the outcomes its transition recorded once the write is in. */
+        final List<Map.Entry<WindowRef, List<EventOutcome>>> outcomes = new ArrayList<>();
         final List<Event> events = new ArrayList<>();
         /** Events to plan again once this attempt's write is in (they bridge sessions cut by it). */
         final List<Event> replan = new ArrayList<>();
