@@ -209,7 +209,7 @@ public final class IngestService {
             // A key's events rarely open more than one session: this many new windows may still come.
             expectAhead(share, keys.subList(keys.size() - ahead, keys.size()), ahead--);
             for (List<Event> slice : slices(e.getValue())) {
-                isolated(share.batch(), slice, () -> sessions.ingest(share, e.getKey(), slice));
+                isolated(share.batch(), slice, () -> sessions.ingest(share, e.getKey(), slice, () -> emitClaims(share.batch())));
             }
         }
     }
@@ -314,14 +314,18 @@ public final class IngestService {
 
     /** A batch emits its claims at its end, unless the oldest has used half its lease by then ({@link Followups#claimLeaseHalfUsed}). */
     private void emitClaimsHalfwayThroughTheirLease(IngestBatch batch) {
-        if (!batch.followups.claimLeaseHalfUsed(engine.clock().instant(), engine.settings().lease())) {
-            return;
+        if (batch.followups.claimLeaseHalfUsed(engine.clock().instant(), engine.settings().lease())) {
+            emitClaims(batch);
         }
+    }
+
+    /** Emits and commits the batch's claims now; a failure leaves them claimed, for their lease to end. */
+    private void emitClaims(IngestBatch batch) {
         try {
             flush.emitClaimed(batch.followups);
         } catch (RuntimeException e) {
             // The batch goes on: a claim not emitted stays claimed, and its lease makes a sweep or a timer finish it.
-            LOG.error("emitting the batch's claims before their lease ends failed; they are taken over when it does", e);
+            LOG.error("emitting the batch's claims before its end failed; they are taken over when their lease ends", e);
         }
     }
 

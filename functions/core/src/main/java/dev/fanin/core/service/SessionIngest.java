@@ -51,15 +51,21 @@ final class SessionIngest {
         this.writes = writes;
     }
 
-    void ingest(PipelineBatch share, String key, List<Event> events) {
+    /**
+     * @param settleClaims emits and commits the claims written so far (a session cut at the size bound leaves the live
+     *                     item with its commit), before a round that continues it
+     */
+    void ingest(PipelineBatch share, String key, List<Event> events, Runnable settleClaims) {
         IngestBatch batch = share.batch();
         List<Event>[] pending = new List[] {List.copyOf(events)};
         boolean[] tooLarge = {false};
         try {
             // A round whose write cut a session at the size bound hands the rest on to the next round, which continues
             // it: that is progress, not a conflict, so each such round has its own conflict retries. Each one cuts a
-            // session or counts an event, so there are at most two rounds an event.
+            // session or counts an event, so there are at most two rounds an event. The cut session is committed
+            // first, so the live item holds one cut session's frozen aggregate at a time, whatever the burst.
             for (int round = 0; round <= 2 * events.size(); round++) {
+                tooLarge[0] = false;
                 Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), batch::startStep, () -> {
                     Round r = attempt(share, key, pending[0], tooLarge);
                     pending[0] = r.left();
@@ -72,7 +78,11 @@ final class SessionIngest {
                 if (pending[0].isEmpty()) {
                     return;
                 }
+                settleClaims.run();
                 batch.startStep();
+                if (batch.outOfTime(pending[0])) {
+                    return;
+                }
             }
             batch.fail(pending[0], "sessions of key kept being cut at the size bound");
         } catch (StoreUnavailableException e) {

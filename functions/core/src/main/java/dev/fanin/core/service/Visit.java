@@ -23,13 +23,13 @@ record Visit(Watermark watermark, Instant now, Visitor visitor, Followups follow
      * then: a claim's lease counts from the retry, and a due time computed from it is not late (it adds the time the
      * watermark still needs to now, which an older watermark would overstate).
      */
-    /** This visit deciding no earlier than {@code at} (its watermark as it was: an older one only waits longer). */
-    Visit notBefore(Instant at) {
-        return at.isAfter(now) ? new Visit(watermark, at, visitor, followups) : this;
-    }
-
     Visit again(FaninEngine engine, String pipeline) {
         Instant later = engine.clock().instant();
         return new Visit(engine.watermarkAt(pipeline, later), later, visitor, followups);
+    }
+
+    /** This visit deciding no earlier than {@code at} (its watermark as it was: an older one only waits longer). */
+    Visit notBefore(Instant at) {
+        return at.isAfter(now) ? new Visit(watermark, at, visitor, followups) : this;
     }
 }
