@@ -11,6 +11,7 @@ import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.SessionPlan;
 import dev.fanin.core.window.SessionPlanner;
+import dev.fanin.core.window.SessionView;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
@@ -142,6 +143,10 @@ final class SessionIngest {
             cutTheEarliest(state, absorbed, evs, planned);
             return;
         }
+        if (!t.counted() && !absorbed.isEmpty() && refusedAsFull(t)) {
+            sideOutputTheBridges(t, planned);
+            return;
+        }
         if (!t.counted() && (target.created() || !absorbed.isEmpty())) {
             // Nothing counted: a session is never created empty, and an event not counted bridges nothing.
             batch.record(t.outcomes(), ref, planned.watermark);
@@ -166,6 +171,38 @@ final class SessionIngest {
         planned.replan.addAll(evs);
         WindowLog.info(LOG, earliest.ref(), "session cut at the size bound: a bridge would merge more events than it may hold",
                 Map.of("maxEventsPerWindow", planned.machine.config().bounds().maxEventsPerWindow()));
+    }
+
+    /**
+     * Under {@code onOverflow: side-output}, the sessions a bridge would merge hold more than the size bound: the events
+     * that bridge sessions on their own go to the side output (WINDOW_FULL), and the others are planned again, into
+     * their own sessions, so whether an event that fits its session counts does not depend on how SQS batched it with
+     * a bridge. When none bridges alone (a chain of them does), they all go, as the merge they make would not fit.
+     */
+    private void sideOutputTheBridges(Transition t, Planned planned) {
+        Duration gap = ((WindowSpec.Session) planned.machine.config().window()).gap();
+        List<SessionView> views = planned.view.views(gap, planned.batch.now);
+        Set<Event> alone = Collections.newSetFromMap(new IdentityHashMap<>());
+        long full = 0;
+        for (EventOutcome o : t.outcomes()) {
+            if (o.disposition() == EventOutcome.Disposition.WINDOW_FULL) {
+                full++;
+                boolean bridges = SessionPlanner.plan(gap, views, List.of(o.event().eventTime().toEpochMilli())).sessions().stream()
+                        .anyMatch(s -> !s.absorbed().isEmpty());
+                if (!bridges) {
+                    alone.add(o.event());
+                }
+            }
+        }
+        if (alone.size() == full) {
+            alone.clear();
+        }
+        planned.replan.addAll(alone);
+        planned.batch.record(t.outcomes().stream().filter(o -> !alone.contains(o.event())).toList(), t.next().ref(), planned.watermark);
+    }
+
+    private static boolean refusedAsFull(Transition t) {
+        return t.outcomes().stream().anyMatch(o -> o.disposition() == EventOutcome.Disposition.WINDOW_FULL);
     }
 
     /** Whether the transition refused events for now (only the split size bound does), not as duplicates or too late. */
