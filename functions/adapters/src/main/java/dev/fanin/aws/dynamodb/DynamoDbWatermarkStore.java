@@ -90,7 +90,8 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     static final String RAISE_BOTH_CONDITION =
             "(attribute_not_exists(#maxEt) OR #maxEt <= :t) AND (attribute_not_exists(#lastArr) OR #lastArr <= :a)";
     static final String RAISE_ONE_CONDITION = "attribute_not_exists(#v) OR #v < :v";
-    static final String BACKLOG_UPDATE = "SET #bk = :b REMOVE #bkSent, #bkAt";
+    /** A shard the evidence creates (no advance wrote it yet) expires as one an advance writes at its sighting. */
+    static final String BACKLOG_UPDATE = "SET #bk = :b, #ttl = if_not_exists(#ttl, :ttl) REMOVE #bkSent, #bkAt";
     /** Joins tried against a shard that keeps changing under other writers before the batch fails, to be retried. */
     static final int BACKLOG_ATTEMPTS = 8;
 
@@ -215,13 +216,14 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     UpdateItemRequest backlogRequest(String pipeline, Backlog backlog, BacklogAttribute.Unchanged unchanged) {
         Map<String, AttributeValue> values = new HashMap<>(unchanged.values());
         values.put(":b", s(BacklogAttribute.encode(backlog)));
+        values.put(":ttl", n(ttlSeconds(pipeline, latestSighting(backlog))));
         return UpdateItemRequest.builder()
                 .tableName(table)
                 .key(shardKey(pipeline))
                 .updateExpression(BACKLOG_UPDATE)
                 .conditionExpression(unchanged.condition())
                 .expressionAttributeNames(Map.of("#bk", BacklogAttribute.NAME, "#bkSent", BacklogAttribute.LEGACY_SENT,
-                        "#bkAt", BacklogAttribute.LEGACY_AT))
+                        "#bkAt", BacklogAttribute.LEGACY_AT, "#ttl", TTL))
                 .expressionAttributeValues(values)
                 .returnValuesOnConditionCheckFailure(ReturnValuesOnConditionCheckFailure.ALL_OLD)
                 .build();
@@ -309,6 +311,12 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
                     .expressionAttributeValues(Map.of(":v", n(value), ":ttl", n(ttlSeconds(pipeline, value))));
         }
         return request.build();
+    }
+
+    /** When the evidence was last seen: the latest sighting or floor it holds. */
+    private static long latestSighting(Backlog backlog) {
+        return Math.max(backlog.sightings().stream().mapToLong(Backlog.Sightings::seenAtMillis).max().orElse(0),
+                backlog.floors().stream().mapToLong(Backlog.Floor::seenAtMillis).max().orElse(0));
     }
 
     private long ttlSeconds(String pipeline, long arrivalMillis) {

@@ -47,9 +47,10 @@ class DynamoDbWatermarkStoreTest {
     void backlogEvidenceIsJoinedToWhatTheShardHoldsSoNoWritersFrontierIsLost() {
         UpdateItemRequest fresh = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 1).backlogRequest("alerts", new Backlog(5, 6),
                 BacklogAttribute.unchanged((Backlog) null));
-        assertThat(fresh.updateExpression()).isEqualTo("SET #bk = :b REMOVE #bkSent, #bkAt");
+        assertThat(fresh.updateExpression()).isEqualTo("SET #bk = :b, #ttl = if_not_exists(#ttl, :ttl) REMOVE #bkSent, #bkAt");
         assertThat(fresh.conditionExpression()).isEqualTo("attribute_not_exists(#bk) AND attribute_not_exists(#bkAt)");
-        assertThat(fresh.expressionAttributeValues()).isEqualTo(Map.of(":b", AttributeValue.fromS("5/6/6")));
+        assertThat(fresh.expressionAttributeValues()).isEqualTo(Map.of(":b", AttributeValue.fromS("5/6/6"),
+                ":ttl", AttributeValue.fromN(Long.toString(WindowItemCodec.ttlSeconds(java.time.Instant.ofEpochMilli(6).plus(Duration.ofDays(7)))))));
         assertThat(fresh.returnValuesOnConditionCheckFailure()).isEqualTo(ReturnValuesOnConditionCheckFailure.ALL_OLD);
 
         Duration idle = Duration.ofMinutes(5);
@@ -143,6 +144,30 @@ class DynamoDbWatermarkStoreTest {
         assertThat(draws).hasValue(1);
         assertThat(TABLE.client().getItem(r -> r.tableName(TABLE.name()).key(Map.of("pk", AttributeValue.fromS("M#alerts"),
                 "sk", AttributeValue.fromS("3")))).hasItem()).isTrue();
+    }
+
+    /**
+     * A shard that backlog evidence creates before any advance wrote it expires as an advance's would, a retention
+     * after the sighting (a review: it had no ttl, and a retired pipeline's shard stayed for good); a shard an advance
+     * wrote keeps the ttl that follows its arrivals.
+     */
+    @Test
+    void aShardTheBacklogCreatesExpiresAndOneAnAdvanceWroteKeepsItsTtl() {
+        Duration idle = Duration.ofMinutes(5);
+        new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 3).recordBacklog("backlog-only", new Backlog(5_000, 6_000), idle);
+        DynamoDbWatermarkStore advanced = new DynamoDbWatermarkStore(TABLE.client(), TABLE.name(), FINE, 3);
+        advanced.advance("advanced", T0, T0);
+        advanced.recordBacklog("advanced", new Backlog(5_000, 6_000), idle);
+
+        assertThat(shardItem("backlog-only", 3).get("ttl")).isEqualTo(AttributeValue.fromN(
+                Long.toString(WindowItemCodec.ttlSeconds(java.time.Instant.ofEpochMilli(6_000).plus(Duration.ofDays(7))))));
+        assertThat(shardItem("advanced", 3).get("ttl")).as("the advance's, following its arrival").isEqualTo(AttributeValue.fromN(
+                Long.toString(WindowItemCodec.ttlSeconds(T0.plus(Duration.ofDays(7))))));
+    }
+
+    private static Map<String, AttributeValue> shardItem(String pipeline, int shard) {
+        return TABLE.client().getItem(r -> r.tableName(TABLE.name()).consistentRead(true).key(Map.of("pk",
+                AttributeValue.fromS("M#" + pipeline), "sk", AttributeValue.fromS(Integer.toString(shard))))).item();
     }
 
     @Test
