@@ -263,7 +263,7 @@ public final class MeteredWindowStore implements WindowStore {
                     return;
                 }
                 heads.add(windowId);
-                if (sessionStart(item.getKey()) <= fromMillis) {
+                if (WindowKeys.sessionStart(item.getKey()) <= fromMillis) {
                     return;
                 }
             }
@@ -302,10 +302,6 @@ public final class MeteredWindowStore implements WindowStore {
     /** A strongly consistent read returning {@code bytes} from partition {@code pk}. */
     private void read(String pk, long bytes) {
         bill.read(pk, CapacityRules.strongReadUnits(bytes), bytes);
-    }
-
-    private static long sessionStart(String sk) {
-        return Long.parseLong(WindowKeys.windowIdOf(sk).substring(1));
     }
 
     @Override

@@ -29,6 +29,8 @@ public final class Outputs implements SideOutput, DeadLetters {
     private final java.util.function.LongSupplier clock;
     private final Set<Identity> dead = new HashSet<>();
     private final Map<String, Integer> reasons = new TreeMap<>();
+    private final java.util.function.ToIntFunction<String> receiveCount;
+    private final int maxReceiveCount;
     private long sideRecords;
     private long deadLetters;
 
@@ -41,12 +43,17 @@ public final class Outputs implements SideOutput, DeadLetters {
      * @param onTimeMillis the longest an event the producers send on time (not late, not very late) takes from its
      *                     event time to its first delivery, clock skew included: such an event is on time in event
      *                     order, so it must never end in the late side output (issue 17)
+     * @param receiveCount how often the queue has handed out a message (-1 once deleted): a RETRIES_EXHAUSTED dead
+     *                     letter must come at {@code maxReceiveCount}
      */
-    public Outputs(Function<String, SimMessage> inFlight, Violations violations, java.util.function.LongSupplier clock, long onTimeMillis) {
+    public Outputs(Function<String, SimMessage> inFlight, Violations violations, java.util.function.LongSupplier clock, long onTimeMillis,
+                   java.util.function.ToIntFunction<String> receiveCount, int maxReceiveCount) {
         this.inFlight = inFlight;
         this.violations = violations;
         this.clock = clock;
         this.onTimeMillis = onTimeMillis;
+        this.receiveCount = receiveCount;
+        this.maxReceiveCount = maxReceiveCount;
     }
 
     @Override
@@ -102,15 +109,6 @@ public final class Outputs implements SideOutput, DeadLetters {
             dead.add(id);
         }
         reasons.merge("SQS_REDRIVE", 1, Integer::sum);
-    }
-
-    /** How often the queue has handed out a message (-1 once deleted), and its maxReceiveCount. */
-    private java.util.function.ToIntFunction<String> receiveCount = id -> -1;
-    private int maxReceiveCount = Integer.MAX_VALUE;
-
-    public void receiveCounts(java.util.function.ToIntFunction<String> receiveCount, int maxReceiveCount) {
-        this.receiveCount = receiveCount;
-        this.maxReceiveCount = maxReceiveCount;
     }
 
     private void deadLettered(String messageId, String reason) {

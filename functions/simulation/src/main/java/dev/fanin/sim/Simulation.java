@@ -93,8 +93,7 @@ public final class Simulation {
         this.timerQueue = new SimQueue<>(Duration.ofSeconds(30).toMillis(), 5, (id, timer) -> { });
         // A message handed to two invocations at once may be deleted by one while the other dead-letters it.
         this.outputs = new Outputs(id -> input.payload(id) != null ? input.payload(id) : handedTwice.get(id), violations, clock::millis,
-                Workload.ON_TIME_DELAY_MILLIS + 1_000 + 2 * config.maxSkew().toMillis());
-        this.outputs.receiveCounts(input::receiveCount, config.maxReceiveCount());
+                Workload.ON_TIME_DELAY_MILLIS + 1_000 + 2 * config.maxSkew().toMillis(), input::receiveCount, config.maxReceiveCount());
         FaultySinks sinks = new FaultySinks(outputs, outputs, faults);
         this.ports = new FaninPorts(
                 new FaultyWindowStore(new ObservedStore(store, ledger), faults),

@@ -145,7 +145,7 @@ final class DynamoDbSessions {
                     break;
                 }
                 heads.add(item);
-                if (startOf(sk) <= fromMillis) {
+                if (WindowKeys.sessionStart(sk) <= fromMillis) {
                     return heads;
                 }
             }
@@ -178,11 +178,6 @@ final class DynamoDbSessions {
                 .limit(limit)
                 .exclusiveStartKey(start)
                 .build();
-    }
-
-    /** The start of a session from the sort key of one of its items ({@code S<start>#...}). */
-    static long startOf(String sk) {
-        return Long.parseLong(WindowKeys.windowIdOf(sk).substring(1));
     }
 
     // ---------------------------------------------------------------- writes

@@ -216,7 +216,7 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
     UpdateItemRequest backlogRequest(String pipeline, Backlog backlog, BacklogAttribute.Unchanged unchanged) {
         Map<String, AttributeValue> values = new HashMap<>(unchanged.values());
         values.put(":b", s(BacklogAttribute.encode(backlog)));
-        values.put(":ttl", n(ttlSeconds(pipeline, latestSighting(backlog))));
+        values.put(":ttl", n(ttlSeconds(pipeline, backlog.seenAtMillis())));
         return UpdateItemRequest.builder()
                 .tableName(table)
                 .key(shardKey(pipeline))
@@ -311,12 +311,6 @@ public final class DynamoDbWatermarkStore implements WatermarkStore {
                     .expressionAttributeValues(Map.of(":v", n(value), ":ttl", n(ttlSeconds(pipeline, value))));
         }
         return request.build();
-    }
-
-    /** When the evidence was last seen: the latest sighting or floor it holds. */
-    private static long latestSighting(Backlog backlog) {
-        return Math.max(backlog.sightings().stream().mapToLong(Backlog.Sightings::seenAtMillis).max().orElse(0),
-                backlog.floors().stream().mapToLong(Backlog.Floor::seenAtMillis).max().orElse(0));
     }
 
     private long ttlSeconds(String pipeline, long arrivalMillis) {

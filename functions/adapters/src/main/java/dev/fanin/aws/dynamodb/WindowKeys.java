@@ -34,6 +34,11 @@ public final class WindowKeys {
         return windowId + HEAD_SUFFIX;
     }
 
+    /** The start of a session from the sort key of one of its items ({@code S<start>#...}), as its id names it. */
+    public static long sessionStart(String sk) {
+        return Long.parseLong(windowIdOf(sk).substring(1));
+    }
+
     /**
      * A sort key just above a window's head ({@code <id>#H}) and below its slices ({@code <id>#S#...}), held by no item
      * ('I' follows 'H'): a descending query below it starts at the head.

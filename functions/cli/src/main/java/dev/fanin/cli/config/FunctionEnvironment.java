@@ -35,13 +35,10 @@ final class FunctionEnvironment {
 
     private final Map<String, String> values;
     private final String whose;
-    /** Whether the queue URL is not known and may be a FIFO queue's as well as a standard one's. */
-    private final boolean queueOfEitherKind;
 
-    private FunctionEnvironment(Map<String, String> values, String whose, boolean queueOfEitherKind) {
+    private FunctionEnvironment(Map<String, String> values, String whose) {
         this.values = values;
         this.whose = whose;
-        this.queueOfEitherKind = queueOfEitherKind;
     }
 
     /** The functions of {@code stack}, from its outputs and parameters, with what the operator added to them. */
@@ -50,7 +47,7 @@ final class FunctionEnvironment {
         values.put(BUS, found.get("OutputBusName"));
         values.put(QUEUE, found.get("EmitQueueUrl"));
         values.putAll(added);
-        return new FunctionEnvironment(values, "stack " + stack + "'s functions", false);
+        return new FunctionEnvironment(values, "stack " + stack + "'s functions");
     }
 
     /**
@@ -62,7 +59,7 @@ final class FunctionEnvironment {
         values.put(BUS, "fanin-bus");
         values.put(QUEUE, ASSUMED_QUEUE);
         values.putAll(added);
-        return new FunctionEnvironment(values, "the functions", !added.containsKey(QUEUE));
+        return new FunctionEnvironment(values, "the functions");
     }
 
     /** Why {@code config} cannot run on these functions (an emit target they cannot build), empty when it can. */
@@ -79,12 +76,12 @@ final class FunctionEnvironment {
         }
     }
 
-    /** The SQS targets resolved; a queue of either kind is tried as standard, then as FIFO. */
+    /** The SQS targets resolved; the assumed queue (not known) is tried as standard, then as FIFO. */
     private void resolveQueues(FaninConfig config) {
         try {
             SqsEmitter.resolveTargets(config, this::value);
         } catch (IllegalStateException standard) {
-            if (!queueOfEitherKind) {
+            if (!ASSUMED_QUEUE.equals(values.get(QUEUE))) {
                 throw standard;
             }
             try {

@@ -114,7 +114,7 @@ final class CloseWindowsCommand extends FaninCommand {
     }
 
     private static boolean isHeld(WindowState state, PipelineConfig pipeline) {
-        return state.status() == WindowStatus.HELD || (state.pendingSince() != null && state.heldContinuation(pipeline));
+        return state.status() == WindowStatus.HELD || state.heldContinuation(pipeline);
     }
 
     private static boolean confirmed(Console console, List<WindowRef> selected) throws IOException {

@@ -64,15 +64,23 @@ public record WindowReport(WindowState state, Duration age, boolean overdue, Lon
             case OPEN -> waitingFor(w, pipeline, watermark) + "; " + deadline;
             case HELD -> "held incomplete (incomplete.policy hold) until complete or its " + deadline + ", then " + atDeadline(pipeline);
             case CLAIMED -> claimed(w, now);
-            case CLOSED -> w.pendingSince() != null && w.heldContinuation(pipeline)
-                    ? "closed; its late events, a continuation of the window (revision " + w.revision() + "), are held incomplete"
-                            + " (incomplete.policy hold) until complete or its " + deadline + ", then " + atDeadline(pipeline)
-                    : w.pendingSince() != null
-                    ? (w.closedUnemitted() != null ? "closed; its late events, a continuation of the window (revision " + w.revision()
-                            + ", corrects nothing), are due " : "closed; a correction with late events is due ") + Times.relative(w.dueAt(), now)
-                    : "closed (revision " + w.committedRevision() + ")";
+            case CLOSED -> closed(w, pipeline, deadline, now);
             case MERGED -> "merged into another session";
         };
+    }
+
+    /** A closed window: done, or waiting with late events (held, as a continuation's, or due as a correction). */
+    private static String closed(WindowState w, PipelineConfig pipeline, String deadline, Instant now) {
+        if (w.pendingSince() == null) {
+            return "closed (revision " + w.committedRevision() + ")";
+        }
+        String continuation = "closed; its late events, a continuation of the window (revision " + w.revision();
+        if (w.heldContinuation(pipeline)) {
+            return continuation + "), are held incomplete (incomplete.policy hold) until complete or its " + deadline + ", then "
+                    + atDeadline(pipeline);
+        }
+        return (w.closedUnemitted() != null ? continuation + ", corrects nothing), are due " : "closed; a correction with late events is due ")
+                + Times.relative(w.dueAt(), now);
     }
 
     private static String atDeadline(PipelineConfig pipeline) {

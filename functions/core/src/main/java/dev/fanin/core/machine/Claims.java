@@ -66,12 +66,17 @@ final class Claims {
                 s.status = WindowStatus.HELD;
                 return wasHeld ? Transition.Action.NONE : Transition.Action.HELD;
             }
-            boolean deadLetter = config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
-            claim(s, new Close(CloseReason.HARD_LIFETIME, false, deadLetter, null), now);
+            claimHeldAtDeadline(s, now);
             return Transition.Action.EMIT;
         }
         claim(s, new Close(reason, complete, false, null), now);
         return Transition.Action.EMIT;
+    }
+
+    /** An incomplete revision held under HOLD, at its hard deadline: claimed HARD_LIFETIME, flagged or dead-lettered as {@code atDeadline} says. */
+    void claimHeldAtDeadline(WindowState.Builder s, Instant now) {
+        boolean deadLetter = config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
+        claim(s, new Close(CloseReason.HARD_LIFETIME, false, deadLetter, null), now);
     }
 
 

@@ -1,7 +1,6 @@
 package dev.fanin.core.machine;
 
 import dev.fanin.core.config.Bounds;
-import dev.fanin.core.config.IncompletePolicy;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.trigger.Triggers;
@@ -125,8 +124,7 @@ final class Decisions {
                 s.dueAt = s.hardDeadline;
                 return pendingNow ? Transition.Action.HELD : Transition.Action.NONE;
             }
-            boolean deadLetter = config.incomplete().atDeadline() == IncompletePolicy.AtDeadline.DEAD_LETTER;
-            claims.claim(s, new Claims.Close(CloseReason.HARD_LIFETIME, false, deadLetter, null), now);
+            claims.claimHeldAtDeadline(s, now);
             s.dueAt = s.leaseUntil;
             return Transition.Action.EMIT;
         }

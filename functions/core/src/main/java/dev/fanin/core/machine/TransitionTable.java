@@ -64,13 +64,14 @@ public final class TransitionTable {
 
         WindowStatus d = WindowStatus.CLOSED;
         Set<Outcome> correction = Set.of(o(d, NONE), o(c, EMIT));
+        Set<Outcome> heldOrCorrection = Set.of(o(d, NONE), o(d, HELD), o(c, EMIT));
         put(d, Stimulus.EVENTS, step("late events within lateness are corrections, claimed once the correction delay has "
                 + "passed; later ones are too late; under HOLD, a continuation closed before it counted any holds its late "
                 + "events while incomplete, as a HELD window does (alert), to be claimed when complete or at the hard deadline",
-                Set.of(o(d, NONE), o(d, HELD), o(c, EMIT))));
+                heldOrCorrection));
         put(d, Stimulus.SIZE_LIMIT_SPLIT, step("a closed window never splits: a full time window refuses its corrections, a "
                 + "session takes them past the bound; those it took may start a held continuation's wait, as under EVENTS",
-                Set.of(o(d, NONE), o(d, HELD), o(c, EMIT))));
+                heldOrCorrection));
         put(d, Stimulus.VISIT, step("a pending correction is claimed when due; else nothing", correction));
         put(d, Stimulus.TAKEOVER, impossible("no claim, no lease"));
         put(d, Stimulus.COMMIT, ignored(d, "nothing is claimed: the emission was a duplicate of a committed revision"));

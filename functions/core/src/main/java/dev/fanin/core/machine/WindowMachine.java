@@ -298,7 +298,7 @@ public final class WindowMachine {
         if (TransitionTable.cell(state.status(), Stimulus.OPERATOR_CLOSE).kind() == TransitionTable.Kind.IGNORED) {
             return Transition.none(state, List.of());
         }
-        if (state.status() == WindowStatus.CLOSED && !(state.pendingSince() != null && state.heldContinuation(config))) {
+        if (state.status() == WindowStatus.CLOSED && !state.heldContinuation(config)) {
             return TransitionTable.checked(state.status(), Stimulus.OPERATOR_CLOSE, Transition.none(state, List.of()));
         }
         WindowState.Builder s = state.toBuilder();

@@ -185,11 +185,12 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
     }
 
     /**
-     * Whether this is a continuation closed before it counted anything whose late events, incomplete under HOLD, are
-     * held until complete or the hard deadline, as a HELD window is (it stays CLOSED: its slot was returned).
+     * Whether this is a continuation closed before it counted anything whose late events (it has some), incomplete
+     * under HOLD, are held until complete or the hard deadline, as a HELD window is (it stays CLOSED: its slot was
+     * returned).
      */
     public boolean heldContinuation(PipelineConfig config) {
-        return Decisions.heldContinuation(config, status(), closedUnemitted(), completeness());
+        return pendingSince() != null && Decisions.heldContinuation(config, status(), closedUnemitted(), completeness());
     }
 
     /** Whether an emitted revision exists, so that new events are corrections of it. */

@@ -9,10 +9,10 @@ import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.LiveSessions;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.SessionPlan;
 import dev.fanin.core.window.SessionPlanner;
 import dev.fanin.core.window.SessionView;
-import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.WindowRef;
 import dev.fanin.core.window.WindowStatus;
 import java.time.Duration;
@@ -58,57 +58,58 @@ final class SessionIngest {
      */
     void ingest(PipelineBatch share, String key, List<Event> events, Runnable settleClaims) {
         IngestBatch batch = share.batch();
-        List<Event>[] pending = new List[] {List.copyOf(events)};
-        boolean[] tooLarge = {false};
+        Round[] last = {new Round(List.copyOf(events), false, false)};
         try {
             // A round whose write cut a session at the size bound hands the rest on to the next round, which continues
             // it: that is progress, not a conflict, so each such round has its own conflict retries. Each one cuts a
             // session or counts an event, so there are at most two rounds an event. The cut session is committed
             // first, so the live item holds one cut session's frozen aggregate at a time, whatever the burst.
             for (int round = 0; round <= 2 * events.size(); round++) {
-                tooLarge[0] = false;
                 Optional<Boolean> done = Conflicts.retry(engine.settings().conflictRetries(), batch::startStep, () -> {
-                    Round r = attempt(share, key, pending[0], tooLarge);
-                    pending[0] = r.left();
-                    return pending[0].isEmpty() || r.handedOn() ? Optional.of(true) : Optional.empty();
+                    last[0] = attempt(share, key, last[0].left());
+                    return last[0].left().isEmpty() || last[0].handedOn() ? Optional.of(true) : Optional.empty();
                 });
+                List<Event> left = last[0].left();
                 if (done.isEmpty()) {
-                    batch.fail(pending[0], tooLarge[0] ? liveItemFull(share.pipeline(), key) : "sessions of key kept conflicting");
+                    batch.fail(left, last[0].tooLarge() ? liveItemFull(share.pipeline(), key) : "sessions of key kept conflicting");
                     return;
                 }
-                if (pending[0].isEmpty()) {
+                if (left.isEmpty()) {
                     return;
                 }
                 settleClaims.run();
                 batch.startStep();
-                if (batch.outOfTime(pending[0])) {
+                if (batch.outOfTime(left)) {
                     return;
                 }
             }
-            batch.fail(pending[0], "sessions of key kept being cut at the size bound");
+            batch.fail(last[0].left(), "sessions of key kept being cut at the size bound");
         } catch (StoreUnavailableException e) {
             engine.ports().metrics().count(MetricNames.STORE_UNAVAILABLE, share.pipeline());
-            batch.fail(pending[0], "store unavailable: " + e.getMessage());
+            batch.fail(last[0].left(), "store unavailable: " + e.getMessage());
         }
     }
 
     /**
      * What a round left to plan again: the events whose write lost to another writer, or, when {@code handedOn}, only
      * those its applied write handed on (a bridge or the rest of a batch past a session it cut at the size bound).
+     *
+     * @param tooLarge the write was refused because the live item would pass what one item holds
      */
-    private record Round(List<Event> left, boolean handedOn) {
+    private record Round(List<Event> left, boolean handedOn, boolean tooLarge) {
     }
 
     /** One read, plan and write of the key. */
-    private Round attempt(PipelineBatch share, String key, List<Event> events, boolean[] tooLarge) {
+    private Round attempt(PipelineBatch share, String key, List<Event> events) {
         IngestBatch batch = share.batch();
         WindowMachine machine = share.machine();
         long watermark = share.watermark();
         Duration gap = ((WindowSpec.Session) machine.config().window()).gap();
         List<Long> times = events.stream().map(e -> e.eventTime().toEpochMilli()).toList();
         KeySessions view = KeySessions.load(engine, share.reads(), machine.config().name(), key, times, gap);
-        SessionPlan plan = SessionPlanner.plan(gap, view.views(gap, batch.now), times);
-        Planned planned = new Planned(batch, machine, view, watermark);
+        List<SessionView> views = view.views(gap, batch.now);
+        SessionPlan plan = SessionPlanner.plan(gap, views, times);
+        Planned planned = new Planned(batch, machine, view, watermark, gap, views);
         for (SessionPlan.Target target : plan.sessions()) {
             accepting(target, pick(events, target.eventIndexes()), planned);
         }
@@ -123,10 +124,10 @@ final class SessionIngest {
             }
         }
         cutOldestBeyondTheLimit(machine, planned.change, watermark, batch);
-        conflicted.addAll(writeLive(batch, planned, tooLarge));
+        conflicted.addAll(writeLive(batch, planned));
         boolean handedOn = conflicted.isEmpty() && !planned.replan.isEmpty();
         conflicted.addAll(planned.replan);
-        return new Round(conflicted, handedOn);
+        return new Round(conflicted, handedOn, planned.tooLarge);
     }
 
     /** An accepting session of the plan: created, extended, or absorbing its neighbours. */
@@ -138,12 +139,12 @@ final class SessionIngest {
         WindowState state = target.created() ? machine.open(ref, target.bounds(), batch.now, continues) : planned.view.state(target.windowId());
         List<WindowState> absorbed = target.absorbed().stream().map(planned.view::state).toList();
         Transition t = machine.merge(new WindowMachine.Merge(state, absorbed, target.bounds()), evs, planned.watermark, batch.now);
-        if (!t.counted() && !absorbed.isEmpty() && refusedForNow(t)) {
+        if (!t.counted() && !absorbed.isEmpty() && refused(t, EventOutcome.Disposition.RETRY)) {
             // The merge would pass the size bound (nothing else refuses for now; a created target absorbs nothing).
             cutTheEarliest(state, absorbed, evs, planned);
             return;
         }
-        if (!t.counted() && !absorbed.isEmpty() && refusedAsFull(t)) {
+        if (!t.counted() && !absorbed.isEmpty() && refused(t, EventOutcome.Disposition.WINDOW_FULL)) {
             sideOutputTheBridges(t, planned);
             return;
         }
@@ -180,15 +181,13 @@ final class SessionIngest {
      * a bridge. When none bridges alone (a chain of them does), they all go, as the merge they make would not fit.
      */
     private void sideOutputTheBridges(Transition t, Planned planned) {
-        Duration gap = ((WindowSpec.Session) planned.machine.config().window()).gap();
-        List<SessionView> views = planned.view.views(gap, planned.batch.now);
-        Set<Event> alone = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Event> alone = identitySet();
         long full = 0;
         for (EventOutcome o : t.outcomes()) {
             if (o.disposition() == EventOutcome.Disposition.WINDOW_FULL) {
                 full++;
-                boolean bridges = SessionPlanner.plan(gap, views, List.of(o.event().eventTime().toEpochMilli())).sessions().stream()
-                        .anyMatch(s -> !s.absorbed().isEmpty());
+                boolean bridges = SessionPlanner.plan(planned.gap, planned.views, List.of(o.event().eventTime().toEpochMilli()))
+                        .sessions().stream().anyMatch(s -> !s.absorbed().isEmpty());
                 if (!bridges) {
                     alone.add(o.event());
                 }
@@ -198,16 +197,24 @@ final class SessionIngest {
             alone.clear();
         }
         planned.replan.addAll(alone);
-        planned.batch.record(t.outcomes().stream().filter(o -> !alone.contains(o.event())).toList(), t.next().ref(), planned.watermark);
+        planned.batch.record(without(t.outcomes(), alone), t.next().ref(), planned.watermark);
     }
 
-    private static boolean refusedAsFull(Transition t) {
-        return t.outcomes().stream().anyMatch(o -> o.disposition() == EventOutcome.Disposition.WINDOW_FULL);
+    /**
+     * Whether the transition refused events with {@code disposition}: RETRY (for now: only the split size bound does)
+     * or WINDOW_FULL, not as duplicates or too late.
+     */
+    private static boolean refused(Transition t, EventOutcome.Disposition disposition) {
+        return t.outcomes().stream().anyMatch(o -> o.disposition() == disposition);
     }
 
-    /** Whether the transition refused events for now (only the split size bound does), not as duplicates or too late. */
-    private static boolean refusedForNow(Transition t) {
-        return t.outcomes().stream().anyMatch(o -> o.disposition() == EventOutcome.Disposition.RETRY);
+    /** A set of events by identity: the very events a plan picked, whatever their ids. */
+    private static Set<Event> identitySet() {
+        return Collections.newSetFromMap(new IdentityHashMap<>());
+    }
+
+    private static List<EventOutcome> without(List<EventOutcome> outcomes, Set<Event> events) {
+        return outcomes.stream().filter(o -> !events.contains(o.event())).toList();
     }
 
     /**
@@ -227,13 +234,13 @@ final class SessionIngest {
         planned.change.put(t, before == null);
         boolean cutNow = t.next().isClaimed() && t.next().claim().reason() == CloseReason.SIZE_LIMIT
                 && (before == null || !before.isClaimed());
-        Set<Event> handedOn = Collections.newSetFromMap(new IdentityHashMap<>());
+        Set<Event> handedOn = identitySet();
         if (cutNow) {
             t.outcomes().stream().filter(o -> o.disposition() == EventOutcome.Disposition.RETRY).forEach(o -> handedOn.add(o.event()));
         }
         planned.replan.addAll(handedOn);
         evs.stream().filter(e -> !handedOn.contains(e)).forEach(planned.events::add);
-        planned.outcomes.add(Map.entry(t.next().ref(), t.outcomes().stream().filter(o -> !handedOn.contains(o.event())).toList()));
+        planned.outcomes.add(Map.entry(t.next().ref(), without(t.outcomes(), handedOn)));
     }
 
     /**
@@ -288,14 +295,14 @@ final class SessionIngest {
      * Writes the key's live change; on a lost write, the events it carried are re-planned and the slots taken for the
      * sessions it would have created are returned.
      */
-    private List<Event> writeLive(IngestBatch batch, Planned planned, boolean[] tooLarge) {
+    private List<Event> writeLive(IngestBatch batch, Planned planned) {
         if (!planned.change.changed()) {
             return List.of();
         }
         WriteOutcome outcome = writes.writeLive(planned.change, batch.followups);
         if (!outcome.applied()) {
             if (outcome.reason() == WriteOutcome.Rejection.TOO_LARGE) {
-                tooLarge[0] = true;
+                planned.tooLarge = true;
                 return handBackTheLaterHalf(batch, planned);
             }
             return planned.events;
@@ -348,12 +355,19 @@ final class SessionIngest {
         final List<Event> events = new ArrayList<>();
         /** Events to plan again once this attempt's write is in (they bridge sessions cut by it). */
         final List<Event> replan = new ArrayList<>();
+        /** The session gap, and the key's sessions as the plan saw them. */
+        final Duration gap;
+        final List<SessionView> views;
+        /** Whether the write was refused because the live item would pass what one item holds. */
+        boolean tooLarge;
 
-        Planned(IngestBatch batch, WindowMachine machine, KeySessions view, long watermark) {
+        Planned(IngestBatch batch, WindowMachine machine, KeySessions view, long watermark, Duration gap, List<SessionView> views) {
             this.batch = batch;
             this.machine = machine;
             this.view = view;
             this.watermark = watermark;
+            this.gap = gap;
+            this.views = views;
             this.change = new LiveChange(view.live(), view.liveStates());
         }
     }

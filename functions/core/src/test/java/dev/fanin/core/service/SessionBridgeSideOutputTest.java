@@ -37,15 +37,7 @@ class SessionBridgeSideOutputTest {
 
     @Test
     void anEventThatFitsItsSessionIsNotRefusedBecauseABridgeCameInTheSameBatch() {
-        IngestService ingest = ingest();
-        List<InboundMessage> a = new ArrayList<>();
-        List<InboundMessage> b = new ArrayList<>();
-        for (int i = 0; i < 5; i++) {
-            a.add(message("a" + i, i));
-            b.add(message("b" + i, 1200 + i));
-        }
-        ingest.handle(a);
-        ingest.handle(b);
+        IngestService ingest = sessionsOfFive();
 
         BatchResult r = ingest.handle(List.of(message("bridge", 602), message("z", 1210)));
 
@@ -58,6 +50,18 @@ class SessionBridgeSideOutputTest {
     /** Two events that bridge A and B only together (a chain): both are refused, and the batch ends. */
     @Test
     void aChainOfEventsThatBridgesOnlyTogetherIsRefusedWhole() {
+        IngestService ingest = sessionsOfFive();
+
+        BatchResult r = ingest.handle(List.of(message("near-a", 500), message("near-b", 700)));
+
+        assertThat(r.failedMessageIds()).isEmpty();
+        assertThat(side.sideRecords()).extracting(rec -> rec.toString()).as("the merge they make would not fit")
+                .anyMatch(s -> s.contains("\"near-a\"")).anyMatch(s -> s.contains("\"near-b\""));
+        assertThat(store.loadLive("p", "k").sessions()).extracting(w -> w.eventIds().size()).containsExactly(5, 5);
+    }
+
+    /** Sessions A (events at 0-4 s) and B (1,200-1,204 s), five events each, 20 minutes apart: a bridge merges them. */
+    private IngestService sessionsOfFive() {
         IngestService ingest = ingest();
         List<InboundMessage> a = new ArrayList<>();
         List<InboundMessage> b = new ArrayList<>();
@@ -67,13 +71,7 @@ class SessionBridgeSideOutputTest {
         }
         ingest.handle(a);
         ingest.handle(b);
-
-        BatchResult r = ingest.handle(List.of(message("near-a", 500), message("near-b", 700)));
-
-        assertThat(r.failedMessageIds()).isEmpty();
-        assertThat(side.sideRecords()).extracting(rec -> rec.toString()).as("the merge they make would not fit")
-                .anyMatch(s -> s.contains("\"near-a\"")).anyMatch(s -> s.contains("\"near-b\""));
-        assertThat(store.loadLive("p", "k").sessions()).extracting(w -> w.eventIds().size()).containsExactly(5, 5);
+        return ingest;
     }
 
     private InboundMessage message(String id, long seconds) {
