@@ -19,9 +19,11 @@ final class SqsAttributes {
         return MessageAttributeValue.builder().dataType(STRING).stringValue(SinkText.escapeInvalid(value)).build();
     }
 
-    /** What an attribute counts toward SQS's message size: the UTF-8 bytes of its name, type and value. */
+    /** What an attribute counts toward SQS's message size: the bytes of its name, type and value (string or binary). */
     static long bytes(String name, MessageAttributeValue value) {
-        return SinkText.utf8Length(name) + SinkText.utf8Length(value.dataType()) + SinkText.utf8Length(value.stringValue());
+        long valueBytes = value.stringValue() != null ? SinkText.utf8Length(value.stringValue())
+                : value.binaryValue() != null ? value.binaryValue().asByteArray().length : 0;
+        return SinkText.utf8Length(name) + SinkText.utf8Length(value.dataType()) + valueBytes;
     }
 
     /** What a message counts toward SQS's size limit: its body's UTF-8 bytes and every attribute's ({@link #bytes}). */

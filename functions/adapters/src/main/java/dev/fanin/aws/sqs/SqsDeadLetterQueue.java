@@ -1,17 +1,17 @@
 package dev.fanin.aws.sqs;
 
 import dev.fanin.aws.Batches;
+import dev.fanin.core.config.SinkLimits;
 import dev.fanin.core.text.SinkText;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.function.BiConsumer;
 import java.util.function.Predicate;
+import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.ChangeMessageVisibilityBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchRequestEntry;
@@ -19,6 +19,7 @@ import software.amazon.awssdk.services.sqs.model.DeleteMessageBatchResponse;
 import software.amazon.awssdk.services.sqs.model.Message;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
 import software.amazon.awssdk.services.sqs.model.MessageSystemAttributeName;
+import software.amazon.awssdk.services.sqs.model.QueueAttributeName;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchRequestEntry;
 import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
 
@@ -31,6 +32,9 @@ import software.amazon.awssdk.services.sqs.model.SendMessageBatchResponse;
  * the event id is the message id.
  */
 public final class SqsDeadLetterQueue {
+
+    /** The most message attributes SQS takes on a message. */
+    static final int MAX_ATTRIBUTES = 10;
 
     /** How long a message read here stays out of sight of other readers (given back sooner when done). */
     static final Duration HOLD = Duration.ofSeconds(60);
@@ -53,8 +57,11 @@ public final class SqsDeadLetterQueue {
         }
     }
 
-    /** @param failed message ids not redriven (the send failed): they stay in the dead-letter queue */
-    public record Redriven(List<Letter> moved, List<String> failed) { }
+    /** A message not redriven, and why: it stays in the dead-letter queue. */
+    public record Kept(String messageId, String why) { }
+
+    /** @param kept the messages selected and not redriven */
+    public record Redriven(List<Letter> moved, List<Kept> kept) { }
 
     private final SqsClient sqs;
     private final String queueUrl;
@@ -94,24 +101,36 @@ public final class SqsDeadLetterQueue {
     public Redriven redrive(String inputQueueUrl, Predicate<Letter> selected, int max) {
         Map<String, Message> others = new LinkedHashMap<>();
         List<Letter> moved = new ArrayList<>();
-        List<String> failed = new ArrayList<>();
+        List<Kept> kept = new ArrayList<>();
+        long inputMaxBytes = maxMessageBytes(inputQueueUrl);
         try {
             boolean more = true;
-            while (more && moved.size() + failed.size() < max) {
+            while (more && moved.size() + kept.size() < max) {
                 List<Message> chosen = new ArrayList<>();
                 more = receiveNew(10, (id, m) -> {
-                    if (takes(m, chosen.size(), selected, others, moved, failed, max)) {
+                    if (takes(m, chosen.size(), selected, others, moved, kept, max)) {
                         chosen.add(m);
                     } else {
                         others.put(id, m);
                     }
                 }, others::containsKey);
-                move(inputQueueUrl, chosen, moved, failed, others);
+                move(inputQueueUrl, inputMaxBytes, chosen, moved, kept, others);
             }
         } finally {
             release(List.copyOf(others.values()));
         }
-        return new Redriven(moved, failed);
+        return new Redriven(moved, kept);
+    }
+
+    /** The queue's {@code MaximumMessageSize}; SQS's long-standing 256 KiB when it cannot be read. */
+    private long maxMessageBytes(String url) {
+        try {
+            String bytes = sqs.getQueueAttributes(r -> r.queueUrl(url).attributeNames(QueueAttributeName.MAXIMUM_MESSAGE_SIZE))
+                    .attributes().get(QueueAttributeName.MAXIMUM_MESSAGE_SIZE);
+            return bytes == null ? SinkLimits.SQS_MESSAGE_BYTES : Long.parseLong(bytes);
+        } catch (SdkException | NumberFormatException e) {
+            return SinkLimits.SQS_MESSAGE_BYTES;
+        }
     }
 
     /**
@@ -120,35 +139,68 @@ public final class SqsDeadLetterQueue {
      * reads, when the functions still refuse it: moved once a run, not again and again up to {@code max}).
      */
     private static boolean takes(Message m, int chosen, Predicate<Letter> selected, Map<String, Message> others, List<Letter> moved,
-                                 List<String> failed, int max) {
-        if (others.containsKey(m.messageId()) || moved.size() + failed.size() + chosen >= max) {
+                                 List<Kept> kept, int max) {
+        if (others.containsKey(m.messageId()) || moved.size() + kept.size() + chosen >= max) {
             return false;
         }
         Letter letter = letter(m);
         return moved.stream().noneMatch(l -> l.originalMessageId().equals(letter.originalMessageId())) && selected.test(letter);
     }
 
-    /** Sends {@code chosen}, batched within SQS's limits, and deletes what was sent; a failed send stays in {@code others}. */
-    private void move(String inputQueueUrl, List<Message> chosen, List<Letter> moved, List<String> failed, Map<String, Message> others) {
-        List<List<Message>> batches = Batches.of(chosen, SqsEmitter.MAX_ENTRIES_PER_CALL, SqsEmitter.MAX_CALL_BYTES,
+    /**
+     * Sends {@code chosen}, batched within SQS's limits, and deletes what was sent; a message the input queue would
+     * refuse is not sent, and one it refused is not deleted: each stays in {@code others}, and in {@code kept} with why.
+     */
+    private void move(String inputQueueUrl, long inputMaxBytes, List<Message> chosen, List<Letter> moved, List<Kept> kept,
+                      Map<String, Message> others) {
+        List<Message> sendable = new ArrayList<>();
+        for (Message m : chosen) {
+            String why = refusal(m, inputMaxBytes);
+            if (why == null) {
+                sendable.add(m);
+            } else {
+                kept.add(new Kept(m.messageId(), why));
+                others.put(m.messageId(), m);
+            }
+        }
+        List<List<Message>> batches = Batches.of(sendable, SqsEmitter.MAX_ENTRIES_PER_CALL, SqsEmitter.MAX_CALL_BYTES,
                 SqsDeadLetterQueue::redrivenBytes);
         for (List<Message> batch : batches) {
-            Set<String> sent = send(inputQueueUrl, batch);
-            List<Message> toDelete = batch.stream().filter(m -> sent.contains(m.messageId())).toList();
+            Map<String, String> refused = send(inputQueueUrl, batch);
+            List<Message> toDelete = batch.stream().filter(m -> !refused.containsKey(m.messageId())).toList();
             delete(toDelete);
             toDelete.forEach(m -> moved.add(letter(m)));
-            batch.stream().filter(m -> !sent.contains(m.messageId())).forEach(m -> {
-                failed.add(m.messageId());
+            batch.stream().filter(m -> refused.containsKey(m.messageId())).forEach(m -> {
+                kept.add(new Kept(m.messageId(), refused.get(m.messageId())));
                 others.put(m.messageId(), m);
             });
         }
+    }
+
+    /**
+     * Why the input queue would refuse {@code m} redriven (null: it would take it): one more attribute than SQS allows,
+     * or more bytes than the queue's {@code MaximumMessageSize}, once {@code fanin-original-message-id} is added.
+     */
+    private static String refusal(Message m, long inputMaxBytes) {
+        int attributes = redrivenAttributes(m).size();
+        if (attributes > MAX_ATTRIBUTES) {
+            return "it has " + (attributes - 1) + " message attributes of its own, and redriven it needs one more ("
+                    + SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE + ", the id intake takes it by): SQS takes at most " + MAX_ATTRIBUTES;
+        }
+        long bytes = redrivenBytes(m);
+        if (bytes > inputMaxBytes) {
+            return "redriven it is " + bytes + " bytes (its body and message attributes, with " + SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE
+                    + "), over the input queue's MaximumMessageSize of " + inputMaxBytes;
+        }
+        return null;
     }
 
     private static long redrivenBytes(Message m) {
         return SqsAttributes.messageBytes(SinkText.utf8Length(m.body()), redrivenAttributes(m));
     }
 
-    private Set<String> send(String inputQueueUrl, List<Message> batch) {
+    /** Sends {@code batch}; returns the messages not sent, each with the input queue's reason. */
+    private Map<String, String> send(String inputQueueUrl, List<Message> batch) {
         List<SendMessageBatchRequestEntry> entries = new ArrayList<>();
         for (int i = 0; i < batch.size(); i++) {
             Message m = batch.get(i);
@@ -156,9 +208,12 @@ public final class SqsDeadLetterQueue {
                     .messageAttributes(redrivenAttributes(m)).build());
         }
         SendMessageBatchResponse response = sqs.sendMessageBatch(r -> r.queueUrl(inputQueueUrl).entries(entries));
-        Set<String> sent = new HashSet<>();
-        response.successful().forEach(ok -> sent.add(batch.get(Integer.parseInt(ok.id())).messageId()));
-        return sent;
+        Map<String, String> refused = new LinkedHashMap<>();
+        batch.forEach(m -> refused.put(m.messageId(), "the input queue gave no answer for it"));
+        response.successful().forEach(ok -> refused.remove(batch.get(Integer.parseInt(ok.id())).messageId()));
+        response.failed().forEach(no -> refused.put(batch.get(Integer.parseInt(no.id())).messageId(),
+                "the input queue refused it: " + no.code() + ": " + no.message()));
+        return refused;
     }
 
     /** The producer's attributes and the original message id, which intake takes as the message's id. */

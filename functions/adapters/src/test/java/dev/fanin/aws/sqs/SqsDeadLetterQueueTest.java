@@ -59,7 +59,7 @@ class SqsDeadLetterQueueTest {
         SqsDeadLetterQueue.Redriven redriven = new SqsDeadLetterQueue(sqs, dead)
                 .redrive(input, l -> l.body().contains("\"n\":3,") || l.body().contains("\"n\":17,"), 1000);
 
-        assertThat(redriven.failed()).isEmpty();
+        assertThat(redriven.kept()).isEmpty();
         assertThat(redriven.moved()).extracting(SqsDeadLetterQueue.Letter::originalMessageId).containsExactlyInAnyOrder("m-3", "m-17");
         assertThat(received(input)).extracting(m -> m.messageAttributes().get(SqsDeadLetters.ORIGINAL_ID_ATTRIBUTE).stringValue())
                 .containsExactlyInAnyOrder("m-3", "m-17");
@@ -72,7 +72,7 @@ class SqsDeadLetterQueueTest {
 
         SqsDeadLetterQueue.Redriven redriven = new SqsDeadLetterQueue(sqs, dead).redrive(input, l -> true, 1000);
 
-        assertThat(redriven.failed()).isEmpty();
+        assertThat(redriven.kept()).isEmpty();
         assertThat(redriven.moved()).hasSize(10);
         assertThat(received(input)).hasSize(10);
         assertThat(new SqsDeadLetterQueue(sqs, dead).read(1000)).isEmpty();

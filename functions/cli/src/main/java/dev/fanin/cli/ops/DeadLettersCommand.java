@@ -120,10 +120,10 @@ public final class DeadLettersCommand extends FaninCommand {
                         l -> (ids == null || ids.contains(l.messageId()) || ids.contains(l.originalMessageId()))
                                 && (reason == null || l.hasReason(reason)), max);
                 result.moved().forEach(l -> console.out().println("REDRIVEN  " + l.messageId() + "  " + l.reason()));
-                result.failed().forEach(id -> console.out().println("KEPT      " + id + "  the input queue refused it; still a dead letter"));
+                result.kept().forEach(k -> console.out().println("KEPT      " + k.messageId() + "  still a dead letter: " + k.why()));
                 console.out().println(result.moved().size() + " redriven to " + stack.stack().inputQueueUrl()
-                        + (result.failed().isEmpty() ? "" : ", " + result.failed().size() + " kept"));
-                return result.failed().isEmpty() ? FaninCli.OK : FaninCli.INVALID_INPUT;
+                        + (result.kept().isEmpty() ? "" : ", " + result.kept().size() + " kept"));
+                return result.kept().isEmpty() ? FaninCli.OK : FaninCli.INVALID_INPUT;
             }
         }
     }
