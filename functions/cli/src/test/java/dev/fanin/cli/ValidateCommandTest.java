@@ -79,7 +79,7 @@ class ValidateCommandTest {
                         + " maxLifetime before the watermark passes their end; make it longer than \"1805s\" or add a trigger",
                 "pipeline \"uploads\": incomplete.policy is hold, but this pipeline has no way to know a window is complete; add"
                         + " triggers.expected or triggers.sentinel, or use policy: fire-partial",
-                "pipeline \"uploads\": aggregations can make an aggregate of up to 1038341 bytes, more than the 262124 bytes an"
+                "pipeline \"uploads\": aggregations can make an aggregate of up to 1041341 bytes, more than the 262124 bytes an"
                         + " EventBridge entry takes here; the largest is aggregations[0] \"samples\" with up to 1033935 bytes:"
                         + " lower its n or maxValueBytes",
                 "5 problems");

@@ -55,8 +55,8 @@ final class CloseWindowsCommand extends FaninCommand {
 
     @Override
     protected int run(Console console) throws Exception {
-        if (note.isBlank() || note.length() > AggregateEvent.MAX_NOTE_CHARS || note.chars().anyMatch(Character::isISOControl)) {
-            throw new UsageException("--note must be 1 to " + AggregateEvent.MAX_NOTE_CHARS + " characters on one line");
+        if (!AggregateEvent.isNote(note)) {
+            throw new UsageException("--note: " + AggregateEvent.NOTE_RULE);
         }
         if (allHeld == (window.key != null || window.windowId != null)) {
             throw new UsageException("give either --key and --window (one window) or --all-held (a pipeline's held windows)");

@@ -21,8 +21,11 @@ public final class SizeBudget {
      * {@code IngestService.MOST_EVENTS_PER_WRITE} of a batch's events at a time, so a batch of 10,000 fits).
      */
     public static final int STORE_RESERVE_BYTES = 49_152;
-    /** The fields of an aggregate other than key, pipeline, missing members and aggregations: names, times, numbers. */
-    static final int FIXED_AGGREGATE_BYTES = 1_024;
+    /**
+     * The fields of an aggregate other than key, pipeline, missing members and aggregations: names, times, numbers, and
+     * an operator's note (at most 1,000 characters of at most three bytes each as JSON: {@code AggregateEvent.isNote}).
+     */
+    static final int FIXED_AGGREGATE_BYTES = 1_024 + 3 * 1_000;
     /** The fields of a window's state other than accumulators, completeness and claim, the absorbed sessions included. */
     static final int FIXED_STATE_BYTES = 1_024 + 100 * 20; // 100: SessionMerge.MAX_ABSORBED_LISTED ids of 17 characters
     /** An event id as JSON: at most 1,024 UTF-8 bytes without control characters, whose escapes at most double it. */

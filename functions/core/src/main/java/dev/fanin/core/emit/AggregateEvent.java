@@ -14,6 +14,7 @@ import dev.fanin.core.window.WindowKind;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
 import java.util.ArrayList;
+import dev.fanin.core.text.SinkText;
 import java.util.List;
 import java.util.Objects;
 
@@ -70,7 +71,10 @@ public record AggregateEvent(
         Retirement retired) {
 
     public static final String SCHEMA_VERSION = "1";
-    /** An operator note is a sentence or two; bounded so the aggregate stays far below every sink's size limit. */
+    /**
+     * An operator note is a sentence or two, of characters every sink takes as they are: so at most three bytes each as
+     * JSON, which {@code SizeBudget} counts in the aggregate.
+     */
     public static final int MAX_NOTE_CHARS = 1000;
 
     public AggregateEvent {
@@ -90,13 +94,20 @@ public record AggregateEvent(
         if (operatorNote != null && closeReason != CloseReason.OPERATOR) {
             throw new IllegalArgumentException("an operator note belongs to an OPERATOR close, not " + closeReason);
         }
-        if (operatorNote != null && (operatorNote.isBlank() || operatorNote.length() > MAX_NOTE_CHARS
-                || operatorNote.chars().anyMatch(Character::isISOControl))) {
-            throw new IllegalArgumentException("the operator note must be 1 to " + MAX_NOTE_CHARS
-                    + " characters of text without control characters");
+        if (operatorNote != null && !isNote(operatorNote)) {
+            throw new IllegalArgumentException(NOTE_RULE);
         }
         missing = missing == null ? null : List.copyOf(missing);
         aggregations = aggregations.deepCopy();
+    }
+
+    /** What {@link #isNote} takes. */
+    public static final String NOTE_RULE = "the operator note must be 1 to " + MAX_NOTE_CHARS
+            + " characters on one line, none a control character, an unpaired surrogate, U+FFFE or U+FFFF";
+
+    /** Whether {@code note} may be an operator note ({@link #NOTE_RULE}). */
+    public static boolean isNote(String note) {
+        return !note.isBlank() && note.length() <= MAX_NOTE_CHARS && note.chars().noneMatch(Character::isISOControl) && SinkText.isValid(note);
     }
 
     /** {@link WindowRef#aggregateId(int)} of this revision: stable across re-emissions. */

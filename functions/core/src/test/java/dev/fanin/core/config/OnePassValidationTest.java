@@ -17,7 +17,7 @@ import org.junit.jupiter.params.provider.MethodSource;
 class OnePassValidationTest {
 
     private static final String LAST_100 = "aggregations: [{name: samples, type: last, n: 100}]";
-    private static final String TOO_BIG = "aggregations can make an aggregate of up to 1038341 bytes, more than the 262124 bytes an"
+    private static final String TOO_BIG = "aggregations can make an aggregate of up to 1041341 bytes, more than the 262124 bytes an"
             + " EventBridge entry takes here; the largest is aggregations[0] \"samples\" with up to 1033935 bytes: lower its n or maxValueBytes";
 
     static Stream<Arguments> cases() {

@@ -232,11 +232,11 @@ final class ValidationCases {
                 c("byte bound out of range", valid("aggregations: [{name: ids, type: distinct-ids, maxValueBytes: 8}]"),
                         "pipeline \"p\": aggregations[0].maxValueBytes is 8; it must be between 16 and 262144"),
                 c("aggregate larger than the emit target takes", valid("aggregations: [{name: samples, type: last, n: 100}]"),
-                        "pipeline \"p\": aggregations can make an aggregate of up to 1038341 bytes, more than the 262124 bytes an EventBridge"
+                        "pipeline \"p\": aggregations can make an aggregate of up to 1041341 bytes, more than the 262124 bytes an EventBridge"
                                 + " entry takes here; the largest is aggregations[0] \"samples\" with up to 1033935 bytes: lower its n or maxValueBytes"),
                 c("window state larger than a DynamoDB item takes",
                         valid("aggregations: [{name: v, type: distinct-values, path: $.k, cap: 1000, maxValueBytes: 200}]"),
-                        "pipeline \"p\": aggregations can make a window state of up to 409830 bytes (accumulators, member completeness and the"
+                        "pipeline \"p\": aggregations can make a window state of up to 412830 bytes (accumulators, member completeness and the"
                                 + " frozen aggregate of a claim), more than the 360448 bytes a DynamoDB item leaves for it; the largest is"
                                 + " aggregations[0] \"v\" with up to 201129 bytes: lower its cap or maxValueBytes"),
                 c("a field the aggregation type does not take", valid("aggregations: [{name: files, type: count, path: $.k}]"),

@@ -178,7 +178,7 @@ class AggregateEventTest {
         assertThatThrownBy(() -> hard.operatorNote("why").build())
                 .hasMessageContaining("belongs to an OPERATOR close");
         assertThatThrownBy(() -> operator.operatorNote("line\nbreak").build())
-                .hasMessageContaining("without control characters");
+                .hasMessage(AggregateEvent.NOTE_RULE);
         assertThatThrownBy(() -> operator.operatorNote("x".repeat(1001)).build())
                 .hasMessageContaining("1 to 1000 characters");
     }
