@@ -186,7 +186,7 @@ record CostLines(List<Line> lines) {
             case WATERMARK_WRITE, WATERMARK_READ -> Guarantee.WATERMARK;
             case COMMIT, COMMITTED_HEAD -> Guarantee.EXACTLY_ONCE;
             case LIVE_REMOVAL -> Guarantee.ONE_VIEW_PER_KEY;
-            case CORRECTION -> Guarantee.CORRECTIONS;
+            case CORRECTION, TOO_LATE_RECORD -> Guarantee.CORRECTIONS;
             case SESSION_MERGE -> Guarantee.MERGES;
             case HISTORY_READ, HISTORY_RAN, HISTORY_RECORD -> Guarantee.RETIREMENT;
             case HEAD_LOAD, LIVE_LOAD, SLICE_LOAD -> switch (line.function()) {
@@ -206,6 +206,7 @@ record CostLines(List<Line> lines) {
             case COMMIT, COMMITTED_HEAD -> "writes: commits (for a session: its committed head)";
             case LIVE_REMOVAL -> "writes: a committed session's removal from the live item";
             case CORRECTION -> "writes: later revisions' claims and commits (corrections)";
+            case TOO_LATE_RECORD -> "writes: too-late verdicts recorded in their window (corrections)";
             case CLAIM_LOAD -> "reads: a visit's load before its first claim (the design's flush reads nothing)";
             case SESSION_MERGE -> "writes: session merges";
             case SLICE_SPILL -> "writes: id slices (spills)";

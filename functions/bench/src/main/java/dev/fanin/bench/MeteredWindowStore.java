@@ -26,6 +26,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Function;
+import java.util.function.ToLongFunction;
 import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
 
 /**
@@ -82,6 +83,11 @@ public final class MeteredWindowStore implements WindowStore {
 
     public MeteredWindowStore(DynamoDbWindowStore.Settings settings, DynamoDbBill bill) {
         this(settings, bill, SliceCache.DEFAULT_BYTES);
+    }
+
+    /** Tells a write that only records too-late verdicts by the events {@code counted} says a window holds ({@link WritePurposes}). */
+    void countWith(ToLongFunction<StoredWindow> counted) {
+        purposes.countWith(counted);
     }
 
     /** @param cacheBytes each container's slice cache bound, as {@link SliceCache}'s */

@@ -18,6 +18,8 @@ enum Purpose {
     COMMITTED_HEAD("committed session heads"),
     LIVE_REMOVAL("removals from the live item"),
     CORRECTION("claims and commits of later revisions (corrections)"),
+    /** A write that counts nothing and records too-late verdicts, so that no copy of those events is counted later. */
+    TOO_LATE_RECORD("too-late verdicts recorded (corrections)"),
     SLICE_SPILL("id slices sealed (spills)"),
     HEAD_LOAD("window head loads"),
     LIVE_LOAD("live item loads"),

@@ -5,6 +5,8 @@ import dev.fanin.aws.dynamodb.DynamoDbWatermarkStore;
 import dev.fanin.aws.dynamodb.DynamoDbWindowStore;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.machine.WindowCodec;
+import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.WatermarkStore;
 import dev.fanin.core.port.WindowStore;
@@ -250,6 +252,10 @@ final class Simulation {
     static Result run(FaninConfig config, Workload workload, Mode mode, BatchShape shape, Containers containers, Intervals intervals) {
         DynamoDbBill bill = new DynamoDbBill();
         MeteredWindowStore store = new MeteredWindowStore(DynamoDbWindowStore.Settings.defaults(), bill);
+        store.countWith(w -> {
+            WindowState s = WindowCodec.decode(w, config.pipeline(w.ref().pipeline()).orElseThrow());
+            return s.revisionEvents() + s.lateEvents();
+        });
         MeteredWatermarkStore watermarks = new MeteredWatermarkStore(DynamoDbWatermarkStore.Settings.defaults(), bill);
         return run(config, workload, mode, shape, containers, bill, new Stores() {
             public WindowStore windows() {

@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.ToLongFunction;
 
 /**
  * Tells what a window write is for from the statuses it moves between, as {@link MeteredWindowStore} bills it: the
@@ -20,6 +21,12 @@ import java.util.Set;
 final class WritePurposes {
 
     private final Set<WindowRef> committed = new HashSet<>();
+    /** The events a stored window has counted; null: writes that only record too-late verdicts are told as the events'. */
+    private ToLongFunction<StoredWindow> counted;
+
+    void countWith(ToLongFunction<StoredWindow> counted) {
+        this.counted = counted;
+    }
 
     /** A window item created: a time window's first write, or a session's committed head. */
     Purpose ofCreate(StoredWindow window) {
@@ -38,6 +45,9 @@ final class WritePurposes {
     Purpose ofReplace(StoredWindow previous, StoredWindow next) {
         boolean claims = next.status() == WindowStatus.CLAIMED;
         boolean commits = next.status() == WindowStatus.CLOSED && previous.status() == WindowStatus.CLAIMED;
+        if (!claims && !commits && recordsVerdictsOnly(previous, next)) {
+            return Purpose.TOO_LATE_RECORD;
+        }
         if (committed.contains(next.ref())) {
             return claims || commits ? Purpose.CORRECTION : Purpose.WINDOW_EVENTS;
         }
@@ -73,6 +83,15 @@ final class WritePurposes {
         }
         boolean merged = !after.keySet().containsAll(before.keySet()) || after.containsValue(WindowStatus.MERGED);
         return merged ? Purpose.SESSION_MERGE : Purpose.LIVE_EVENTS;
+    }
+
+    /**
+     * Whether a write adds event ids and counts none: it records too-late verdicts (a write that also spills ids to a
+     * slice, so whose tail shrinks, is told as the events').
+     */
+    private boolean recordsVerdictsOnly(StoredWindow previous, StoredWindow next) {
+        return counted != null && next.eventIds().size() > previous.eventIds().size()
+                && counted.applyAsLong(previous) == counted.applyAsLong(next);
     }
 
     private Purpose committedNow(WindowRef ref, Purpose purpose) {

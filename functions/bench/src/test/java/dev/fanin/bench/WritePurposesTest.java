@@ -58,6 +58,22 @@ class WritePurposesTest {
         assertThat(purposes.ofLive(two, live(2, window(SESSION, 2, WindowStatus.OPEN)))).isEqualTo(Purpose.SESSION_MERGE);
     }
 
+    /** A write that adds ids and counts none records too-late verdicts; one that counts is the events'. */
+    @Test
+    void aWriteThatAddsIdsAndCountsNoneRecordsTooLateVerdicts() {
+        purposes.countWith(w -> Long.parseLong(w.state()));
+        StoredWindow closed = counted(WINDOW, WindowStatus.CLOSED, "1", "a");
+
+        assertThat(purposes.ofReplace(closed, counted(WINDOW, WindowStatus.CLOSED, "1", "a", "b"))).isEqualTo(Purpose.TOO_LATE_RECORD);
+        assertThat(purposes.ofReplace(closed, counted(WINDOW, WindowStatus.CLOSED, "2", "a", "b"))).isEqualTo(Purpose.WINDOW_EVENTS);
+        assertThat(purposes.ofReplace(closed, counted(WINDOW, WindowStatus.CLOSED, "1", "a"))).as("no id added").isEqualTo(Purpose.WINDOW_EVENTS);
+        assertThat(purposes.ofReplace(closed, counted(WINDOW, WindowStatus.CLAIMED, "1", "a", "b"))).isEqualTo(Purpose.CLAIM);
+    }
+
+    private static StoredWindow counted(WindowRef ref, WindowStatus status, String events, String... ids) {
+        return new StoredWindow(ref, 1, status, null, EXPIRES, 0, null, Set.of(ids), events, null);
+    }
+
     private static StoredWindow window(WindowRef ref, long version, WindowStatus status) {
         return new StoredWindow(ref, version, status, null, EXPIRES, 0, null, Set.of(), "{}", null);
     }

@@ -61,8 +61,15 @@ final class EventAdmission {
         // a continuation closed before it counted any, whose revision this is.
         boolean holding = s.status == WindowStatus.HELD || (storedAccepting && config.holdsIncomplete())
                 || Decisions.heldContinuation(config, s.status, s.closedUnemitted, s.completeness);
-        if (isFinal || (lateness == Lateness.TOO_LATE && !reconciling && !holding)) {
-            return new EventOutcome(event, Disposition.TOO_LATE, isFinal ? finalReason(s) : lateReason(bounds, watermark));
+        if (isFinal) {
+            return new EventOutcome(event, Disposition.TOO_LATE, finalReason(s));
+        }
+        if (lateness == Lateness.TOO_LATE && !reconciling && !holding) {
+            // Too late by this batch's watermark, which another copy of the event (a redelivery, a producer's resend)
+            // may meet older, capped by its own delivery: a stored window that is not final records the verdict, so that
+            // copy is a duplicate, and the event is never both counted and too late.
+            boolean recorded = s.version > 0 && s.eventIds.add(digest);
+            return new EventOutcome(event, Disposition.TOO_LATE, lateReason(bounds, watermark), recorded);
         }
         Disposition refused = refusal(s, afterClose);
         if (refused != null) {

@@ -234,7 +234,7 @@ public final class WindowMachine {
                 outcome = admission.offer(s, event, watermark, now, bounds);
             }
             outcomes.add(outcome);
-            changed |= outcome.disposition().counted() || split;
+            changed |= outcome.disposition().counted() || outcome.recorded() || split;
         }
         List<EventOutcome> inOfferOrder = inOfferOrder(events, outcomes);
         if (state.version() == 0 && !changed) {

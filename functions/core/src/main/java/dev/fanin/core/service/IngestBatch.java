@@ -21,6 +21,7 @@ import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -133,6 +134,26 @@ final class IngestBatch {
         if (counted > 0) {
             metrics.record(MetricNames.EVENTS_ACCEPTED, counted, Metrics.Unit.COUNT, Map.of("pipeline", pipeline));
         }
+    }
+
+    /**
+     * Reports, before the write that records them in their window, the too-late events it records
+     * ({@link EventOutcome#recorded}): once the write is in, a copy of such an event is a duplicate, so a report after
+     * it could be lost to a crash or a failed send. (A write that then loses is decided again, and may report them
+     * again: the side output is at least once.) Returns the outcomes left to record once the write is applied, or
+     * empty when a report could not be sent: the window must not be written then, and its events are failed.
+     */
+    Optional<List<EventOutcome>> recordBeforeWrite(List<EventOutcome> outcomes, List<Event> events, WindowRef ref, long watermark) {
+        List<EventOutcome> first = outcomes.stream().filter(EventOutcome::recorded).toList();
+        if (first.isEmpty()) {
+            return Optional.of(outcomes);
+        }
+        record(first, ref, watermark);
+        if (first.stream().anyMatch(o -> failed.contains(o.event().sourceMessageId()))) {
+            fail(events, "side output unavailable for a too-late event of window " + ref.windowId());
+            return Optional.empty();
+        }
+        return Optional.of(outcomes.stream().filter(o -> !o.recorded()).toList());
     }
 
     private void tooLate(EventOutcome o, WindowRef ref, long watermark) {

@@ -257,9 +257,13 @@ final class SessionIngest {
             batch.rearmAfterRedelivery(planned.machine, state, evs, planned.watermark);
             return true;
         }
+        Optional<List<EventOutcome>> left = batch.recordBeforeWrite(t.outcomes(), evs, state.ref(), planned.watermark);
+        if (left.isEmpty()) {
+            return true;
+        }
         WriteOutcome outcome = writes.write(planned.view.closedStored(windowId), t, batch.followups);
         if (outcome.applied()) {
-            batch.record(t.outcomes(), state.ref(), planned.watermark);
+            batch.record(left.get(), state.ref(), planned.watermark);
         }
         return outcome.applied();
     }
@@ -299,6 +303,14 @@ final class SessionIngest {
         if (!planned.change.changed()) {
             return List.of();
         }
+        List<Map.Entry<WindowRef, List<EventOutcome>>> left = new ArrayList<>();
+        for (Map.Entry<WindowRef, List<EventOutcome>> o : planned.outcomes) {
+            Optional<List<EventOutcome>> rest = batch.recordBeforeWrite(o.getValue(), planned.events, o.getKey(), planned.watermark);
+            if (rest.isEmpty()) {
+                return List.of();
+            }
+            left.add(Map.entry(o.getKey(), rest.get()));
+        }
         WriteOutcome outcome = writes.writeLive(planned.change, batch.followups);
         if (!outcome.applied()) {
             if (outcome.reason() == WriteOutcome.Rejection.TOO_LARGE) {
@@ -307,7 +319,7 @@ final class SessionIngest {
             }
             return planned.events;
         }
-        planned.outcomes.forEach(o -> batch.record(o.getValue(), o.getKey(), planned.watermark));
+        left.forEach(o -> batch.record(o.getValue(), o.getKey(), planned.watermark));
         return List.of();
     }
 

@@ -1,0 +1,126 @@
+package dev.fanin.core.service;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.core.config.ConfigLoader;
+import dev.fanin.core.intake.InboundMessage;
+import dev.fanin.core.memory.InMemoryWatermarkStore;
+import dev.fanin.core.memory.InMemoryWindowStore;
+import dev.fanin.core.memory.RecordingEmitter;
+import dev.fanin.core.memory.RecordingSideOutput;
+import dev.fanin.core.memory.RecordingTimers;
+import dev.fanin.core.port.ForwardingWindowStore;
+import dev.fanin.core.port.Metrics;
+import dev.fanin.core.port.StoredWindow;
+import dev.fanin.core.port.WriteOutcome;
+import dev.fanin.testkit.TestClock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * An event is never both counted and too late, whichever of its copies comes first. A producer resent an event three
+ * minutes late, and its original, sent on time, was delivered only later, after a failed first delivery: the late copy
+ * is judged by the pipeline's watermark (too late), the original by a watermark capped at its own send time (in
+ * time). The simulation found the original counted as a correction after the copy had gone to the side output
+ * (outages preset, seed 10). The too-late verdict is now recorded in the window, so the original is a duplicate.
+ */
+class TooLateRecordedTest {
+
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
+    private static final String YAML = InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}", "30m",
+            "{outOfOrderness: 10s, idleAfter: 5m}", "    allowedLateness: 1m\n    aggregations: [{name: n, type: count}]\n");
+
+    private final TestClock clock = new TestClock(T0);
+    private final RecordingEmitter emitter = new RecordingEmitter();
+    private final RecordingSideOutput side = new RecordingSideOutput();
+
+    @Test
+    void theOriginalOfAnEventAlreadyTooLateIsADuplicate() throws Exception {
+        FaninEngine engine = engine(new InMemoryWindowStore(4));
+        IngestService ingest = new IngestService(engine);
+        lateCopyBeforeItsOriginal(ingest, new SweepService(engine));
+
+        BatchResult original = deliver(ingest, "orig", "e1", T0.plusSeconds(20), T0.plusSeconds(21), 2);
+        clock.advance(Duration.ofMinutes(2));
+        new SweepService(engine).sweep(clock.instant().plusSeconds(50));
+
+        assertThat(side.sideRecords()).as("e1 too late, once").hasSize(1);
+        assertThat(original.duplicates()).as("the original is a duplicate of the verdict").isEqualTo(1);
+        assertThat(counted()).as("only e0 counted").isEqualTo(1);
+    }
+
+    @Test
+    void aTooLateEventIsReportedBeforeTheWriteThatRecordsItSoACrashLosesNothing() throws Exception {
+        // The write that records the verdict crashes the invocation after it is applied: redelivered, the copy is a
+        // duplicate, so its report must already be out.
+        boolean[] crash = {false};
+        InMemoryWindowStore memory = new InMemoryWindowStore(4);
+        FaninEngine engine = engine(new ForwardingWindowStore(memory) {
+            @Override
+            public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+                WriteOutcome outcome = super.replace(previous, next);
+                if (crash[0]) {
+                    crash[0] = false;
+                    throw new IllegalStateException("crashed after the write");
+                }
+                return outcome;
+            }
+        });
+        IngestService ingest = new IngestService(engine);
+        lateCopyBeforeItsOriginal(ingest, new SweepService(engine), () -> crash[0] = true);
+
+        assertThat(side.sideRecords()).as("reported before the write").hasSize(1);
+        BatchResult again = deliver(ingest, "dup", "e1", T0.plusSeconds(20), T0.plus(Duration.ofMinutes(5)).plusSeconds(8), 2);
+        assertThat(again.duplicates()).isEqualTo(1);
+        assertThat(side.sideRecords()).hasSize(1);
+    }
+
+    private void lateCopyBeforeItsOriginal(IngestService ingest, SweepService sweep) {
+        lateCopyBeforeItsOriginal(ingest, sweep, () -> { });
+    }
+
+    /** e0 opens [10:00, 10:01); another key takes the watermark past it; the window closes; e1's late copy comes. */
+    private void lateCopyBeforeItsOriginal(IngestService ingest, SweepService sweep, Runnable beforeTheCopy) {
+        deliver(ingest, "m0", "e0", T0, T0.plusSeconds(1), 1);
+        clock.set(T0.plus(Duration.ofMinutes(5)));
+        ingest.handle(List.of(new InboundMessage("mx", "{\"k\":\"b\",\"id\":\"x\",\"t\":" + clock.instant().minusSeconds(5).toEpochMilli() + "}",
+                1, clock.instant(), clock.instant(), Map.of())));
+        clock.advance(Duration.ofSeconds(1));
+        sweep.sweep(clock.instant().plusSeconds(50));
+        assertThat(emitter.emitted()).as("the window closed").hasSize(1);
+        beforeTheCopy.run();
+        try {
+            deliver(ingest, "dup", "e1", T0.plusSeconds(20), T0.plus(Duration.ofMinutes(5)).plusSeconds(8), 1);
+        } catch (IllegalStateException crashed) {
+            // the invocation died; its message comes again
+        }
+    }
+
+    private BatchResult deliver(IngestService ingest, String messageId, String eventId, Instant eventTime, Instant sent, int attempt) {
+        clock.set(clock.instant().plusSeconds(5));
+        String body = "{\"k\":\"a\",\"id\":\"" + eventId + "\",\"t\":" + eventTime.toEpochMilli() + "}";
+        return ingest.handle(List.of(new InboundMessage(messageId, body, attempt, sent, clock.instant(), Map.of())));
+    }
+
+    private int counted() throws Exception {
+        int latest = 0;
+        for (var e : emitter.emitted()) {
+            var aggregate = JSON.readTree(e.detailJson());
+            if (aggregate.path("key").asText().equals("a")) {
+                latest = aggregate.path("aggregations").path("n").asInt();
+            }
+        }
+        return latest;
+    }
+
+    private FaninEngine engine(dev.fanin.core.port.WindowStore store) {
+        return new FaninEngine(ConfigLoader.load(YAML, "test"),
+                new FaninPorts(store, new InMemoryWatermarkStore(), emitter, new RecordingTimers(), side, side, Metrics.NONE),
+                FaninSettings.defaults(), clock);
+    }
+}
