@@ -17,8 +17,10 @@ import dev.fanin.core.port.Metrics;
 import dev.fanin.core.text.ExactJson;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,6 +55,10 @@ final class IngestBatch {
     private boolean overran;
     final Followups followups = new Followups();
     final Set<String> failed = new HashSet<>();
+    /** Too-late events reported before the write that records them ({@link #recordBeforeWrite}), by identity. */
+    private final Set<Event> reportedTooLate = Collections.newSetFromMap(new IdentityHashMap<>());
+    /** Side-output sends that failed. */
+    private int sideOutputFailures;
     /**
      * Events handed back for a reason other than the open-window bound ({@link #refuse}): the windows they wait to
      * join exist, so their messages count as arrivals (the idle advance must not close those windows under them).
@@ -144,15 +150,18 @@ final class IngestBatch {
      * empty when a report could not be sent: the window must not be written then, and its events are failed.
      */
     Optional<List<EventOutcome>> recordBeforeWrite(List<EventOutcome> outcomes, List<Event> events, WindowRef ref, long watermark) {
-        List<EventOutcome> first = outcomes.stream().filter(EventOutcome::recorded).toList();
-        if (first.isEmpty()) {
+        if (outcomes.stream().noneMatch(EventOutcome::recorded)) {
             return Optional.of(outcomes);
         }
-        record(first, ref, watermark);
-        if (first.stream().anyMatch(o -> failed.contains(o.event().sourceMessageId()))) {
+        // An attempt after a lost write decides again: what an earlier attempt reported is not reported twice.
+        List<EventOutcome> fresh = outcomes.stream().filter(o -> o.recorded() && !reportedTooLate.contains(o.event())).toList();
+        int failuresBefore = sideOutputFailures;
+        record(fresh, ref, watermark);
+        if (sideOutputFailures > failuresBefore) {
             fail(events, "side output unavailable for a too-late event of window " + ref.windowId());
             return Optional.empty();
         }
+        fresh.forEach(o -> reportedTooLate.add(o.event()));
         return Optional.of(outcomes.stream().filter(o -> !o.recorded()).toList());
     }
 
@@ -212,6 +221,7 @@ final class IngestBatch {
         try {
             engine.ports().sideOutput().send(kind, ref.pipeline(), ExactJson.write(json));
         } catch (RuntimeException ex) {
+            sideOutputFailures++;
             fail(List.of(e), "side output unavailable: " + ex.getMessage());
         }
     }
