@@ -85,11 +85,6 @@ public final class MeteredWindowStore implements WindowStore {
         this(settings, bill, SliceCache.DEFAULT_BYTES);
     }
 
-    /** Tells a write that only records too-late verdicts by the events {@code counted} says a window holds ({@link WritePurposes}). */
-    void countWith(ToLongFunction<StoredWindow> counted) {
-        purposes.countWith(counted);
-    }
-
     /** @param cacheBytes each container's slice cache bound, as {@link SliceCache}'s */
     public MeteredWindowStore(DynamoDbWindowStore.Settings settings, DynamoDbBill bill, long cacheBytes) {
         this.delegate = new InMemoryWindowStore(settings.dueShards());
@@ -99,6 +94,11 @@ public final class MeteredWindowStore implements WindowStore {
         this.claimLoads = new ClaimLoads(bill);
         this.dueBuckets = new MeteredDueBuckets(delegate, bill, settings.dueShards());
         this.slots = new MeteredSlots(delegate, bill);
+    }
+
+    /** Tells a write that only records too-late verdicts by the events {@code counted} says a window holds ({@link WritePurposes}). */
+    void countWith(ToLongFunction<StoredWindow> counted) {
+        purposes.countWith(counted);
     }
 
     // ---------------------------------------------------------------- reads

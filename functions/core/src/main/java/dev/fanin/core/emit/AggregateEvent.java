@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.fanin.core.aggregate.Aggregates;
 import dev.fanin.core.config.Retirement;
 import dev.fanin.core.text.IsoMillis;
+import dev.fanin.core.text.SinkText;
 import dev.fanin.core.trigger.Completeness;
 import dev.fanin.core.window.CloseReason;
 import dev.fanin.core.window.Interval;
@@ -14,7 +15,6 @@ import dev.fanin.core.window.WindowKind;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
 import java.util.ArrayList;
-import dev.fanin.core.text.SinkText;
 import java.util.List;
 import java.util.Objects;
 
@@ -76,6 +76,9 @@ public record AggregateEvent(
      * JSON, which {@code SizeBudget} counts in the aggregate.
      */
     public static final int MAX_NOTE_CHARS = 1000;
+    /** What {@link #isNote} takes. */
+    public static final String NOTE_RULE = "the operator note must be 1 to " + MAX_NOTE_CHARS
+            + " characters on one line, none a control character, an unpaired surrogate, U+FFFE or U+FFFF";
 
     public AggregateEvent {
         Objects.requireNonNull(ref, "ref");
@@ -100,10 +103,6 @@ public record AggregateEvent(
         missing = missing == null ? null : List.copyOf(missing);
         aggregations = aggregations.deepCopy();
     }
-
-    /** What {@link #isNote} takes. */
-    public static final String NOTE_RULE = "the operator note must be 1 to " + MAX_NOTE_CHARS
-            + " characters on one line, none a control character, an unpaired surrogate, U+FFFE or U+FFFF";
 
     /** Whether {@code note} may be an operator note ({@link #NOTE_RULE}). */
     public static boolean isNote(String note) {

@@ -145,15 +145,15 @@ final class IngestBatch {
     /**
      * Reports, before the write that records them in their window, the too-late events it records
      * ({@link EventOutcome#recorded}): once the write is in, a copy of such an event is a duplicate, so a report after
-     * it could be lost to a crash or a failed send. (A write that then loses is decided again, and may report them
-     * again: the side output is at least once.) Returns the outcomes left to record once the write is applied, or
-     * empty when a report could not be sent: the window must not be written then, and its events are failed.
+     * it could be lost to a crash or a failed send. A write that then loses is decided again, and what this invocation
+     * reported is not reported again (a crash before the write can still repeat a report: the side output is at least
+     * once). Returns the outcomes left to record once the write is applied, or empty when a report could not be sent:
+     * the window must not be written then, and its events are failed.
      */
     Optional<List<EventOutcome>> recordBeforeWrite(List<EventOutcome> outcomes, List<Event> events, WindowRef ref, long watermark) {
         if (outcomes.stream().noneMatch(EventOutcome::recorded)) {
             return Optional.of(outcomes);
         }
-        // An attempt after a lost write decides again: what an earlier attempt reported is not reported twice.
         List<EventOutcome> fresh = outcomes.stream().filter(o -> o.recorded() && !reportedTooLate.contains(o.event())).toList();
         int failuresBefore = sideOutputFailures;
         record(fresh, ref, watermark);

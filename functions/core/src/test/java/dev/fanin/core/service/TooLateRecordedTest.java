@@ -44,7 +44,7 @@ class TooLateRecordedTest {
     void theOriginalOfAnEventAlreadyTooLateIsADuplicate() throws Exception {
         FaninEngine engine = engine(new InMemoryWindowStore(4));
         IngestService ingest = new IngestService(engine);
-        lateCopyBeforeItsOriginal(ingest, new SweepService(engine));
+        lateCopyBeforeItsOriginal(ingest, new SweepService(engine), () -> { });
 
         BatchResult original = deliver(ingest, "orig", "e1", T0.plusSeconds(20), T0.plusSeconds(21), 2);
         clock.advance(Duration.ofMinutes(2));
@@ -103,10 +103,6 @@ class TooLateRecordedTest {
 
         assertThat(late.tooLate()).as("one event, one delivery").isEqualTo(1);
         assertThat(side.sideRecords().stream().filter(r -> r.json().contains("\"eventId\":\"e1\"")).count()).isEqualTo(1);
-    }
-
-    private void lateCopyBeforeItsOriginal(IngestService ingest, SweepService sweep) {
-        lateCopyBeforeItsOriginal(ingest, sweep, () -> { });
     }
 
     /**

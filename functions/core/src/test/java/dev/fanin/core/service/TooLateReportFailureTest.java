@@ -2,15 +2,12 @@ package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
 import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.ForwardingWindowStore;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoreUnavailableException;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
@@ -35,23 +32,21 @@ class TooLateReportFailureTest {
             "{outOfOrderness: 10s, idleAfter: 5m}", "    allowedLateness: 1m\n    aggregations: [{name: n, type: count}]\n");
 
     private final TestClock clock = new TestClock(T0);
-    private final RecordingSideOutput side = new RecordingSideOutput();
 
     @Test
     void aMessageWhoseRecordsWereAllSentIsNotFailedForAnotherMessagesFailure() {
         String lateWindow = WindowRef.timeWindowId(T0.plusSeconds(60).toEpochMilli()); // [10:01, 10:03)
         boolean[] unavailable = {false};
-        FaninEngine engine = new FaninEngine(ConfigLoader.load(YAML, "test"),
-                new FaninPorts(new ForwardingWindowStore(new InMemoryWindowStore(4)) {
-                    @Override
-                    public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
-                        if (unavailable[0] && next.ref().windowId().equals(lateWindow)) {
-                            throw new StoreUnavailableException("throttled", null);
-                        }
-                        return super.replace(previous, next);
-                    }
-                }, new InMemoryWatermarkStore(), new RecordingEmitter(), new RecordingTimers(), side, side, Metrics.NONE),
-                FaninSettings.defaults(), clock);
+        FaninEngine engine = InMemoryEngines.of(YAML, new ForwardingWindowStore(new InMemoryWindowStore(4)) {
+            @Override
+            public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+                if (unavailable[0] && next.ref().windowId().equals(lateWindow)) {
+                    throw new StoreUnavailableException("throttled", null);
+                }
+                return super.replace(previous, next);
+            }
+        }, new RecordingEmitter(), new RecordingTimers(), clock);
+        RecordingSideOutput side = (RecordingSideOutput) engine.ports().sideOutput();
         IngestService ingest = new IngestService(engine);
 
         // e0 at 10:01:00 stores [10:00, 10:02) and [10:01, 10:03).
