@@ -16,6 +16,8 @@ import java.util.Base64;
 public final class EventIdDigest {
 
     public static final int LENGTH = 16;
+    /** What {@link #tooLate} appends: no digest has it, so one set holds both verdicts apart. */
+    private static final String TOO_LATE_MARK = "!";
 
     private EventIdDigest() {
     }
@@ -33,5 +35,13 @@ public final class EventIdDigest {
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("every Java platform provides SHA-256", e);
         }
+    }
+
+    /**
+     * What a window stores for an event it recorded too late instead of counting it: the digest, marked. A later copy
+     * of the event that meets it is reported too late again, never counted ({@code EventAdmission}).
+     */
+    public static String tooLate(String digest) {
+        return digest + TOO_LATE_MARK;
     }
 }

@@ -10,7 +10,8 @@ import java.util.Set;
  * What a window holds.
  *
  * @param bounds         half-open event-time bounds; a session's grows as events extend it
- * @param eventIds       digests of every event id accepted during the window's life
+ * @param eventIds       digests of every event id accepted during the window's life, and of those recorded too late,
+ *                       marked ({@code EventIdDigest.tooLate})
  * @param aggregates     the accumulators (cumulative across corrections; reset when a SIZE_LIMIT split is claimed)
  * @param completeness   expected/seen/members of the accumulating revision
  * @param revisionEvents distinct events counted in the accumulating revision (COUNT trigger and size bound)

@@ -40,6 +40,11 @@ final class EventAdmission {
         if (s.eventIds.contains(digest)) {
             return new EventOutcome(event, Disposition.DUPLICATE);
         }
+        if (s.eventIds.contains(EventIdDigest.tooLate(digest))) {
+            // The first verdict stands, and is reported again: its report follows the write that recorded it, so a
+            // crash between the two (this may be that message, redelivered) loses no report.
+            return new EventOutcome(event, Disposition.TOO_LATE, "a copy of the event delivered earlier was too late for this window");
+        }
         if (s.status == WindowStatus.MERGED) {
             throw new IllegalStateException("events offered to merged window " + s.ref + "; re-plan the key's sessions");
         }
@@ -67,8 +72,8 @@ final class EventAdmission {
         if (lateness == Lateness.TOO_LATE && !reconciling && !holding) {
             // Too late by this batch's watermark, which another copy of the event (a redelivery, a producer's resend)
             // may meet older, capped by its own delivery: a stored window that is not final records the verdict, so that
-            // copy is a duplicate, and the event is never both counted and too late.
-            boolean recorded = s.version > 0 && s.eventIds.add(digest);
+            // copy is too late as well, and the event is never both counted and too late.
+            boolean recorded = s.version > 0 && s.eventIds.add(EventIdDigest.tooLate(digest));
             return new EventOutcome(event, Disposition.TOO_LATE, lateReason(bounds, watermark), recorded);
         }
         Disposition refused = refusal(s, afterClose);

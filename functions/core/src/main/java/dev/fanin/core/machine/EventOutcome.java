@@ -6,8 +6,8 @@ import dev.fanin.core.event.Event;
  * What the machine did with one event offered to a window.
  *
  * @param detail   for TOO_LATE, what made it too late, with the figures (the side output's reason); else null
- * @param recorded for TOO_LATE, whether the window's write records the event's id (so that a copy offered later is a
- *                 duplicate, never counted): its side output must then be sent before that write
+ * @param recorded for TOO_LATE, whether the window's write records the verdict (so that a copy offered later is too
+ *                 late as well, never counted)
  */
 public record EventOutcome(Event event, Disposition disposition, String detail, boolean recorded) {
 

@@ -18,7 +18,8 @@ import java.util.Set;
  * @param expiresAt  TTL: the store's garbage collector deletes the items after this; never the closing mechanism
  * @param fence      fencing token of the latest claim (0: never claimed); a commit must present it
  * @param leaseUntil while CLAIMED, when the claim may be taken over; otherwise null
- * @param eventIds   digests of every event id the window has accepted, for its whole life (dedupe)
+ * @param eventIds   digests of every event id the window has accepted, and of those it recorded too late (marked), for
+ *                   its whole life (dedupe)
  * @param state      the core's encoding of bounds, aggregates, completeness, revision and the frozen emission
  * @param layout     the store's own bookkeeping of how {@code eventIds} are laid out (null for a new window); the
  *                   core copies it unchanged from the loaded window to the next

@@ -17,13 +17,10 @@ import dev.fanin.core.port.Metrics;
 import dev.fanin.core.text.ExactJson;
 import dev.fanin.core.window.WindowRef;
 import java.time.Instant;
-import java.util.Collections;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,10 +52,6 @@ final class IngestBatch {
     private boolean overran;
     final Followups followups = new Followups();
     final Set<String> failed = new HashSet<>();
-    /** Too-late events reported before the write that records them ({@link #recordBeforeWrite}), by identity. */
-    private final Set<Event> reportedTooLate = Collections.newSetFromMap(new IdentityHashMap<>());
-    /** Side-output sends that failed. */
-    private int sideOutputFailures;
     /**
      * Events handed back for a reason other than the open-window bound ({@link #refuse}): the windows they wait to
      * join exist, so their messages count as arrivals (the idle advance must not close those windows under them).
@@ -142,29 +135,6 @@ final class IngestBatch {
         }
     }
 
-    /**
-     * Reports, before the write that records them in their window, the too-late events it records
-     * ({@link EventOutcome#recorded}): once the write is in, a copy of such an event is a duplicate, so a report after
-     * it could be lost to a crash or a failed send. A write that then loses is decided again, and what this invocation
-     * reported is not reported again (a crash before the write can still repeat a report: the side output is at least
-     * once). Returns the outcomes left to record once the write is applied, or empty when a report could not be sent:
-     * the window must not be written then, and its events are failed.
-     */
-    Optional<List<EventOutcome>> recordBeforeWrite(List<EventOutcome> outcomes, List<Event> events, WindowRef ref, long watermark) {
-        if (outcomes.stream().noneMatch(EventOutcome::recorded)) {
-            return Optional.of(outcomes);
-        }
-        List<EventOutcome> fresh = outcomes.stream().filter(o -> o.recorded() && !reportedTooLate.contains(o.event())).toList();
-        int failuresBefore = sideOutputFailures;
-        record(fresh, ref, watermark);
-        if (sideOutputFailures > failuresBefore) {
-            fail(events, "side output unavailable for a too-late event of window " + ref.windowId());
-            return Optional.empty();
-        }
-        fresh.forEach(o -> reportedTooLate.add(o.event()));
-        return Optional.of(outcomes.stream().filter(o -> !o.recorded()).toList());
-    }
-
     private void tooLate(EventOutcome o, WindowRef ref, long watermark) {
         tooLate++;
         Event e = o.event();
@@ -221,7 +191,6 @@ final class IngestBatch {
         try {
             engine.ports().sideOutput().send(kind, ref.pipeline(), ExactJson.write(json));
         } catch (RuntimeException ex) {
-            sideOutputFailures++;
             fail(List.of(e), "side output unavailable: " + ex.getMessage());
         }
     }

@@ -148,8 +148,9 @@ final class SessionIngest {
             sideOutputTheBridges(t, planned);
             return;
         }
-        if (!t.counted() && (target.created() || !absorbed.isEmpty())) {
-            // Nothing counted: a session is never created empty, and an event not counted bridges nothing.
+        if (!t.write() && (target.created() || !absorbed.isEmpty())) {
+            // Nothing counted: a session is never created empty, and an event not counted bridges nothing (a bridge
+            // writes its survivor alone when that records a too-late verdict).
             batch.record(t.outcomes(), ref, planned.watermark);
             return;
         }
@@ -257,13 +258,9 @@ final class SessionIngest {
             batch.rearmAfterRedelivery(planned.machine, state, evs, planned.watermark);
             return true;
         }
-        Optional<List<EventOutcome>> left = batch.recordBeforeWrite(t.outcomes(), evs, state.ref(), planned.watermark);
-        if (left.isEmpty()) {
-            return true;
-        }
         WriteOutcome outcome = writes.write(planned.view.closedStored(windowId), t, batch.followups);
         if (outcome.applied()) {
-            batch.record(left.get(), state.ref(), planned.watermark);
+            batch.record(t.outcomes(), state.ref(), planned.watermark);
         }
         return outcome.applied();
     }
@@ -303,14 +300,6 @@ final class SessionIngest {
         if (!planned.change.changed()) {
             return List.of();
         }
-        List<Map.Entry<WindowRef, List<EventOutcome>>> left = new ArrayList<>();
-        for (Map.Entry<WindowRef, List<EventOutcome>> o : planned.outcomes) {
-            Optional<List<EventOutcome>> rest = batch.recordBeforeWrite(o.getValue(), planned.events, o.getKey(), planned.watermark);
-            if (rest.isEmpty()) {
-                return List.of();
-            }
-            left.add(Map.entry(o.getKey(), rest.get()));
-        }
         WriteOutcome outcome = writes.writeLive(planned.change, batch.followups);
         if (!outcome.applied()) {
             if (outcome.reason() == WriteOutcome.Rejection.TOO_LARGE) {
@@ -319,7 +308,7 @@ final class SessionIngest {
             }
             return planned.events;
         }
-        left.forEach(o -> batch.record(o.getValue(), o.getKey(), planned.watermark));
+        planned.outcomes.forEach(o -> batch.record(o.getValue(), o.getKey(), planned.watermark));
         return List.of();
     }
 

@@ -1,7 +1,6 @@
 package dev.fanin.core.service;
 
 import dev.fanin.core.event.Event;
-import dev.fanin.core.machine.EventOutcome;
 import dev.fanin.core.machine.Transition;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
@@ -57,13 +56,9 @@ final class TimeWindowIngest {
             batch.rearmAfterRedelivery(machine, state, events, watermark);
             return Optional.of(true);
         }
-        Optional<List<EventOutcome>> left = batch.recordBeforeWrite(t.outcomes(), events, ref, watermark);
-        if (left.isEmpty()) {
-            return Optional.of(true);
-        }
         WriteOutcome outcome = writes.write(loaded.orElse(null), t, batch.followups);
         if (outcome.applied()) {
-            batch.record(left.get(), ref, watermark);
+            batch.record(t.outcomes(), ref, watermark);
             return Optional.of(true);
         }
         if (outcome.reason() == WriteOutcome.Rejection.OPEN_WINDOW_BOUND) {

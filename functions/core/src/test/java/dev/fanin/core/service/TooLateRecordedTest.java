@@ -26,7 +26,8 @@ import org.junit.jupiter.api.Test;
  * minutes late, and its original, sent on time, was delivered only later, after a failed first delivery: the late copy
  * is judged by the pipeline's watermark (too late), the original by a watermark capped at its own send time (in
  * time). The simulation found the original counted as a correction after the copy had gone to the side output
- * (outages preset, seed 10). The too-late verdict is now recorded in the window, so the original is a duplicate.
+ * (outages preset, seed 10). The too-late verdict is recorded in the window, and every later copy is reported too late
+ * again; the report follows the write, so a write that loses to the original counting the event reports nothing.
  */
 class TooLateRecordedTest {
 
@@ -41,7 +42,7 @@ class TooLateRecordedTest {
     private final InMemoryWatermarkStore watermarks = new InMemoryWatermarkStore();
 
     @Test
-    void theOriginalOfAnEventAlreadyTooLateIsADuplicate() throws Exception {
+    void theOriginalOfAnEventAlreadyTooLateIsTooLateAsWell() throws Exception {
         FaninEngine engine = engine(new InMemoryWindowStore(4));
         IngestService ingest = new IngestService(engine);
         lateCopyBeforeItsOriginal(ingest, new SweepService(engine), () -> { });
@@ -50,15 +51,15 @@ class TooLateRecordedTest {
         clock.advance(Duration.ofMinutes(2));
         new SweepService(engine).sweep(clock.instant().plusSeconds(50));
 
-        assertThat(side.sideRecords()).as("e1 too late, once").hasSize(1);
-        assertThat(original.duplicates()).as("the original is a duplicate of the verdict").isEqualTo(1);
+        assertThat(original.tooLate()).as("the original meets the verdict").isEqualTo(1);
+        assertThat(reportsOf("e1")).as("each copy reported (the side output is at least once)").isEqualTo(2);
         assertThat(counted()).as("only e0 counted").isEqualTo(1);
     }
 
     @Test
-    void aTooLateEventIsReportedBeforeTheWriteThatRecordsItSoACrashLosesNothing() throws Exception {
-        // The write that records the verdict crashes the invocation after it is applied: redelivered, the copy is a
-        // duplicate, so its report must already be out.
+    void aCrashAfterTheWriteThatRecordsAVerdictLosesNoReport() throws Exception {
+        // The write that records the verdict fails after it is applied (a timeout on the way back), before the report:
+        // the message comes again and meets the verdict, which it reports.
         boolean[] crash = {false};
         InMemoryWindowStore memory = new InMemoryWindowStore(4);
         FaninEngine engine = engine(new ForwardingWindowStore(memory) {
@@ -73,17 +74,51 @@ class TooLateRecordedTest {
             }
         });
         IngestService ingest = new IngestService(engine);
-        lateCopyBeforeItsOriginal(ingest, new SweepService(engine), () -> crash[0] = true);
+        BatchResult crashed = lateCopyBeforeItsOriginal(ingest, new SweepService(engine), () -> crash[0] = true);
+        assertThat(crashed.failedMessageIds()).as("handed back").containsExactly("dup");
+        assertThat(reportsOf("e1")).as("the report follows the write").isZero();
 
-        assertThat(side.sideRecords()).as("reported before the write").hasSize(1);
         BatchResult again = deliver(ingest, "dup", "e1", T0.plusSeconds(20), T0.plus(Duration.ofMinutes(5)).plusSeconds(8), 2);
-        assertThat(again.duplicates()).isEqualTo(1);
-        assertThat(side.sideRecords()).hasSize(1);
+
+        assertThat(again.tooLate()).isEqualTo(1);
+        assertThat(reportsOf("e1")).isEqualTo(1);
+        assertThat(counted()).isEqualTo(1);
     }
 
-    /** A write that loses to another writer is decided again; the event it reported is not reported twice (a review). */
+    /**
+     * The late copy's write loses to another invocation counting the original (delivered with an older watermark) in
+     * the meantime: decided again, the copy is a duplicate, and nothing was reported (a review: reported before the
+     * write, the event ended counted and reported).
+     */
     @Test
-    void aLostWriteRetriedDoesNotReportTheSameTooLateEventTwice() {
+    void aVerdictWhoseWriteLosesToTheOriginalIsNeverReported() throws Exception {
+        boolean[] race = {false};
+        InMemoryWindowStore memory = new InMemoryWindowStore(4);
+        IngestService[] other = new IngestService[1];
+        FaninEngine engine = engine(new ForwardingWindowStore(memory) {
+            @Override
+            public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+                if (race[0]) {
+                    race[0] = false;
+                    deliver(other[0], "orig", "e1", T0.plusSeconds(20), T0.plusSeconds(21), 2);
+                }
+                return super.replace(previous, next);
+            }
+        });
+        other[0] = new IngestService(engine(memory));
+
+        BatchResult late = lateCopyBeforeItsOriginal(new IngestService(engine), new SweepService(engine), () -> race[0] = true);
+        clock.advance(Duration.ofMinutes(2));
+        new SweepService(engine).sweep(clock.instant().plusSeconds(50));
+
+        assertThat(late.duplicates()).as("the original counted it first").isEqualTo(1);
+        assertThat(reportsOf("e1")).isZero();
+        assertThat(counted()).as("e0 and e1").isEqualTo(2);
+    }
+
+    /** A write that loses to another writer is decided again; the event is reported once, after the write that won. */
+    @Test
+    void aLostWriteRetriedReportsTheTooLateEventOnce() {
         boolean[] race = {false};
         InMemoryWindowStore memory = new InMemoryWindowStore(4);
         IngestService[] other = new IngestService[1];
@@ -102,7 +137,29 @@ class TooLateRecordedTest {
         BatchResult late = lateCopyBeforeItsOriginal(new IngestService(engine), new SweepService(engine), () -> race[0] = true);
 
         assertThat(late.tooLate()).as("one event, one delivery").isEqualTo(1);
-        assertThat(side.sideRecords().stream().filter(r -> r.json().contains("\"eventId\":\"e1\"")).count()).isEqualTo(1);
+        assertThat(reportsOf("e1")).isEqualTo(1);
+    }
+
+    /** A report whose send fails fails its message, which comes again and meets the verdict its write recorded. */
+    @Test
+    void aFailedReportIsSentByTheRedelivery() {
+        boolean[] down = {false};
+        FaninEngine engine = new FaninEngine(ConfigLoader.load(YAML, "test"),
+                new FaninPorts(new InMemoryWindowStore(4), watermarks, emitter, new RecordingTimers(), (kind, pipeline, json) -> {
+                    if (down[0]) {
+                        throw new IllegalStateException("side output down");
+                    }
+                    side.send(kind, pipeline, json);
+                }, side, Metrics.NONE), FaninSettings.defaults(), clock);
+        IngestService ingest = new IngestService(engine);
+        BatchResult first = lateCopyBeforeItsOriginal(ingest, new SweepService(engine), () -> down[0] = true);
+        down[0] = false;
+        assertThat(first.failedMessageIds()).containsExactly("dup");
+
+        BatchResult again = deliver(ingest, "dup", "e1", T0.plusSeconds(20), T0.plus(Duration.ofMinutes(5)).plusSeconds(8), 2);
+
+        assertThat(again.failedMessageIds()).isEmpty();
+        assertThat(reportsOf("e1")).isEqualTo(1);
     }
 
     /**
@@ -129,6 +186,10 @@ class TooLateRecordedTest {
         clock.set(clock.instant().plusSeconds(5));
         String body = "{\"k\":\"a\",\"id\":\"" + eventId + "\",\"t\":" + eventTime.toEpochMilli() + "}";
         return ingest.handle(List.of(new InboundMessage(messageId, body, attempt, sent, clock.instant(), Map.of())));
+    }
+
+    private long reportsOf(String eventId) {
+        return side.sideRecords().stream().filter(r -> r.json().contains("\"eventId\":\"" + eventId + "\"")).count();
     }
 
     private int counted() throws Exception {

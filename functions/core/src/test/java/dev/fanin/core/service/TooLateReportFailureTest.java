@@ -20,10 +20,9 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * Only the send of a too-late event's own report holds back the write that records it (a review of the recording:
- * a message failed earlier in the batch for another reason, here another sliding window of the same event whose
- * store was unavailable, failed every message of a window whose reports had all been sent, and left its verdicts
- * unwritten).
+ * A message whose too-late events were all recorded and reported is not failed for another message's failure (a review
+ * of the recording: a message failed earlier in the batch for another reason, here another sliding window of the same
+ * event whose store was unavailable, failed every message of a window whose reports had all been sent).
  */
 class TooLateReportFailureTest {
 
