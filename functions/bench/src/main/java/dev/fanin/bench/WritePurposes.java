@@ -62,11 +62,15 @@ final class WritePurposes {
     }
 
     /**
-     * A key's live item replaced: a claimed session leaving it is its commit; a session newly claimed, its claim; a
+     * A key's live item replaced: one that only records too-late verdicts (in the item, or in a session that counts
+     * nothing more) is theirs; a claimed session leaving it is its commit; a session newly claimed, its claim; a
      * session leaving unclaimed, or marked merged, a merge; anything else the events. One write that does several is
      * told by the first of these.
      */
     Purpose ofLive(LiveSessions previous, LiveSessions next) {
+        if (liveRecordsVerdictsOnly(previous, next)) {
+            return Purpose.TOO_LATE_RECORD;
+        }
         Map<String, WindowStatus> before = new HashMap<>();
         previous.sessions().forEach(w -> before.put(w.ref().windowId(), w.status()));
         Map<String, WindowStatus> after = new HashMap<>();
@@ -92,6 +96,22 @@ final class WritePurposes {
     private boolean recordsVerdictsOnly(StoredWindow previous, StoredWindow next) {
         return counted != null && next.eventIds().size() > previous.eventIds().size()
                 && counted.applyAsLong(previous) == counted.applyAsLong(next);
+    }
+
+    /** Whether a live write keeps every session as it was, but for ids added and none counted, and adds a verdict. */
+    private boolean liveRecordsVerdictsOnly(LiveSessions previous, LiveSessions next) {
+        if (counted == null || previous.sessions().size() != next.sessions().size()) {
+            return false;
+        }
+        boolean added = next.tooLate().size() > previous.tooLate().size();
+        for (StoredWindow after : next.sessions()) {
+            StoredWindow before = previous.session(after.ref().windowId()).orElse(null);
+            if (before == null || before.status() != after.status() || counted.applyAsLong(before) != counted.applyAsLong(after)) {
+                return false;
+            }
+            added |= after.eventIds().size() > before.eventIds().size();
+        }
+        return added;
     }
 
     private Purpose committedNow(WindowRef ref, Purpose purpose) {

@@ -70,6 +70,18 @@ class WritePurposesTest {
         assertThat(purposes.ofReplace(closed, counted(WINDOW, WindowStatus.CLAIMED, "1", "a", "b"))).isEqualTo(Purpose.CLAIM);
     }
 
+    /** So is a live write that adds a verdict no session keeps, or ids to a session that counts none. */
+    @Test
+    void aLiveWriteThatRecordsVerdictsAndCountsNoneRecordsTooLateVerdicts() {
+        purposes.countWith(w -> Long.parseLong(w.state()));
+        LiveSessions one = live(1, counted(SESSION, WindowStatus.OPEN, "1", "a"));
+
+        LiveSessions inTheItem = new LiveSessions("p", "k", 1, one.sessions(), null, java.util.Map.of("x!", EXPIRES), EXPIRES);
+        assertThat(purposes.ofLive(one, inTheItem)).isEqualTo(Purpose.TOO_LATE_RECORD);
+        assertThat(purposes.ofLive(one, live(1, counted(SESSION, WindowStatus.OPEN, "1", "a", "y!")))).isEqualTo(Purpose.TOO_LATE_RECORD);
+        assertThat(purposes.ofLive(one, live(1, counted(SESSION, WindowStatus.OPEN, "2", "a", "b")))).isEqualTo(Purpose.LIVE_EVENTS);
+    }
+
     private static StoredWindow counted(WindowRef ref, WindowStatus status, String events, String... ids) {
         return new StoredWindow(ref, 1, status, null, EXPIRES, 0, null, Set.of(ids), events, null);
     }

@@ -36,7 +36,8 @@ import software.amazon.awssdk.services.dynamodb.model.AttributeValue;
  * {@code fence}, {@code lease}, {@code state}, {@code ttl}), {@code last} (the latest committed session: {@code id},
  * {@code s}, {@code e}, {@code cu}), and per session a top-level string set {@code i.<id>} of its recent event-id
  * digests (top-level so that a spill can {@code DELETE} from it) and, in {@code sl}, the ids of the sessions that have
- * sealed slices ({@code S<id>#S#<n>}, as a committed session's).
+ * sealed slices ({@code S<id>#S#<n>}, as a committed session's), and {@code tl} (the too-late verdicts no session
+ * held: marked digest to when it may be forgotten, epoch seconds).
  *
  * <p>Public so that the benchmark's cost model sizes exactly the items the adapter writes.
  */
@@ -46,6 +47,7 @@ public final class LiveItemCodec {
     static final String SESSIONS = "ses";
     static final String LAST_CLOSED = "last";
     static final String SLICED = "sl";
+    static final String TOO_LATE = "tl";
     static final String TAIL_PREFIX = "i.";
     static final String NEWEST_PREFIX = "n.";
     private static final String ID = "id";
@@ -81,6 +83,11 @@ public final class LiveItemCodec {
         }
         if (!sliced.isEmpty()) {
             item.put(SLICED, AttributeValue.fromSs(List.copyOf(new TreeSet<>(sliced))));
+        }
+        if (!live.tooLate().isEmpty()) {
+            Map<String, AttributeValue> tooLate = new HashMap<>();
+            live.tooLate().forEach((marked, forgetAt) -> tooLate.put(marked, n(ttlSeconds(forgetAt))));
+            item.put(TOO_LATE, AttributeValue.fromM(tooLate));
         }
         return item;
     }
@@ -185,7 +192,7 @@ public final class LiveItemCodec {
             sessions.add(window(new WindowRef(pipeline, key, id), version, m, tail == null ? Set.of() : Set.copyOf(tail.ss()),
                     layouts.getOrDefault(id, IdLayout.EMPTY)));
         }
-        return new LiveSessions(pipeline, key, version, sessions, readLastClosed(item.get(LAST_CLOSED)),
+        return new LiveSessions(pipeline, key, version, sessions, readLastClosed(item.get(LAST_CLOSED)), readTooLate(item.get(TOO_LATE)),
                 Instant.ofEpochSecond(Long.parseLong(item.get(TTL).n())));
     }
 
@@ -195,6 +202,14 @@ public final class LiveItemCodec {
         return new StoredWindow(ref, version, WindowStatus.valueOf(m.get(STATUS).s()), millis(m.get(DUE)),
                 Instant.ofEpochSecond(Long.parseLong(m.get(TTL).n())), Long.parseLong(m.get(FENCE).n()), millis(m.get(LEASE)), ids,
                 StateCompression.decode(m.get(STATE)), layout);
+    }
+
+    private static Map<String, Instant> readTooLate(AttributeValue value) {
+        Map<String, Instant> tooLate = new HashMap<>();
+        if (value != null && value.hasM()) {
+            value.m().forEach((marked, forgetAt) -> tooLate.put(marked, Instant.ofEpochSecond(Long.parseLong(forgetAt.n()))));
+        }
+        return tooLate;
     }
 
     private static SessionView readLastClosed(AttributeValue value) {

@@ -95,6 +95,35 @@ class DynamoDbSessionsTest {
     }
 
     @Test
+    void tooLateVerdictsNoSessionKeepsRoundTripInTheLiveItem() {
+        LiveSessions none = store.loadLive("alerts", KEY);
+        Map<String, Instant> tooLate = Map.of("AAAAAAAAAAAAAAAA!", T0.plusSeconds(7200), "BBBBBBBBBBBBBBBB!", T0.plusSeconds(9000));
+        LiveSessions verdicts = new LiveSessions("alerts", KEY, 0, List.of(), null, tooLate, T0.plusSeconds(9000));
+        assertThat(store.replaceLive(none, verdicts).applied()).isTrue();
+
+        assertThat(store.loadLive("alerts", KEY).tooLate()).isEqualTo(tooLate);
+        Map<String, AttributeValue> item = item(WindowKeys.windowPk("alerts", KEY), "S~");
+        assertThat(item.get("tl").m()).containsEntry("AAAAAAAAAAAAAAAA!", AttributeValue.fromN(String.valueOf(T0.plusSeconds(7200).getEpochSecond())));
+        assertThat(item.get("ttl").n()).isEqualTo(String.valueOf(T0.plusSeconds(9000).getEpochSecond()));
+    }
+
+    @Test
+    void asManyTooLateVerdictsAsAKeyKeepsTakeUnderTwoKilobytes() {
+        Map<String, Instant> full = new java.util.HashMap<>();
+        for (int i = 0; i < LiveSessions.MAX_TOO_LATE; i++) {
+            full.put(dev.fanin.core.aggregate.EventIdDigest.tooLate(dev.fanin.core.aggregate.EventIdDigest.of("event-" + i)),
+                    T0.plusSeconds(8 * 86_400 + i));
+        }
+        LiveSessions none = new LiveSessions("alerts", KEY, 1, List.of(), null, T0);
+        LiveSessions kept = new LiveSessions("alerts", KEY, 1, List.of(), null, full, T0.plusSeconds(9 * 86_400));
+
+        long added = DynamoDbItemSize.bytes(LiveItemCodec.item(kept, 2, Map.of(), Set.of()))
+                - DynamoDbItemSize.bytes(LiveItemCodec.item(none, 2, Map.of(), Set.of()));
+
+        assertThat(added).as("bytes the verdicts add").isBetween(1_000L, 2_048L);
+    }
+
+    @Test
     void liveSessionsThatWouldPassFourHundredKilobytesAreRefusedAsTooLargeAndNothingIsSent() {
         LiveSessions none = store.loadLive("alerts", KEY);
         String random = new java.util.Random(1).ints(300_000, ' ', '~' + 1).collect(StringBuilder::new,

@@ -27,7 +27,8 @@ final class StateSection {
         if (shape.session()) {
             md.append("| live sessions | `W#").append(name).append("#<key>` | `S~` | one version for every session of the key not yet "
                     + "committed (accepting, or claimed for its first close): each one's status, due time, fence, lease, recent event-id "
-                    + "digests and accumulators; the latest committed session's bounds; `ttl` |\n");
+                    + "digests and accumulators; the latest committed session's bounds; the too-late verdicts no session holds (at most "
+                    + LiveSessions.MAX_TOO_LATE + "); `ttl` |\n");
         }
         md.append("| window head | `W#").append(name).append("#<key>` | `<windowId>#H` | ")
                 .append(shape.session() ? "a committed session: " : "")
@@ -60,8 +61,9 @@ final class StateSection {
                 .append(SizeBudget.stateBytes(p)).append(" bytes (a DynamoDB item leaves ").append(SizeBudget.stateLimit())
                 .append(" for it), checked when the configuration is loaded.\n");
         md.append("- Every accepted event id is kept, as a 16-character digest, for the window's whole life, so a redelivery is "
-                + "recognised however late it comes. Recent digests live on the head; older ones spill into sealed slices, so each "
-                + "write costs about one write unit however large the window grows.\n");
+                + "recognised however late it comes; so is every id judged too late (marked), so that no later copy of it is counted. "
+                + "Recent digests live on the head; older ones spill into sealed slices, so each write costs about one write unit "
+                + "however large the window grows.\n");
         md.append("- Group keys of at most ").append(bounds.maxKeyLength()).append(" bytes and payloads of at most ")
                 .append(bounds.maxPayloadBytes()).append(" bytes; larger ones are rejected with their reason.\n");
         md.append("- **Admission control:** at most ").append(bounds.maxOpenWindows())

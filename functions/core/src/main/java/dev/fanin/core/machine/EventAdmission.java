@@ -11,6 +11,7 @@ import dev.fanin.core.config.SentinelSpec;
 import dev.fanin.core.text.IsoMillis;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.machine.EventOutcome.Disposition;
+import dev.fanin.core.machine.EventOutcome.Verdict;
 import dev.fanin.core.trigger.EventValues;
 import dev.fanin.core.watermark.Lateness;
 import dev.fanin.core.window.CloseReason;
@@ -43,7 +44,7 @@ final class EventAdmission {
         if (s.eventIds.contains(EventIdDigest.tooLate(digest))) {
             // The first verdict stands, and is reported again: its report follows the write that recorded it, so a
             // crash between the two (this may be that message, redelivered) loses no report.
-            return new EventOutcome(event, Disposition.TOO_LATE, "a copy of the event delivered earlier was too late for this window");
+            return EventOutcome.tooLateAgain(event);
         }
         if (s.status == WindowStatus.MERGED) {
             throw new IllegalStateException("events offered to merged window " + s.ref + "; re-plan the key's sessions");
@@ -66,15 +67,20 @@ final class EventAdmission {
         // a continuation closed before it counted any, whose revision this is.
         boolean holding = s.status == WindowStatus.HELD || (storedAccepting && config.holdsIncomplete())
                 || Decisions.heldContinuation(config, s.status, s.closedUnemitted, s.completeness);
+        // A later copy of the event comes to this window again only if it is stored and holds the event's time (a
+        // time window always does; a session the event would extend does not).
+        boolean keeps = s.version > 0 && s.bounds.contains(event.eventTime().toEpochMilli());
         if (isFinal) {
-            return new EventOutcome(event, Disposition.TOO_LATE, finalReason(s));
+            return new EventOutcome(event, Disposition.TOO_LATE, finalReason(s), keeps ? Verdict.KEPT : Verdict.UNKEPT);
         }
         if (lateness == Lateness.TOO_LATE && !reconciling && !holding) {
             // Too late by this batch's watermark, which another copy of the event (a redelivery, a producer's resend)
-            // may meet older, capped by its own delivery: a stored window that is not final records the verdict, so that
-            // copy is too late as well, and the event is never both counted and too late.
-            boolean recorded = s.version > 0 && s.eventIds.add(EventIdDigest.tooLate(digest));
-            return new EventOutcome(event, Disposition.TOO_LATE, lateReason(bounds, watermark), recorded);
+            // may meet older, capped by its own delivery: the verdict is recorded where that copy comes, so that it is
+            // too late as well, and the event is never both counted and too late.
+            if (keeps) {
+                s.eventIds.add(EventIdDigest.tooLate(digest));
+            }
+            return new EventOutcome(event, Disposition.TOO_LATE, lateReason(bounds, watermark), keeps ? Verdict.RECORDED : Verdict.UNKEPT);
         }
         Disposition refused = refusal(s, afterClose);
         if (refused != null) {

@@ -5,18 +5,42 @@ import dev.fanin.core.event.Event;
 /**
  * What the machine did with one event offered to a window.
  *
- * @param detail   for TOO_LATE, what made it too late, with the figures (the side output's reason); else null
- * @param recorded for TOO_LATE, whether the window's write records the verdict (so that a copy offered later is too
- *                 late as well, never counted)
+ * @param detail  for TOO_LATE, what made it too late, with the figures (the side output's reason); else null
+ * @param verdict for TOO_LATE, whether a later copy of the event, which its time brings to this window again, meets
+ *                the verdict here (so that it is too late as well, never counted); NONE for every other disposition
  */
-public record EventOutcome(Event event, Disposition disposition, String detail, boolean recorded) {
+public record EventOutcome(Event event, Disposition disposition, String detail, Verdict verdict) {
+
+    /** The reason of a copy that met an earlier copy's too-late verdict. */
+    public static final String COPY_TOO_LATE = "a copy of the event delivered earlier was too late";
 
     public EventOutcome(Event event, Disposition disposition) {
-        this(event, disposition, null, false);
+        this(event, disposition, null, Verdict.NONE);
     }
 
-    public EventOutcome(Event event, Disposition disposition, String detail) {
-        this(event, disposition, detail, false);
+    /** A copy of an event whose verdict was recorded before: too late again. */
+    public static EventOutcome tooLateAgain(Event event) {
+        return new EventOutcome(event, Disposition.TOO_LATE, COPY_TOO_LATE, Verdict.KEPT);
+    }
+
+    /** Whether the window's write records the verdict: a change that must be written. */
+    public boolean recorded() {
+        return verdict == Verdict.RECORDED;
+    }
+
+    /** Where a TOO_LATE verdict is kept for a later copy of the event. */
+    public enum Verdict {
+        /** Not too late. */
+        NONE,
+        /** The window's write records it (the event's digest, marked). */
+        RECORDED,
+        /** The window keeps it already: a record met, or a final window that holds the event's time. */
+        KEPT,
+        /**
+         * Nowhere in this window: it was never written, or it is a session whose bounds do not hold the event's time,
+         * so a later copy would be planned elsewhere (a session key keeps it then, {@code KeyVerdicts}).
+         */
+        UNKEPT
     }
 
     public enum Disposition {

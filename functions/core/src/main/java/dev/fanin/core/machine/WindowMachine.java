@@ -172,9 +172,8 @@ public final class WindowMachine {
     /**
      * Merges the sessions {@code absorbed} into {@code survivor} and offers it the events that bridged them (see
      * {@link #ingest(WindowState, List, long, Instant, Interval)}): one transition, whose write removes the absorbed
-     * sessions with the survivor's change. An event not counted bridges nothing: then nothing is merged, and only the
-     * survivor is written, when it records a too-late verdict. With nothing to absorb, this is
-     * {@link #ingest(WindowState, List, long, Instant, Interval)}.
+     * sessions with the survivor's change. An event not counted bridges nothing: then nothing is merged or written.
+     * With nothing to absorb, this is {@link #ingest(WindowState, List, long, Instant, Interval)}.
      */
     public Transition merge(Merge merge, List<Event> events, long watermark, Instant now) {
         WindowState merged = merge.survivor();
@@ -183,30 +182,10 @@ public final class WindowMachine {
         }
         Transition t = ingest(merged, events, watermark, now, merge.bounds());
         if (!t.counted() && !merge.absorbed().isEmpty()) {
-            return recordedInTheSurvivor(merge, t, watermark, now);
+            return Transition.none(merge.survivor(), t.outcomes());
         }
         return new Transition(t.next(), t.write(), t.outcomes(), t.action(), t.timerDue(), t.listingDue(),
                 merge.absorbed().stream().map(w -> w.ref().windowId()).toList());
-    }
-
-    /**
-     * A bridge that counted nothing, with its too-late verdicts recorded in the survivor alone, so that a later copy of
-     * such an event, which bridges the same sessions, meets its verdict in the merge again. Recorded only where every
-     * event was a duplicate or too late, and the survivor alone judges the recorded ones so too; else nothing is
-     * written, as for any bridge that counted nothing.
-     */
-    private Transition recordedInTheSurvivor(Merge merge, Transition bridge, long watermark, Instant now) {
-        List<Event> recorded = bridge.outcomes().stream().filter(EventOutcome::recorded).map(EventOutcome::event).toList();
-        boolean judged = bridge.outcomes().stream().allMatch(o -> o.disposition() == EventOutcome.Disposition.DUPLICATE
-                || o.disposition() == EventOutcome.Disposition.TOO_LATE);
-        if (recorded.isEmpty() || !judged) {
-            return Transition.none(merge.survivor(), bridge.outcomes());
-        }
-        Transition own = ingest(merge.survivor(), recorded, watermark, now, merge.bounds());
-        if (!own.write() || !own.outcomes().stream().allMatch(EventOutcome::recorded)) {
-            return Transition.none(merge.survivor(), bridge.outcomes());
-        }
-        return new Transition(own.next(), true, bridge.outcomes(), own.action(), own.timerDue(), own.listingDue());
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.fanin.core.port;
 import dev.fanin.core.window.SessionView;
 import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 
@@ -20,10 +21,14 @@ import java.util.Optional;
  * @param lastClosed the committed session with the latest end (frozen bounds, and whether it was cut short), or null
  *                   before the first commit: no committed session ends after its end, so an event at or after it
  *                   falls into none, and a new session may continue it
- * @param expiresAt  when the store may delete this item: never before any session of the key it has held expires
+ * @param tooLate    the too-late verdicts of events that no session of the key held when they came (nothing else to
+ *                   record them in): each event's marked digest ({@code EventIdDigest.tooLate}) and when it may be
+ *                   forgotten; a later copy of such an event is too late as well ({@code KeyVerdicts})
+ * @param expiresAt  when the store may delete this item: never before any session of the key it has held expires,
+ *                   nor before a verdict it holds may be forgotten
  */
 public record LiveSessions(String pipeline, String key, long version, List<StoredWindow> sessions, SessionView lastClosed,
-                           Instant expiresAt) {
+                           Map<String, Instant> tooLate, Instant expiresAt) {
 
     /**
      * The most sessions of one key that accept events at once; past it, the ingest cuts the oldest short (reason
@@ -35,17 +40,29 @@ public record LiveSessions(String pipeline, String key, long version, List<Store
      * ingest's write; past it, the ingest cuts the oldest short (reason SESSION_LIMIT), and they leave the item at
      * their commit, in the same invocation (later, by a takeover, only when that emission fails). A claimed session
      * carries its frozen aggregate (about its accumulators again) until then, so the item holds at most about twice
-     * this plus one batch's growth: 128 KiB keeps it under DynamoDB's 400 KB unless one batch adds over 60 KB of state
-     * to one key (then the ingest writes fewer of the batch's events and hands the rest back), and the largest
+     * this plus one batch's growth and its too-late verdicts ({@link #MAX_TOO_LATE}, under 2 KB): 128 KiB keeps it under
+     * DynamoDB's 400 KB unless one batch adds over 58 KB of state to one key (then the ingest writes fewer of the batch's events and hands the rest back), and the largest
      * accepting state of a bundled sample pipeline (about 107 KB) fits in one session.
      */
     public static final long MAX_LIVE_STATE_BYTES = 128 * 1024;
+    /**
+     * The most too-late verdicts ({@link #tooLate}) the item keeps: under 2 KB (a 17-character digest and a number each),
+     * so a key holding them pays at most two write units more a write of its live item. Past it, those forgotten soonest
+     * go first, and a later copy of such an event may be counted.
+     */
+    public static final int MAX_TOO_LATE = 64;
 
     public LiveSessions {
         Objects.requireNonNull(pipeline, "pipeline");
         Objects.requireNonNull(key, "key");
         sessions = List.copyOf(sessions);
+        tooLate = Map.copyOf(tooLate);
         Objects.requireNonNull(expiresAt, "expiresAt");
+    }
+
+    /** Live sessions holding no too-late verdict. */
+    public LiveSessions(String pipeline, String key, long version, List<StoredWindow> sessions, SessionView lastClosed, Instant expiresAt) {
+        this(pipeline, key, version, sessions, lastClosed, Map.of(), expiresAt);
     }
 
     /** A key with nothing stored yet. */
@@ -64,7 +81,8 @@ public record LiveSessions(String pipeline, String key, long version, List<Store
      */
     public LiveSessions written() {
         long stored = version + 1;
-        return new LiveSessions(pipeline, key, stored, sessions.stream().map(w -> w.withVersion(stored)).toList(), lastClosed, expiresAt);
+        return new LiveSessions(pipeline, key, stored, sessions.stream().map(w -> w.withVersion(stored)).toList(), lastClosed, tooLate,
+                expiresAt);
     }
 
     public Optional<StoredWindow> session(String windowId) {

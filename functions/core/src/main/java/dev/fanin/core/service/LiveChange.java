@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -33,12 +34,19 @@ final class LiveChange {
     private final List<WindowState> absorbed = new ArrayList<>();
     private final List<WindowState> committed = new ArrayList<>();
     private SessionView lastClosed;
+    private final Map<String, Instant> tooLate;
+    private boolean tooLateAdded;
 
-    /** @param states the loaded sessions, decoded, by id */
-    LiveChange(LiveSessions loaded, Map<String, WindowState> states) {
+    /**
+     * @param states the loaded sessions, decoded, by id
+     * @param now    when the change is decided: the too-late verdicts whose time has come leave with its write
+     */
+    LiveChange(LiveSessions loaded, Map<String, WindowState> states, Instant now) {
         this.loaded = loaded;
         this.states = new TreeMap<>(states);
         this.lastClosed = loaded.lastClosed();
+        this.tooLate = new HashMap<>(loaded.tooLate());
+        tooLate.values().removeIf(t -> !t.isAfter(now));
         loaded.sessions().forEach(s -> next.put(s.ref().windowId(), s));
     }
 
@@ -77,6 +85,26 @@ final class LiveChange {
         }
     }
 
+    /**
+     * A too-late verdict no session keeps ({@link LiveSessions#tooLate}), to be forgotten at {@code forgetAt}. The item
+     * keeps at most {@link LiveSessions#MAX_TOO_LATE}: past it, those forgotten soonest go first.
+     *
+     * @return how many verdicts went before their time to make room
+     */
+    int recordTooLate(String marked, Instant forgetAt) {
+        tooLateAdded |= tooLate.put(marked, forgetAt) == null;
+        int dropped = 0;
+        while (tooLate.size() > LiveSessions.MAX_TOO_LATE) {
+            tooLate.entrySet().stream().min(Map.Entry.comparingByValue()).ifPresent(e -> tooLate.remove(e.getKey()));
+            dropped++;
+        }
+        return dropped;
+    }
+
+    boolean keepsTooLate(String marked) {
+        return tooLate.containsKey(marked);
+    }
+
     private WindowState remove(String windowId) {
         next.remove(windowId);
         transitions.remove(windowId);
@@ -85,7 +113,7 @@ final class LiveChange {
     }
 
     boolean changed() {
-        return !transitions.isEmpty() || !absorbed.isEmpty() || !committed.isEmpty();
+        return !transitions.isEmpty() || !absorbed.isEmpty() || !committed.isEmpty() || tooLateAdded;
     }
 
     /** The item after the change (its version is the loaded one: the store writes the next). */
@@ -94,7 +122,11 @@ final class LiveChange {
         for (StoredWindow w : next.values()) {
             expiresAt = w.expiresAt().isAfter(expiresAt) ? w.expiresAt() : expiresAt;
         }
-        return new LiveSessions(loaded.pipeline(), loaded.key(), loaded.version(), List.copyOf(next.values()), lastClosed, expiresAt);
+        for (Instant forgetAt : tooLate.values()) {
+            expiresAt = forgetAt.isAfter(expiresAt) ? forgetAt : expiresAt;
+        }
+        return new LiveSessions(loaded.pipeline(), loaded.key(), loaded.version(), List.copyOf(next.values()), lastClosed, tooLate,
+                expiresAt);
     }
 
     LiveSessions loaded() {

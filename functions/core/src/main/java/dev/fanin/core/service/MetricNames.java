@@ -31,6 +31,7 @@ public final class MetricNames {
     public static final String WINDOWS_SWEPT = "WindowsSwept";
     public static final String TIMERS_REARMED_ON_REDELIVERY = "TimersRearmedOnRedelivery";
     public static final String SESSIONS_CUT_SHORT = "SessionsCutShort";
+    public static final String TOO_LATE_VERDICTS_DROPPED = "TooLateVerdictsDropped";
 
     private MetricNames() {
     }

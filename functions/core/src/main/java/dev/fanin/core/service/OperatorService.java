@@ -104,7 +104,7 @@ public final class OperatorService {
         if (live == null) {
             return writes.write(loaded, t, followups).applied();
         }
-        LiveChange change = new LiveChange(live, Map.of(state.ref().windowId(), state));
+        LiveChange change = new LiveChange(live, Map.of(state.ref().windowId(), state), engine.clock().instant());
         change.put(t, false);
         return writes.writeLive(change, followups).applied();
     }

@@ -79,7 +79,7 @@ final class SessionCommit {
             flush.superseded(claimed);
             return Optional.of(true);
         }
-        LiveChange change = new LiveChange(live, Map.of(current.ref().windowId(), current));
+        LiveChange change = new LiveChange(live, Map.of(current.ref().windowId(), current), now);
         change.commit(current.ref().windowId(), t.next(), gap(pipeline));
         if (!writes.writeLive(change, followups).applied()) {
             return Optional.empty();

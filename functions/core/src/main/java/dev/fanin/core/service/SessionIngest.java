@@ -105,8 +105,10 @@ final class SessionIngest {
         WindowMachine machine = share.machine();
         long watermark = share.watermark();
         Duration gap = ((WindowSpec.Session) machine.config().window()).gap();
+        KeySessions view = KeySessions.load(engine, share.reads(), machine.config().name(), key,
+                events.stream().map(e -> e.eventTime().toEpochMilli()).toList(), gap);
+        events = KeyVerdicts.withoutCopies(events, view.live(), batch, watermark);
         List<Long> times = events.stream().map(e -> e.eventTime().toEpochMilli()).toList();
-        KeySessions view = KeySessions.load(engine, share.reads(), machine.config().name(), key, times, gap);
         List<SessionView> views = view.views(gap, batch.now);
         SessionPlan plan = SessionPlanner.plan(gap, views, times);
         Planned planned = new Planned(batch, machine, view, watermark, gap, views);
@@ -130,6 +132,21 @@ final class SessionIngest {
         return new Round(conflicted, handedOn, planned.tooLarge);
     }
 
+    /**
+     * Reports {@code outcomes} of a session whose write, if any, is in ({@code written}); the too-late verdicts no
+     * session keeps go to the key's live item ({@link KeyVerdicts#keep}) and are reported once that is written.
+     */
+    private static void reportOrKeep(List<EventOutcome> outcomes, WindowRef ref, boolean written, Planned planned) {
+        List<EventOutcome> kept = KeyVerdicts.keep(outcomes, written, planned.change, planned.machine, planned.batch);
+        Set<Event> later = identitySet();
+        kept.forEach(o -> later.add(o.event()));
+        planned.batch.record(without(outcomes, later), ref, planned.watermark);
+        if (!kept.isEmpty()) {
+            planned.outcomes.add(Map.entry(ref, kept));
+            planned.events.addAll(later);
+        }
+    }
+
     /** An accepting session of the plan: created, extended, or absorbing its neighbours. */
     private void accepting(SessionPlan.Target target, List<Event> evs, Planned planned) {
         WindowMachine machine = planned.machine;
@@ -148,10 +165,9 @@ final class SessionIngest {
             sideOutputTheBridges(t, planned);
             return;
         }
-        if (!t.write() && (target.created() || !absorbed.isEmpty())) {
-            // Nothing counted: a session is never created empty, and an event not counted bridges nothing (a bridge
-            // writes its survivor alone when that records a too-late verdict).
-            batch.record(t.outcomes(), ref, planned.watermark);
+        if (!t.counted() && (target.created() || !absorbed.isEmpty())) {
+            // Nothing counted: a session is never created empty, and an event not counted bridges nothing.
+            reportOrKeep(t.outcomes(), ref, false, planned);
             return;
         }
         if (target.created() && !writes.takeSlot(t.next(), batch.followups)) {
@@ -198,7 +214,7 @@ final class SessionIngest {
             alone.clear();
         }
         planned.replan.addAll(alone);
-        planned.batch.record(without(t.outcomes(), alone), t.next().ref(), planned.watermark);
+        reportOrKeep(without(t.outcomes(), alone), t.next().ref(), false, planned);
     }
 
     /**
@@ -226,7 +242,7 @@ final class SessionIngest {
      */
     private void applyLive(WindowState before, Transition t, List<Event> evs, Planned planned) {
         if (!t.write()) {
-            planned.batch.record(t.outcomes(), t.next().ref(), planned.watermark);
+            reportOrKeep(t.outcomes(), t.next().ref(), false, planned);
             if (before != null) {
                 planned.batch.rearmAfterRedelivery(planned.machine, before, evs, planned.watermark);
             }
@@ -241,7 +257,9 @@ final class SessionIngest {
         }
         planned.replan.addAll(handedOn);
         evs.stream().filter(e -> !handedOn.contains(e)).forEach(planned.events::add);
-        planned.outcomes.add(Map.entry(t.next().ref(), without(t.outcomes(), handedOn)));
+        List<EventOutcome> outcomes = without(t.outcomes(), handedOn);
+        KeyVerdicts.keep(outcomes, true, planned.change, planned.machine, planned.batch);
+        planned.outcomes.add(Map.entry(t.next().ref(), outcomes));
     }
 
     /**
@@ -254,13 +272,13 @@ final class SessionIngest {
         WindowState state = planned.view.state(windowId);
         Transition t = planned.machine.ingest(state, evs, planned.watermark, batch.now);
         if (!t.write()) {
-            batch.record(t.outcomes(), state.ref(), planned.watermark);
+            reportOrKeep(t.outcomes(), state.ref(), false, planned);
             batch.rearmAfterRedelivery(planned.machine, state, evs, planned.watermark);
             return true;
         }
         WriteOutcome outcome = writes.write(planned.view.closedStored(windowId), t, batch.followups);
         if (outcome.applied()) {
-            batch.record(t.outcomes(), state.ref(), planned.watermark);
+            reportOrKeep(t.outcomes(), state.ref(), true, planned);
         }
         return outcome.applied();
     }
@@ -369,7 +387,7 @@ final class SessionIngest {
             this.watermark = watermark;
             this.gap = gap;
             this.views = views;
-            this.change = new LiveChange(view.live(), view.liveStates());
+            this.change = new LiveChange(view.live(), view.liveStates(), batch.now);
         }
     }
 }

@@ -64,7 +64,7 @@ final class SessionVisit {
         LiveSessions live = read.live();
         Map<String, WindowState> states = new LinkedHashMap<>();
         live.sessions().forEach(s -> states.put(s.ref().windowId(), engine.decode(s)));
-        LiveChange change = new LiveChange(live, states);
+        LiveChange change = new LiveChange(live, states, visit.now());
         Map<WindowRef, Transition> decided = new LinkedHashMap<>();
         List<WindowTimers.Wakeup> continued = new ArrayList<>();
         WindowMachine machine = engine.machine(live.pipeline(), visit.watermark());
