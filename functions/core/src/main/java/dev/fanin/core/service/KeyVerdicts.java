@@ -26,14 +26,15 @@ final class KeyVerdicts {
     private KeyVerdicts() {
     }
 
-    /** The events left once those whose verdict {@code live} keeps are reported too late again. */
+    /** The events left once those whose verdict {@code live} keeps, and has not forgotten, are reported too late again. */
     static List<Event> withoutCopies(List<Event> events, LiveSessions live, IngestBatch batch, long watermark) {
         if (live.tooLate().isEmpty()) {
             return events;
         }
         List<Event> left = new ArrayList<>();
         for (Event e : events) {
-            if (live.tooLate().containsKey(EventIdDigest.tooLate(EventIdDigest.of(e.eventId())))) {
+            Instant forgetAt = live.tooLate().get(EventIdDigest.tooLate(EventIdDigest.of(e.eventId())));
+            if (forgetAt != null && forgetAt.isAfter(batch.now)) {
                 WindowRef ref = new WindowRef(live.pipeline(), live.key(), WindowRef.sessionId(e.eventTime().toEpochMilli()));
                 batch.record(List.of(EventOutcome.tooLateAgain(e)), ref, watermark);
             } else {

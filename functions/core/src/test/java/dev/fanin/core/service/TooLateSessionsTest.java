@@ -77,16 +77,20 @@ class TooLateSessionsTest {
         assertTooLateTwice(resends, original, "e3");
     }
 
-    /** A review: a verdict past its time stayed, rewritten with every write of an active key's live item. */
+    /**
+     * A verdict is forgotten when a session opened with it would have expired, and leaves with the next write (a
+     * review: it stayed, rewritten with every write of an active key's live item).
+     */
     @Test
-    void aVerdictPastItsTimeLeavesTheLiveItemWithItsNextWrite() {
+    void aVerdictPastItsTimeIsForgottenAndLeavesTheLiveItemWithItsNextWrite() {
         deliver(message("mx", "b", "x", LATER, LATER, 1));
         deliver(message("r1", "a", "e1", T0, LATER.plusSeconds(5), 1));
         Instant forgetAt = store.loadLive("p", "a").tooLate().values().iterator().next();
+        clock.set(forgetAt);
 
-        clock.set(forgetAt.plus(Duration.ofDays(1)));
-        deliver(message("m2", "a", "e2", clock.instant(), clock.instant(), 1));
+        BatchResult original = deliver(message("o1", "a", "e1", T0, T0.plusSeconds(1), 2));
 
+        assertThat(original.eventsAccepted()).as("forgotten, as its session would have expired").isEqualTo(1);
         assertThat(store.loadLive("p", "a").sessions()).as("written").isNotEmpty();
         assertThat(store.loadLive("p", "a").tooLate()).isEmpty();
     }
