@@ -106,12 +106,14 @@ final class WritePurposes {
         boolean added = next.tooLate().size() > previous.tooLate().size();
         for (StoredWindow after : next.sessions()) {
             StoredWindow before = previous.session(after.ref().windowId()).orElse(null);
-            if (before == null || before.status() != after.status() || counted.applyAsLong(before) != counted.applyAsLong(after)) {
+            if (before == null || before.status() != after.status()) {
                 return false;
             }
             added |= after.eventIds().size() > before.eventIds().size();
         }
-        return added;
+        // Decoded only for a write that added something: the counts are the costly part.
+        return added && next.sessions().stream().allMatch(after ->
+                counted.applyAsLong(previous.session(after.ref().windowId()).orElseThrow()) == counted.applyAsLong(after));
     }
 
     private Purpose committedNow(WindowRef ref, Purpose purpose) {

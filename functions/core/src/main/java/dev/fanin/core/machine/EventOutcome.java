@@ -12,7 +12,7 @@ import dev.fanin.core.event.Event;
 public record EventOutcome(Event event, Disposition disposition, String detail, Verdict verdict) {
 
     /** The reason of a copy that met an earlier copy's too-late verdict. */
-    public static final String COPY_TOO_LATE = "a copy of the event delivered earlier was too late";
+    private static final String COPY_TOO_LATE = "a copy of the event delivered earlier was too late";
 
     public EventOutcome(Event event, Disposition disposition) {
         this(event, disposition, null, Verdict.NONE);

@@ -41,8 +41,9 @@ public record LiveSessions(String pipeline, String key, long version, List<Store
      * their commit, in the same invocation (later, by a takeover, only when that emission fails). A claimed session
      * carries its frozen aggregate (about its accumulators again) until then, so the item holds at most about twice
      * this plus one batch's growth and its too-late verdicts ({@link #MAX_TOO_LATE}, under 2 KB): 128 KiB keeps it under
-     * DynamoDB's 400 KB unless one batch adds over 58 KB of state to one key (then the ingest writes fewer of the batch's events and hands the rest back), and the largest
-     * accepting state of a bundled sample pipeline (about 107 KB) fits in one session.
+     * DynamoDB's 400 KB unless one batch adds over 58 KB of state to one key (then the ingest writes fewer of the batch's
+     * events and hands the rest back), and the largest accepting state of a bundled sample pipeline (about 107 KB) fits
+     * in one session.
      */
     public static final long MAX_LIVE_STATE_BYTES = 128 * 1024;
     /**

@@ -18,6 +18,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.stream.Stream;
 
 /**
  * A change to one key's live sessions, built up by a batch, a visit or a commit and written as one conditional
@@ -101,10 +102,6 @@ final class LiveChange {
         return dropped;
     }
 
-    boolean keepsTooLate(String marked) {
-        return tooLate.containsKey(marked);
-    }
-
     private WindowState remove(String windowId) {
         next.remove(windowId);
         transitions.remove(windowId);
@@ -118,13 +115,8 @@ final class LiveChange {
 
     /** The item after the change (its version is the loaded one: the store writes the next). */
     LiveSessions build() {
-        Instant expiresAt = loaded.expiresAt();
-        for (StoredWindow w : next.values()) {
-            expiresAt = w.expiresAt().isAfter(expiresAt) ? w.expiresAt() : expiresAt;
-        }
-        for (Instant forgetAt : tooLate.values()) {
-            expiresAt = forgetAt.isAfter(expiresAt) ? forgetAt : expiresAt;
-        }
+        Instant expiresAt = Stream.concat(next.values().stream().map(StoredWindow::expiresAt), tooLate.values().stream())
+                .reduce(loaded.expiresAt(), (a, b) -> b.isAfter(a) ? b : a);
         return new LiveSessions(loaded.pipeline(), loaded.key(), loaded.version(), List.copyOf(next.values()), lastClosed, tooLate,
                 expiresAt);
     }

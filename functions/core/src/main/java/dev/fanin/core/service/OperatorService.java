@@ -85,7 +85,7 @@ public final class OperatorService {
         if (!t.write()) {
             return Optional.of(new Result(Outcome.NOT_OPEN, state, null, null));
         }
-        if (!write(liveCopy.isPresent() ? live : null, loaded.get(), state, t, followups)) {
+        if (!write(liveCopy.isPresent() ? live : null, loaded.get(), state, t, now, followups)) {
             return Optional.empty();
         }
         flush.flush(followups);
@@ -100,11 +100,11 @@ public final class OperatorService {
     }
 
     /** @param live the key's live sessions when the window is one of them, else null */
-    private boolean write(LiveSessions live, StoredWindow loaded, WindowState state, Transition t, Followups followups) {
+    private boolean write(LiveSessions live, StoredWindow loaded, WindowState state, Transition t, Instant now, Followups followups) {
         if (live == null) {
             return writes.write(loaded, t, followups).applied();
         }
-        LiveChange change = new LiveChange(live, Map.of(state.ref().windowId(), state), engine.clock().instant());
+        LiveChange change = new LiveChange(live, Map.of(state.ref().windowId(), state), now);
         change.put(t, false);
         return writes.writeLive(change, followups).applied();
     }

@@ -19,6 +19,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -93,19 +94,7 @@ class TooLateRecordedTest {
     @Test
     void aVerdictWhoseWriteLosesToTheOriginalIsNeverReported() throws Exception {
         boolean[] race = {false};
-        InMemoryWindowStore memory = new InMemoryWindowStore(4);
-        IngestService[] other = new IngestService[1];
-        FaninEngine engine = engine(new ForwardingWindowStore(memory) {
-            @Override
-            public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
-                if (race[0]) {
-                    race[0] = false;
-                    deliver(other[0], "orig", "e1", T0.plusSeconds(20), T0.plusSeconds(21), 2);
-                }
-                return super.replace(previous, next);
-            }
-        });
-        other[0] = new IngestService(engine(memory));
+        FaninEngine engine = racedBy(race, other -> deliver(other, "orig", "e1", T0.plusSeconds(20), T0.plusSeconds(21), 2));
 
         BatchResult late = lateCopyBeforeItsOriginal(new IngestService(engine), new SweepService(engine), () -> race[0] = true);
         clock.advance(Duration.ofMinutes(2));
@@ -120,19 +109,7 @@ class TooLateRecordedTest {
     @Test
     void aLostWriteRetriedReportsTheTooLateEventOnce() {
         boolean[] race = {false};
-        InMemoryWindowStore memory = new InMemoryWindowStore(4);
-        IngestService[] other = new IngestService[1];
-        FaninEngine engine = engine(new ForwardingWindowStore(memory) {
-            @Override
-            public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
-                if (race[0]) {
-                    race[0] = false;
-                    deliver(other[0], "m2", "e2", T0.plusSeconds(30), clock.instant(), 1);
-                }
-                return super.replace(previous, next);
-            }
-        });
-        other[0] = new IngestService(engine(memory));
+        FaninEngine engine = racedBy(race, other -> deliver(other, "m2", "e2", T0.plusSeconds(30), clock.instant(), 1));
 
         BatchResult late = lateCopyBeforeItsOriginal(new IngestService(engine), new SweepService(engine), () -> race[0] = true);
 
@@ -180,6 +157,25 @@ class TooLateRecordedTest {
         } catch (IllegalStateException crashed) {
             return null; // the invocation died; its message comes again
         }
+    }
+
+    /**
+     * An engine whose next window write, once {@code armed}, first lets {@code rival} deliver through another invocation
+     * on the same store: that write then loses, and is decided again.
+     */
+    private FaninEngine racedBy(boolean[] armed, Consumer<IngestService> rival) {
+        InMemoryWindowStore memory = new InMemoryWindowStore(4);
+        IngestService other = new IngestService(engine(memory));
+        return engine(new ForwardingWindowStore(memory) {
+            @Override
+            public WriteOutcome replace(StoredWindow previous, StoredWindow next) {
+                if (armed[0]) {
+                    armed[0] = false;
+                    rival.accept(other);
+                }
+                return super.replace(previous, next);
+            }
+        });
     }
 
     private BatchResult deliver(IngestService ingest, String messageId, String eventId, Instant eventTime, Instant sent, int attempt) {

@@ -37,20 +37,14 @@ class TooLateSessionsTest {
     void anEventNoSessionHeldIsTooLateInEveryLaterCopy() {
         deliver(message("mx", "b", "x", LATER, LATER, 1));                              // the watermark at 10:03:50
 
-        BatchResult resend = deliver(message("r1", "a", "e1", T0, LATER.plusSeconds(5), 1));
-        BatchResult original = deliver(message("o1", "a", "e1", T0, T0.plusSeconds(1), 2));
-
-        assertTooLateTwice(resend, original, "e1");
+        assertResendThenOriginalTooLate("e1", T0);
     }
 
     @Test
     void anEventTooLateToBridgeTwoSessionsIsTooLateInEveryLaterCopy() {
         sessionsAtTenAndTenOhOneThirty();
 
-        BatchResult resend = deliver(message("r1", "a", "e1", T0.plusSeconds(45), LATER.plusSeconds(5), 1));
-        BatchResult original = deliver(message("o1", "a", "e1", T0.plusSeconds(45), T0.plusSeconds(46), 2));
-
-        assertTooLateTwice(resend, original, "e1");
+        assertResendThenOriginalTooLate("e1", T0.plusSeconds(45));
     }
 
     @Test
@@ -59,10 +53,7 @@ class TooLateSessionsTest {
         deliver(message("mx", "b", "x", LATER, LATER, 1));
         Instant before = T0.minusSeconds(30);                                           // its [09:59:30, 10:00:30) reaches it
 
-        BatchResult resend = deliver(message("r1", "a", "e1", before, LATER.plusSeconds(5), 1));
-        BatchResult original = deliver(message("o1", "a", "e1", before, before.plusSeconds(1), 2));
-
-        assertTooLateTwice(resend, original, "e1");
+        assertResendThenOriginalTooLate("e1", before);
     }
 
     @Test
@@ -100,6 +91,16 @@ class TooLateSessionsTest {
         deliver(message("m0", "a", "e0", T0, T0, 1));
         deliver(message("m2", "a", "e2", T0.plusSeconds(90), T0.plusSeconds(90), 1));
         deliver(message("mx", "b", "x", LATER, LATER, 1));
+    }
+
+    /**
+     * The event's late resend (sent after the watermark moved on), then its original, sent on time and delivered again
+     * with a watermark capped at that: both too late, neither counted.
+     */
+    private void assertResendThenOriginalTooLate(String eventId, Instant eventTime) {
+        BatchResult resend = deliver(message("r1", "a", eventId, eventTime, LATER.plusSeconds(5), 1));
+        BatchResult original = deliver(message("o1", "a", eventId, eventTime, eventTime.plusSeconds(1), 2));
+        assertTooLateTwice(resend, original, eventId);
     }
 
     private void assertTooLateTwice(BatchResult resend, BatchResult original, String eventId) {
