@@ -219,6 +219,35 @@ class LatenessTest {
         stack.assertFlushInvariants();
     }
 
+    /**
+     * A producer's resend of an event, past the lateness, reaches a window no event has written; its original, sent in
+     * time and delivered again later, is judged by a watermark capped at its send time: too late as well, through the
+     * real store, and the window (written closed for the verdict) never fires.
+     */
+    @Test
+    void theOriginalOfACopyTooLateForAWindowNeverWrittenIsTooLateAsWell() {
+        FaninStack stack = stack();
+        stack.clock.set(W.plusSeconds(20));
+        InboundMessage original = stack.message("k", "e1", W.plusSeconds(10));
+        WindowRef ref = stack.ref(original);
+        stack.clock.set(END.plus(LATENESS).plusSeconds(5));
+        watermarkTo(stack, END.plus(LATENESS));
+
+        BatchResult copy = stack.process().ingest().handle(List.of(stack.message("k", "e1", W.plusSeconds(10))));
+        BatchResult again = stack.process().ingest().handle(FaninStack.redelivered(List.of(original)));
+        stack.clock.set(W.plus(Duration.ofMinutes(30)));
+        stack.process().sweep();
+
+        assertThat(copy.tooLate()).isEqualTo(1);
+        assertThat(again.tooLate()).as("judged in time by its cap, but its copy was too late first").isEqualTo(1);
+        assertThat(stack.window(ref).orElseThrow().status()).isEqualTo(WindowStatus.CLOSED);
+        assertThat(stack.emitted(ref.aggregateId(0))).isEmpty();
+        List<Message> side = stack.drain(stack.resources.queueUrl("LateEventsQueue")).stream()
+                .filter(m -> readJson(m.body()).path("eventId").asText().equals("e1")).toList();
+        assertThat(side).hasSize(2);
+        stack.assertFlushInvariants();
+    }
+
     private static JsonNode readJson(String text) {
         try {
             return FaninStack.JSON.readTree(text);

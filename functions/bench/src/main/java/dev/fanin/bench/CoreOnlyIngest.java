@@ -87,7 +87,7 @@ final class CoreOnlyIngest {
             if (state == null) {
                 state = machine.open(new WindowRef(machine.config().name(), key, id), bounds.get(id), now);
             }
-            windows.put(id, machine.ingest(state, evs, watermark, now).next());
+            windows.put(id, stored(state, machine.ingest(state, evs, watermark, now)));
         });
         return events.size();
     }
@@ -106,13 +106,21 @@ final class CoreOnlyIngest {
             Transition t = machine.merge(new WindowMachine.Merge(state, absorbed, target.bounds()),
                     target.eventIndexes().stream().map(events::get).toList(), watermark, now);
             t.absorbed().forEach(windows::remove);
-            windows.put(target.windowId(), t.next());
+            windows.put(target.windowId(), stored(state, t));
         }
         for (SessionPlan.FlushedTarget target : plan.flushed()) {
             WindowState state = windows.get(target.windowId());
-            windows.put(target.windowId(), machine.ingest(state, target.eventIndexes().stream().map(events::get).toList(), watermark, now).next());
+            windows.put(target.windowId(), stored(state, machine.ingest(state, target.eventIndexes().stream().map(events::get).toList(), watermark, now)));
         }
         return events.size();
+    }
+
+    /**
+     * What the store would hold after {@code t}, read at {@code before}: its version moves with each write, as the
+     * machine's rules for a stored window (and for one never stored, at version 0) expect.
+     */
+    private static WindowState stored(WindowState before, Transition t) {
+        return t.write() ? t.next().withVersion(before.version() + 1) : before;
     }
 
     private long watermark(PipelineConfig config, List<Event> events, Instant now) {

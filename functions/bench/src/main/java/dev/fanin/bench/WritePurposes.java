@@ -28,10 +28,16 @@ final class WritePurposes {
         this.counted = counted;
     }
 
-    /** A window item created: a time window's first write, or a session's committed head. */
+    /**
+     * A window item created: a time window's first write (closed, counting nothing: written to keep too-late
+     * verdicts), or a session's committed head.
+     */
     Purpose ofCreate(StoredWindow window) {
         if (committed.contains(window.ref())) {
             return Purpose.CORRECTION;
+        }
+        if (!window.ref().isSession() && window.status() == WindowStatus.CLOSED && counted != null && counted.applyAsLong(window) == 0) {
+            return Purpose.TOO_LATE_RECORD;
         }
         return switch (window.status()) {
             case CLOSED -> committedNow(window.ref(), Purpose.COMMITTED_HEAD);

@@ -70,6 +70,34 @@ class WritePurposesTest {
         assertThat(purposes.ofReplace(closed, counted(WINDOW, WindowStatus.CLAIMED, "1", "a", "b"))).isEqualTo(Purpose.CLAIM);
     }
 
+    /**
+     * A time window created closed, counting nothing, keeps the verdicts of its too-late events; the event that later
+     * opens it and the first revision's claim and commit are told as any window's.
+     */
+    @Test
+    void aWindowCreatedOnlyToKeepVerdictsRecordsThem() {
+        purposes.countWith(w -> Long.parseLong(w.state()));
+        StoredWindow verdicts = counted(WINDOW, WindowStatus.CLOSED, "0", "x!");
+        StoredWindow opened = counted(WINDOW, WindowStatus.OPEN, "1", "x!", "y");
+        StoredWindow claimed = counted(WINDOW, WindowStatus.CLAIMED, "1", "x!", "y");
+
+        assertThat(purposes.ofCreate(verdicts)).isEqualTo(Purpose.TOO_LATE_RECORD);
+        assertThat(purposes.ofReplace(verdicts, counted(WINDOW, WindowStatus.CLOSED, "0", "x!", "z!"))).isEqualTo(Purpose.TOO_LATE_RECORD);
+        assertThat(purposes.ofReplace(verdicts, opened)).isEqualTo(Purpose.WINDOW_EVENTS);
+        assertThat(purposes.ofReplace(opened, claimed)).isEqualTo(Purpose.CLAIM);
+        assertThat(purposes.ofReplace(claimed, counted(WINDOW, WindowStatus.CLOSED, "1", "x!", "y"))).isEqualTo(Purpose.COMMIT);
+    }
+
+    /** A session's committed head counting no event (a manifest that does not count as one) is its commit (a review). */
+    @Test
+    void aCommittedSessionHeadCountingNoEventIsItsCommit() {
+        purposes.countWith(w -> Long.parseLong(w.state()));
+        StoredWindow head = counted(SESSION, WindowStatus.CLOSED, "0", "manifest");
+
+        assertThat(purposes.ofCreate(head)).isEqualTo(Purpose.COMMITTED_HEAD);
+        assertThat(purposes.ofReplace(head, counted(SESSION, WindowStatus.CLAIMED, "1", "manifest", "x"))).isEqualTo(Purpose.CORRECTION);
+    }
+
     /** So is a live write that adds a verdict no session keeps, or ids to a session that counts none. */
     @Test
     void aLiveWriteThatRecordsVerdictsAndCountsNoneRecordsTooLateVerdicts() {

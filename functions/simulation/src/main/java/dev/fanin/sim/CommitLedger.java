@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -60,6 +61,7 @@ public final class CommitLedger {
     private final Violations violations;
     private final EmissionLog emissions;
     private final Map<WindowRef, Life> windows = new LinkedHashMap<>();
+    private final Set<WindowRef> created = new HashSet<>();
     private final Map<String, Integer> commits = new HashMap<>();
     private long revisionsCommitted;
     private long partialFires;
@@ -80,17 +82,23 @@ public final class CommitLedger {
         if (next.leaseUntil() != null && next.expiresAt().isBefore(next.leaseUntil())) {
             violations.add("TTL " + next.expiresAt() + " of " + next.ref() + " is before its lease end " + next.leaseUntil());
         }
-        if (previous == null) {
+        if (previous == null && !created.add(next.ref())) {
+            violations.add("window " + next.ref() + " created twice (a create must find it absent)");
+        }
+        // A window's life starts when it opens: a time window stored only for too-late verdicts opens (if ever) when
+        // an event in time comes, as a new window.
+        if (opens(previous, pipeline)) {
             WindowState s = WindowCodec.decode(next, pipeline);
+            if (s.keepsVerdictsOnly()) {
+                return;
+            }
             Instant minimumTtl = s.hardDeadline().plus(pipeline.allowedLateness()).plus(pipeline.late().correctionDelay()).plus(lease)
                     .plus(pipeline.effectiveRetention());
             if (next.expiresAt().isBefore(minimumTtl)) {
                 violations.add("TTL " + next.expiresAt() + " of new window " + next.ref() + " is before hard deadline + lateness"
                         + " + correction delay + lease + retention = " + minimumTtl);
             }
-            if (windows.putIfAbsent(next.ref(), new Life(next.ref(), clock.millis(), s.hardDeadline())) != null) {
-                violations.add("window " + next.ref() + " created twice (a create must find it absent)");
-            }
+            windows.put(next.ref(), new Life(next.ref(), clock.millis(), s.hardDeadline()));
         }
         if (previous != null && next.expiresAt().isBefore(previous.expiresAt())) {
             violations.add("TTL of " + next.ref() + " moved earlier, from " + previous.expiresAt() + " to " + next.expiresAt());
@@ -113,6 +121,11 @@ public final class CommitLedger {
                 }
             }
         }
+    }
+
+    /** Whether a write of a window read as {@code previous} (null: created) can open it. */
+    private static boolean opens(StoredWindow previous, PipelineConfig pipeline) {
+        return previous == null || (previous.status() == WindowStatus.CLOSED && WindowCodec.decode(previous, pipeline).keepsVerdictsOnly());
     }
 
     /** A session absorbed by a merge: it leaves its key's live item, its events now counted by the survivor. */

@@ -196,7 +196,7 @@ final class Invariants {
     }
 
     /** [windows never closed, windows closed after their bound]. */
-    private long[] closure(String seed) {
+    long[] closure(String seed) {
         long skew = config.maxSkew().toMillis();
         long period = config.sweepPeriod().toMillis();
         long lease = settings.lease().toMillis();

@@ -33,7 +33,7 @@ final class ObservabilitySection {
                         + "(`pipeline` = `").append(p.name()).append("` and the properties below) are not dimensions: Logs Insights "
                         + "splits by them.\n\n");
         md.append("| metric | per pipeline | properties besides `pipeline` | here |\n|---|---|---|---|\n");
-        metric(md, "WindowsOpened", "", "windows created");
+        metric(md, "WindowsOpened", "", "windows opened");
         metric(md, "WindowsClosed", "`reason`", "closes by reason: " + String.join(", ", reasons(p, shape)));
         metric(md, "PartialFires", "", "aggregates fired with `complete=false`");
         metric(md, "HeldWindows", "", p.incomplete().mode() == IncompletePolicy.Mode.HOLD

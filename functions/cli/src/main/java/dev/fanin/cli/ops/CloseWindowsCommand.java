@@ -166,6 +166,8 @@ final class CloseWindowsCommand extends FaninCommand {
                     ? "NOT CLOSED  " + window + "  it is CLAIMED by " + state.claim().reason() + " already, past its lease ("
                             + Times.iso(state.leaseUntil()) + ") without a commit: its emission is failing or its claimer died;"
                             + " the sweeper re-emits it until its target takes it (see EmitFailures; fanin windows show)"
+                    : state.keepsVerdictsOnly()
+                            ? "NOT CLOSED  " + window + "  it never opened: it only keeps the too-late verdicts of its events"
                     : "NOT CLOSED  " + window + "  it is " + state.status()
                             + (state.claim() != null ? " by " + state.claim().reason() : "") + " already: the close that came first stands";
             case NOT_FOUND -> "NOT FOUND   " + window;

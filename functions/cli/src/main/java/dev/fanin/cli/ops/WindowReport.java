@@ -72,7 +72,9 @@ public record WindowReport(WindowState state, Duration age, boolean overdue, Lon
     /** A closed window: done, or waiting with late events (held, as a continuation's, or due as a correction). */
     private static String closed(WindowState w, PipelineConfig pipeline, String deadline, Instant now) {
         if (w.pendingSince() == null) {
-            return "closed (revision " + w.committedRevision() + ")";
+            return w.keepsVerdictsOnly()
+                    ? "closed, never emitted: its events so far were too late (kept here, so that their copies are too)"
+                    : "closed (revision " + w.committedRevision() + ")";
         }
         String continuation = "closed; its late events, a continuation of the window (revision " + w.revision();
         if (w.heldContinuation(pipeline)) {

@@ -63,6 +63,16 @@ class WindowReportTest {
     }
 
     @Test
+    void aWindowWrittenOnlyForTooLateEventsSaysSo() {
+        long dayLater = T0.plus(Duration.ofDays(1)).toEpochMilli();
+        WindowState w = jobWithShards(dayLater, T0.plusSeconds(60), 0).next();
+
+        assertThat(w.status()).isEqualTo(dev.fanin.core.window.WindowStatus.CLOSED);
+        assertThat(WindowReport.of(w, JOBS, dayLater, T0.plusSeconds(60)).why())
+                .isEqualTo("closed, never emitted: its events so far were too late (kept here, so that their copies are too)");
+    }
+
+    @Test
     void overdueStartsTheSweepersGraceAfterTheHardDeadline() {
         WindowState w = jobWithShards(T0.toEpochMilli(), T0.plusSeconds(60), 0, 2).next();
 

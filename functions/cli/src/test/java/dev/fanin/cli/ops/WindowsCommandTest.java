@@ -128,6 +128,22 @@ class WindowsCommandTest {
         assertThat(stack.fanin("", "windows", "list", "--status", "held").out()).doesNotContain("job-7");
     }
 
+    /** A window stored only for the too-late verdicts of its events is no window to close: the command says why. */
+    @Test
+    void aWindowKeptOnlyForTooLateVerdictsIsNotClosed() throws Exception {
+        stack.send(shard("fresh", 0, 1, Instant.now()));
+        stack.deliver();
+        stack.send(shard("lost", 0, 4, past));
+        stack.deliver();
+        String windowId = dev.fanin.core.window.WindowRef.timeWindowId(past.toEpochMilli());
+
+        OperatedFixture.Run close = stack.fanin("", "windows", "close", "--pipeline", "jobs", "--key", "lost", "--window", windowId,
+                "--note", "the lost job", "--yes");
+
+        assertThat(close.out()).as(close.err()).contains("NOT CLOSED", "it never opened: it only keeps the too-late verdicts of its events");
+        assertThat(stack.newAggregates()).noneMatch(a -> a.path("key").asText().equals("lost"));
+    }
+
     @Test
     void aListingLeftPastTheStacksDueShardsIsShown() throws Exception {
         int shards = Integer.parseInt(stack.resources.functionEnvironment().getOrDefault("FANIN_DUE_SHARDS", "16"));

@@ -67,9 +67,10 @@ final class EventAdmission {
         // a continuation closed before it counted any, whose revision this is.
         boolean holding = s.status == WindowStatus.HELD || (storedAccepting && config.holdsIncomplete())
                 || Decisions.heldContinuation(config, s.status, s.closedUnemitted, s.completeness);
-        // A later copy of the event comes to this window again only if it is stored and holds the event's time (a
-        // time window always does; a session the event would extend does not).
-        boolean keeps = s.version > 0 && s.bounds.contains(event.eventTime().toEpochMilli());
+        // A later copy of the event comes to this window again only if it holds the event's time (a time window always
+        // does; a session the event would extend does not) and is stored: a new time window is stored for the verdict
+        // alone (closed at once, WindowMachine), a new session is not (its key keeps the verdict).
+        boolean keeps = (s.version > 0 || !s.kind.isSession()) && s.bounds.contains(event.eventTime().toEpochMilli());
         if (isFinal) {
             return new EventOutcome(event, Disposition.TOO_LATE, finalReason(s), keeps ? Verdict.KEPT : Verdict.UNKEPT);
         }

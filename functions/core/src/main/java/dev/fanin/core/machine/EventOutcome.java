@@ -37,8 +37,8 @@ public record EventOutcome(Event event, Disposition disposition, String detail, 
         /** The window keeps it already: a record met, or a final window that holds the event's time. */
         KEPT,
         /**
-         * Nowhere in this window: it was never written, or it is a session whose bounds do not hold the event's time,
-         * so a later copy would be planned elsewhere (a session key keeps it then, {@code KeyVerdicts}).
+         * Nowhere in this window: a session not stored, or whose bounds do not hold the event's time, so a later copy
+         * would be planned elsewhere (its key keeps it then, {@code KeyVerdicts}).
          */
         UNKEPT
     }

@@ -11,7 +11,8 @@ import java.util.Objects;
  * chain, until the window closes).
  *
  * @param id        the chain's identity, carried by each of its messages: the window version written by the write that
- *                  started it, so no two chains of a window share it; 0 for a chain stored before chains had ids
+ *                  started it, so no two chains of a window share it (1 for one started as a window kept for too-late
+ *                  verdicts opens, met as a new window: it never had a chain); 0 for a chain stored before chains had ids
  * @param armedFor  the due time the chain's first message was armed for. Until then the chain's next message is
  *                  known to come at this time, so a step that finds the window due earlier starts a new chain; after
  *                  it, only the chain's own messages know when the next comes

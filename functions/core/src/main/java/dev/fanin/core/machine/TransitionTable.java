@@ -67,7 +67,8 @@ public final class TransitionTable {
         Set<Outcome> heldOrCorrection = Set.of(o(d, NONE), o(d, HELD), o(c, EMIT));
         put(d, Stimulus.EVENTS, step("late events within lateness are corrections, claimed once the correction delay has "
                 + "passed; later ones are too late; under HOLD, a continuation closed before it counted any holds its late "
-                + "events while incomplete, as a HELD window does (alert), to be claimed when complete or at the hard deadline",
+                + "events while incomplete, as a HELD window does (alert), to be claimed when complete or at the hard deadline. "
+                + "(A time window stored only for too-late verdicts, never emitted, meets events as a new OPEN one: OPEN's cell)",
                 heldOrCorrection));
         put(d, Stimulus.SIZE_LIMIT_SPLIT, step("a closed window never splits: a full time window refuses its corrections, a "
                 + "session takes them past the bound; those it took may start a held continuation's wait, as under EVENTS",
@@ -95,7 +96,8 @@ public final class TransitionTable {
     /** OPEN and HELD: they accept events, and every close starts from them. */
     private static void accepting(WindowStatus s, Set<Outcome> decided) {
         put(s, Stimulus.EVENTS, step("counted; then the triggers decide: no trigger, held (HOLD, incomplete), claimed, or "
-                + "(an empty split continuation) closed without an emission", decided));
+                + "(an empty split continuation) closed without an emission; a new window whose events were all too late is "
+                + "stored closed, for their verdicts alone", decided));
         put(s, Stimulus.SIZE_LIMIT_SPLIT, step("the full revision is cut (SIZE_LIMIT, flagged) and the rest counted in "
                 + "the next; a trigger that precedes SIZE_LIMIT closes or holds it instead; duplicates change nothing", decided));
         put(s, Stimulus.VISIT, step("the triggers decide, as after events", decided));

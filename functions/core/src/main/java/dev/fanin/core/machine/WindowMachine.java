@@ -114,6 +114,22 @@ public final class WindowMachine {
     }
 
     /**
+     * A window stored only to keep too-late verdicts ({@link WindowState#keepsVerdictsOnly}), met by events again: a
+     * new window created at {@code now}, not yet opened (version 0), that keeps those verdicts. So an event in time by
+     * its own watermark opens it as the first of its events would have (its triggers, the open-window bound, its
+     * holds), and one too late adds its verdict to the window kept closed. It is written over the stored item, whose
+     * expiry it keeps until it opens ({@link #offer}): the store's slices of its ids carry the expiry they were written
+     * with.
+     */
+    private WindowState reopened(WindowState kept, Instant now) {
+        WindowState.Builder s = open(kept.ref(), kept.bounds(), now).toBuilder();
+        s.eventIds.addAll(kept.eventIds());
+        s.layout = kept.layout();
+        s.expiresAt = kept.expiresAt();
+        return s.build();
+    }
+
+    /**
      * A new session that continues the session {@code continues} (its aggregate id), cut short before its gap ended; or
      * a new window like {@link #open(WindowRef, Interval, Instant)} when {@code continues} is null.
      */
@@ -164,9 +180,10 @@ public final class WindowMachine {
      * an event is counted.
      */
     public Transition ingest(WindowState state, List<Event> events, long watermark, Instant now, Interval bounds) {
-        Stimulus stimulus = overflows(state, events) ? Stimulus.SIZE_LIMIT_SPLIT : Stimulus.EVENTS;
-        TransitionTable.require(state, stimulus);
-        return TransitionTable.checked(state.status(), stimulus, offer(state, events, watermark, now, bounds));
+        WindowState offered = state.keepsVerdictsOnly() ? reopened(state, now) : state;
+        Stimulus stimulus = overflows(offered, events) ? Stimulus.SIZE_LIMIT_SPLIT : Stimulus.EVENTS;
+        TransitionTable.require(offered, stimulus);
+        return TransitionTable.checked(offered.status(), stimulus, offer(offered, events, watermark, now, bounds));
     }
 
     /**
@@ -225,6 +242,7 @@ public final class WindowMachine {
         ordered.sort(Comparator.comparing(Event::eventTime).thenComparing(Event::eventId));
         List<EventOutcome> outcomes = new ArrayList<>();
         boolean changed = false;
+        boolean counted = false;
         boolean split = false;
         for (Event event : ordered) {
             EventOutcome outcome = admission.offer(s, event, watermark, now, bounds);
@@ -234,12 +252,22 @@ public final class WindowMachine {
                 outcome = admission.offer(s, event, watermark, now, bounds);
             }
             outcomes.add(outcome);
+            counted |= outcome.disposition().counted();
             changed |= outcome.disposition().counted() || outcome.recorded() || split;
         }
         List<EventOutcome> inOfferOrder = inOfferOrder(events, outcomes);
-        if (state.version() == 0 && !changed) {
-            // Nothing counted (all too late or refused): a window is never created empty.
-            return Transition.none(state, inOfferOrder);
+        if (state.version() == 0 && !counted) {
+            // A window never opens empty: one whose events were all too late is stored for their verdicts alone, closed
+            // at once (no slot, nothing due, nothing to emit), so that a later copy is too late as well.
+            if (!changed) {
+                return Transition.none(state, inOfferOrder);
+            }
+            s.status = WindowStatus.CLOSED;
+            s.timer = null;
+        } else if (state.version() == 0) {
+            // It opens: its items live as a new window's do (one kept for verdicts may have been stored long before).
+            Instant expiry = expiryOfWindowOpenedAt(s.openedAt);
+            s.expiresAt = expiry.isAfter(s.expiresAt) ? expiry : s.expiresAt;
         }
         Transition t = decisions.decide(s, changed, new Decisions.Step(state, inOfferOrder, watermark, now, Visitor.WRITER));
         return split ? t.claiming(Transition.Action.EMIT) : t;

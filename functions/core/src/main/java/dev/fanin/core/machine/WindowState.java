@@ -171,8 +171,18 @@ public record WindowState(WindowRef ref, WindowKind kind, Lifecycle lifecycle, S
     }
 
     /**
+     * Whether this is a time window stored only to keep the too-late verdicts of its events (none was in time): closed
+     * without ever being emitted, which no other window is. Events meet it as a new window that keeps those verdicts
+     * ({@link WindowMachine#ingest(WindowState, List, long, Instant, Interval)}).
+     */
+    public boolean keepsVerdictsOnly() {
+        return status() == WindowStatus.CLOSED && committedRevision() < 0;
+    }
+
+    /**
      * Whether the window holds one of its pipeline's open-window slots ({@code bounds.maxOpenWindows}): from its
-     * creation until it is first closed or merged. A SIZE_LIMIT split keeps its slot (the window continues); a
+     * opening (its creation; for one stored only for too-late verdicts, its first event in time) until it is first
+     * closed or merged. A SIZE_LIMIT split keeps its slot (the window continues); a
      * closed window claimed again for late events takes none: a correction, or the late events of a continuation that
      * closed unemitted ({@link #closedUnemitted}).
      */

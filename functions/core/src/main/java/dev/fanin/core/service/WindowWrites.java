@@ -9,6 +9,7 @@ import dev.fanin.core.port.WindowTimers;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowRef;
+import dev.fanin.core.window.WindowStatus;
 import java.util.List;
 import java.util.Map;
 import org.slf4j.Logger;
@@ -57,14 +58,18 @@ final class WindowWrites {
         WindowState next = t.next();
         followups.visitWrote.remove(next.ref());
         boolean creating = loaded == null;
+        // A window opens when it is created holding a slot (one created closed keeps only too-late verdicts), or when
+        // one stored for those verdicts alone takes its first event (WindowMachine#reopened): no other closed window
+        // holds a slot again.
+        boolean opens = next.holdsSlot() && (creating || loaded.status() == WindowStatus.CLOSED);
         coverage.before(loaded, next, followups, !next.kind().isSession());
-        if (creating && next.holdsSlot() && !slots.take(next, followups)) {
+        if (opens && !slots.take(next, followups)) {
             return WriteOutcome.rejected(WriteOutcome.Rejection.OPEN_WINDOW_BOUND, 0);
         }
         StoredWindow encoded = WindowCodec.encode(next);
         WriteOutcome outcome = put(loaded, encoded);
         if (!outcome.applied()) {
-            if (creating && next.holdsSlot()) {
+            if (opens) {
                 slots.unused(next, followups);
             }
             return outcome;
@@ -72,9 +77,10 @@ final class WindowWrites {
         if (!creating && !next.holdsSlot() && engine.decode(loaded).holdsSlot()) {
             slots.freed(next, followups);
         }
-        if (creating) {
+        if (opens) {
             opened(next);
-        } else if (visited) {
+        }
+        if (!creating && visited) {
             followups.visitWrote.put(next.ref(), encoded.withVersion(loaded.version() + 1));
         }
         after(t, creating ? next.version() + 1 : loaded.version() + 1, followups);

@@ -137,7 +137,10 @@ class HoldPolicyTest {
         Transition t = m.ingest(open, List.of(event("e1", T0.toEpochMilli())), END + 30_000, T0.plusSeconds(100));
 
         assertThat(t.outcomes()).extracting(EventOutcome::disposition).containsExactly(Disposition.TOO_LATE);
-        assertThat(t.write()).isFalse();
+        // Written only to keep the verdict: closed at once, with nothing to emit and nothing missing to wait for.
+        assertThat(t.next().status()).isEqualTo(WindowStatus.CLOSED);
+        assertThat(t.action()).isEqualTo(Transition.Action.NONE);
+        assertThat(t.next().dueAt()).isNull();
     }
 
     @ParameterizedTest(name = "atDeadline {0}")
