@@ -73,6 +73,20 @@ class SimulationTest {
         assertThat(report.fanin().events()).isEqualTo(20L * perKey);
     }
 
+    /** late-sessions has too-late events in a session pipeline: each reported once, their verdicts' writes on their line. */
+    @Test
+    void lateSessionsRecordTheVerdictsOfTheirTooLateEvents() {
+        Workload workload = Workloads.named(Workloads.LATE_SESSIONS, 0.5, 7);
+
+        Simulation.Result result = Simulation.run(CONFIG, workload, Simulation.Mode.TIMERS, Simulation.BatchShape.DEFAULT);
+
+        assertThat(result.tooLate()).isPositive();
+        assertThat(result.sideRecords()).isEqualTo(result.tooLate());
+        assertThat(result.accepted() + result.duplicates() + result.tooLate()).isEqualTo(BenchMain.parse(CONFIG, workload).size());
+        assertThat(result.bill().writeUnits(Purpose.TOO_LATE_RECORD)).isPositive();
+        assertThat(result.emitted().stream().map(e -> e.request().aggregateId()).distinct().count()).isEqualTo(result.emitted().size());
+    }
+
     @Test
     void anUnknownProfileIsRefusedWithTheNamesThatExist() {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> Workloads.named("sparse-0", 1, 1))

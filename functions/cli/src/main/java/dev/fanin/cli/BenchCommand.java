@@ -11,7 +11,7 @@ import picocli.CommandLine.Option;
 final class BenchCommand extends FaninCommand {
 
     @Option(names = "--profiles", paramLabel = "LIST", split = ",",
-            description = "comma-separated: alert-storm,sparse,file-uploads,hot-key,late-heavy, sparse-N, history or history-N, grow, hot-key-15m (default the first five; history runs 7 simulated days, grow two windows to 50,000 events, hot-key-15m one key at 5,000 events/s for 15 minutes)")
+            description = "comma-separated: alert-storm,sparse,file-uploads,hot-key,late-heavy, sparse-N, history or history-N, grow, hot-key-15m, late-sessions (default the first five; history runs 7 simulated days, grow two windows to 50,000 events, hot-key-15m one key at 5,000 events/s for 15 minutes, late-sessions the alert storm with late alerts)")
     private List<String> profiles = dev.fanin.bench.Workloads.NAMES;
     @Option(names = "--scale", paramLabel = "X", description = "workload size multiplier (default ${DEFAULT-VALUE})")
     private double scale = 1.0;
