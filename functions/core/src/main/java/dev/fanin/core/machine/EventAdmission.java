@@ -72,16 +72,16 @@ final class EventAdmission {
         // alone (closed at once, WindowMachine), a new session is not (its key keeps the verdict).
         boolean keeps = (s.version > 0 || !s.kind.isSession()) && s.bounds.contains(event.eventTime().toEpochMilli());
         if (isFinal) {
-            return new EventOutcome(event, Disposition.TOO_LATE, finalReason(s), keeps ? Verdict.KEPT : Verdict.UNKEPT);
+            // Final by this worker's clock, which another worker's may put a little earlier (clocks of containers are
+            // skewed): there, a copy of the event would find the window not final yet and count it. So the verdict is
+            // recorded like any other, not left to the window's being final.
+            return tooLate(s, event, digest, finalReason(s), keeps);
         }
         if (lateness == Lateness.TOO_LATE && !reconciling && !holding) {
             // Too late by this batch's watermark, which another copy of the event (a redelivery, a producer's resend)
             // may meet older, capped by its own delivery: the verdict is recorded where that copy comes, so that it is
             // too late as well, and the event is never both counted and too late.
-            if (keeps) {
-                s.eventIds.add(EventIdDigest.tooLate(digest));
-            }
-            return new EventOutcome(event, Disposition.TOO_LATE, lateReason(bounds, watermark), keeps ? Verdict.RECORDED : Verdict.UNKEPT);
+            return tooLate(s, event, digest, lateReason(bounds, watermark), keeps);
         }
         Disposition refused = refusal(s, afterClose);
         if (refused != null) {
@@ -100,6 +100,14 @@ final class EventAdmission {
             return new EventOutcome(event, Disposition.ACCEPTED_LATE);
         }
         return new EventOutcome(event, Disposition.ACCEPTED);
+    }
+
+    /** A too-late verdict, recorded in the window's write when the window {@code keeps} it (see {@link #offer}). */
+    private static EventOutcome tooLate(WindowState.Builder s, Event event, String digest, String reason, boolean keeps) {
+        if (keeps) {
+            s.eventIds.add(EventIdDigest.tooLate(digest));
+        }
+        return new EventOutcome(event, Disposition.TOO_LATE, reason, keeps ? Verdict.RECORDED : Verdict.UNKEPT);
     }
 
     /**

@@ -34,7 +34,7 @@ public record EventOutcome(Event event, Disposition disposition, String detail, 
         NONE,
         /** The window's write records it (the event's digest, marked). */
         RECORDED,
-        /** The window keeps it already: a record met, or a final window that holds the event's time. */
+        /** The window keeps it already: a record met. */
         KEPT,
         /**
          * Nowhere in this window: a session not stored, or whose bounds do not hold the event's time, so a later copy
