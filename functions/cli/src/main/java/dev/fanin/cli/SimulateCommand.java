@@ -6,7 +6,6 @@ import dev.fanin.sim.Simulation;
 import dev.fanin.sim.SimulationConfig;
 import dev.fanin.sim.SimulationReport;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import picocli.CommandLine.Command;
@@ -63,8 +62,8 @@ final class SimulateCommand extends FaninCommand {
     @Option(names = "--interleave", paramLabel = "P", description = "share of steps interleaved with another worker")
     private double interleave = BASE.interleave();
     @Option(names = "--shapes", paramLabel = "LIST", split = ",", converter = ShapeName.class,
-            description = "session,tumbling-expected,session-sentinel-hold (default all)")
-    private List<Shape> shapes = Arrays.asList(Shape.values());
+            description = "session,tumbling-expected,session-sentinel-hold (the sample pipelines, the default), tumbling (a one-minute rollup)")
+    private List<Shape> shapes = Shape.SAMPLES;
     /** What a preset takes besides itself; every other flag would be ignored by it. */
     private static final List<String> PRESET_FLAGS = List.of("--preset", "--seed", "--shapes");
     @Spec
@@ -131,7 +130,7 @@ final class SimulateCommand extends FaninCommand {
             try {
                 return Shape.valueOf(text.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
             } catch (IllegalArgumentException e) {
-                throw new TypeConversionException("unknown shape " + text + "; use session, tumbling-expected, session-sentinel-hold");
+                throw new TypeConversionException("unknown shape " + text + "; use session, tumbling-expected, session-sentinel-hold, tumbling");
             }
         }
     }

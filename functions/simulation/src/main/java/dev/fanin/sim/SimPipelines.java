@@ -92,6 +92,19 @@ public final class SimPipelines {
                       expected: {countPath: $.shardCount, memberPath: $.shard, firstMember: 0}
                       maxLifetime: 30m
                     incomplete: {policy: fire-partial}
+                """ + common + """
+                  - name: sensor-rollup
+                    match:
+                      - path: $.type
+                        equals: reading
+                    envelope: raw
+                    key: [$.sensor]
+                    eventId: $.id
+                    eventTime: {path: $.at, maxPast: 2h}
+                    window: {type: tumbling, size: 1m}
+                    triggers: {maxLifetime: 10m}
+                    watermark: {outOfOrderness: 10s, idleAfter: 30s}
+                    allowedLateness: 1m
                 """ + common;
     }
 }

@@ -107,6 +107,7 @@ public final class Workload {
             case SESSION -> alerts(at, k);
             case TUMBLING_EXPECTED -> shards(at, k);
             case SESSION_SENTINEL_HOLD -> uploads(at, k);
+            case TUMBLING -> readings(at, k);
             default -> throw new IllegalStateException(shape.name());
         }
     }
@@ -126,6 +127,17 @@ public final class Workload {
                 + account + "\",\"time\":\"" + Instant.ofEpochMilli(eventTime) + "\",\"region\":\"eu-west-1\",\"resources\":[],"
                 + "\"detail\":{\"service\":\"" + service + "\",\"resource\":\"i-" + (seq % 97) + "\",\"severity\":\"HIGH\"}}";
         return new Event(body, new Identity(Shape.SESSION.pipeline(), account + "|eu-west-1|" + service, id), eventTime, false);
+    }
+
+    private void readings(long at, int k) {
+        int n = 1 + random.nextInt(6);
+        long t = at;
+        for (int i = 0; i < n; i++) {
+            t += random.nextInt(20_000);
+            String id = "r-" + (++seq);
+            String body = "{\"type\":\"reading\",\"sensor\":\"sensor-" + k + "\",\"id\":\"" + id + "\",\"at\":\"" + Instant.ofEpochMilli(t) + "\"}";
+            send(t, List.of(new Event(body, new Identity(Shape.TUMBLING.pipeline(), "sensor-" + k, id), t, false)));
+        }
     }
 
     private void shards(long at, int k) {
