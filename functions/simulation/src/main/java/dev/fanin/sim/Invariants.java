@@ -265,8 +265,11 @@ final class Invariants {
             // A merged session keeps its own TTL but takes the earlier hard deadline; it was created before the
             // absorbed session's deadline, so at most one lifetime later.
             Instant deadline = s.absorbed().isEmpty() ? s.hardDeadline() : s.hardDeadline().plus(p.triggers().maxLifetime());
+            // A time window that kept too-late verdicts before it opened keeps the expiry its first verdict's writer
+            // gave it when that is later (WindowMachine#reopened): another worker's clock, so a second skew.
+            boolean keptVerdicts = w.eventIds().stream().anyMatch(dev.fanin.core.aggregate.EventIdDigest::isTooLate);
             Instant latest = deadline.plus(p.allowedLateness()).plus(p.late().correctionDelay()).plus(settings.lease()).plus(p.effectiveRetention())
-                    .plus(config.maxSkew());
+                    .plus(keptVerdicts ? config.maxSkew().multipliedBy(2) : config.maxSkew());
             if (w.expiresAt().isAfter(latest)) {
                 violations.add(seed + "window " + w.ref() + " expires at " + w.expiresAt() + ", later than hard deadline + lateness"
                         + " + correction delay + lease + retention = " + latest);

@@ -16,7 +16,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 class OutageSimulationTest {
 
     static Stream<Arguments> runs() {
-        return Stream.of(Shape.values()).flatMap(shape -> Stream.of(11L, 22L).map(seed -> Arguments.of(shape, seed)));
+        // (tumbling seed 15: a window kept for verdicts opened by a worker whose clock was behind its first verdict's
+        // writer, so it keeps that writer's later expiry.)
+        return Stream.concat(Stream.of(Shape.values()).flatMap(shape -> Stream.of(11L, 22L).map(seed -> Arguments.of(shape, seed))),
+                Stream.of(Arguments.of(Shape.TUMBLING, 15L)));
     }
 
     @ParameterizedTest(name = "{0} seed {1}")

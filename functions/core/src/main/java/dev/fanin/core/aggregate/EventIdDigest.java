@@ -44,4 +44,9 @@ public final class EventIdDigest {
     public static String tooLate(String digest) {
         return digest + TOO_LATE_MARK;
     }
+
+    /** Whether a stored id is a too-late verdict ({@link #tooLate}) rather than a counted event's digest. */
+    public static boolean isTooLate(String stored) {
+        return stored.endsWith(TOO_LATE_MARK);
+    }
 }

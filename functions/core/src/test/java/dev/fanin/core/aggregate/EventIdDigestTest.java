@@ -20,6 +20,13 @@ class EventIdDigestTest {
     }
 
     @Test
+    void aTooLateVerdictIsTheDigestMarkedAndToldFromACountedOne() {
+        String digest = EventIdDigest.of("e1");
+        assertThat(EventIdDigest.isTooLate(EventIdDigest.tooLate(digest))).isTrue();
+        assertThat(EventIdDigest.isTooLate(digest)).as("a digest is base64url: never the mark").isFalse();
+    }
+
+    @Test
     void anIdWithAnUnpairedSurrogateHasNoDigestInsteadOfCollidingWithAnother() {
         // getBytes(UTF_8) made all three "a?": two distinct events were dropped as duplicates of the third.
         assertThatThrownBy(() -> EventIdDigest.of("a\ud800")).isInstanceOf(IllegalArgumentException.class)
