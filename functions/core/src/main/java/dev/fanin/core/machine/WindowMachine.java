@@ -253,7 +253,7 @@ public final class WindowMachine {
             }
             outcomes.add(outcome);
             counted |= outcome.disposition().counted();
-            changed |= outcome.disposition().counted() || outcome.recorded() || split;
+            changed |= counted || outcome.recorded() || split;
         }
         List<EventOutcome> inOfferOrder = inOfferOrder(events, outcomes);
         if (state.version() == 0 && !counted) {
@@ -263,7 +263,6 @@ public final class WindowMachine {
                 return Transition.none(state, inOfferOrder);
             }
             s.status = WindowStatus.CLOSED;
-            s.timer = null;
         } else if (state.version() == 0) {
             // It opens: its items live as a new window's do (one kept for verdicts may have been stored long before).
             Instant expiry = expiryOfWindowOpenedAt(s.openedAt);

@@ -2,21 +2,15 @@ package dev.fanin.core.service;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
-import dev.fanin.core.memory.RecordingEmitter;
-import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.ForwardingWindowStore;
 import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WriteOutcome;
-import dev.fanin.testkit.TestClock;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Consumer;
@@ -30,17 +24,7 @@ import org.junit.jupiter.api.Test;
  * (outages preset, seed 10). The too-late verdict is recorded in the window, and every later copy is reported too late
  * again; the report follows the write, so a write that loses to the original counting the event reports nothing.
  */
-class TooLateRecordedTest {
-
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-    private static final String YAML = InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}", "30m",
-            "{outOfOrderness: 10s, idleAfter: 5m}", "    allowedLateness: 1m\n    aggregations: [{name: n, type: count}]\n");
-
-    private final TestClock clock = new TestClock(T0);
-    private final RecordingEmitter emitter = new RecordingEmitter();
-    private final RecordingSideOutput side = new RecordingSideOutput();
-    private final InMemoryWatermarkStore watermarks = new InMemoryWatermarkStore();
+class TooLateRecordedTest extends TooLateFixture {
 
     @Test
     void theOriginalOfAnEventAlreadyTooLateIsTooLateAsWell() throws Exception {
@@ -178,30 +162,9 @@ class TooLateRecordedTest {
         });
     }
 
-    private BatchResult deliver(IngestService ingest, String messageId, String eventId, Instant eventTime, Instant sent, int attempt) {
-        clock.set(clock.instant().plusSeconds(5));
-        String body = "{\"k\":\"a\",\"id\":\"" + eventId + "\",\"t\":" + eventTime.toEpochMilli() + "}";
-        return ingest.handle(List.of(new InboundMessage(messageId, body, attempt, sent, clock.instant(), Map.of())));
-    }
-
-    private long reportsOf(String eventId) {
-        return side.sideRecords().stream().filter(r -> r.json().contains("\"eventId\":\"" + eventId + "\"")).count();
-    }
-
-    private int counted() throws Exception {
-        int latest = 0;
-        for (var e : emitter.emitted()) {
-            var aggregate = JSON.readTree(e.detailJson());
-            if (aggregate.path("key").asText().equals("a")) {
-                latest = aggregate.path("aggregations").path("n").asInt();
-            }
-        }
-        return latest;
-    }
-
-    private FaninEngine engine(dev.fanin.core.port.WindowStore store) {
-        return new FaninEngine(ConfigLoader.load(YAML, "test"),
-                new FaninPorts(store, watermarks, emitter, new RecordingTimers(), side, side, Metrics.NONE),
-                FaninSettings.defaults(), clock);
+    /** Key a's count in its latest aggregate. */
+    private int counted() {
+        List<com.fasterxml.jackson.databind.JsonNode> aggregates = emittedFor("a");
+        return aggregates.isEmpty() ? 0 : aggregates.get(aggregates.size() - 1).path("aggregations").path("n").asInt();
     }
 }

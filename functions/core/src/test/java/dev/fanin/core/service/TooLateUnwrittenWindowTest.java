@@ -3,24 +3,14 @@ package dev.fanin.core.service;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
-import dev.fanin.core.memory.RecordingEmitter;
-import dev.fanin.core.memory.RecordingSideOutput;
-import dev.fanin.core.memory.RecordingTimers;
 import dev.fanin.core.port.ForwardingWindowStore;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.core.port.StoredWindow;
 import dev.fanin.core.port.WindowStore;
 import dev.fanin.core.port.WriteOutcome;
 import dev.fanin.core.window.WindowStatus;
-import dev.fanin.testkit.TestClock;
 import java.time.Duration;
-import java.time.Instant;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -32,17 +22,8 @@ import org.junit.jupiter.api.Test;
  * window, closed without an emission and holding no open-window slot: a later copy meets it, and an event in time for
  * the window by its own watermark still opens it, as its first revision.
  */
-class TooLateUnwrittenWindowTest {
+class TooLateUnwrittenWindowTest extends TooLateFixture {
 
-    private static final ObjectMapper JSON = new ObjectMapper();
-    private static final Instant T0 = Instant.parse("2026-11-29T10:00:00Z");
-    private static final String YAML = InMemoryEngines.rawPipeline("{type: tumbling, size: 1m}", "30m",
-            "{outOfOrderness: 10s, idleAfter: 5m}", "    allowedLateness: 1m\n    aggregations: [{name: n, type: count}]\n");
-
-    private final TestClock clock = new TestClock(T0);
-    private final RecordingEmitter emitter = new RecordingEmitter();
-    private final RecordingSideOutput side = new RecordingSideOutput();
-    private final InMemoryWatermarkStore watermarks = new InMemoryWatermarkStore();
     private final InMemoryWindowStore memory = new InMemoryWindowStore(4);
 
     @Test
@@ -140,36 +121,5 @@ class TooLateUnwrittenWindowTest {
             clock.advance(Duration.ofMinutes(1));
             new SweepService(engine).sweep(clock.instant().plusSeconds(50));
         }
-    }
-
-    private BatchResult deliver(IngestService ingest, String messageId, String eventId, Instant eventTime, Instant sent, int attempt) {
-        clock.set(clock.instant().plusSeconds(5));
-        String body = "{\"k\":\"a\",\"id\":\"" + eventId + "\",\"t\":" + eventTime.toEpochMilli() + "}";
-        return ingest.handle(List.of(new InboundMessage(messageId, body, attempt, sent, clock.instant(), Map.of())));
-    }
-
-    private long reportsOf(String eventId) {
-        return side.sideRecords().stream().filter(r -> r.json().contains("\"eventId\":\"" + eventId + "\"")).count();
-    }
-
-    private List<JsonNode> emittedFor(String key) {
-        List<JsonNode> aggregates = new ArrayList<>();
-        for (var e : emitter.emitted()) {
-            try {
-                JsonNode aggregate = JSON.readTree(e.detailJson());
-                if (aggregate.path("key").asText().equals(key)) {
-                    aggregates.add(aggregate);
-                }
-            } catch (Exception ex) {
-                throw new IllegalStateException(ex);
-            }
-        }
-        return aggregates;
-    }
-
-    private FaninEngine engine(WindowStore store) {
-        return new FaninEngine(ConfigLoader.load(YAML, "test"),
-                new FaninPorts(store, watermarks, emitter, new RecordingTimers(), side, side, Metrics.NONE),
-                FaninSettings.defaults(), clock);
     }
 }
