@@ -126,7 +126,7 @@ public final class MeteredWindowStore implements WindowStore {
             long n = newest.getOrDefault(session.ref(), 0L);
             laidOut.add(withLayout(session, n > 0 ? sealed(pk, session.ref(), live.version(), session.expiresAt(), n) : IdLayout.EMPTY));
         }
-        return new LiveSessions(live.pipeline(), live.key(), live.version(), laidOut, live.lastClosed(), live.tooLate(), live.expiresAt());
+        return live.with(live.version(), laidOut);
     }
 
     /** As the adapter: the heads in {@code BatchGetItem} calls ({@link #billBatchGet}), then each window's slices as {@link #load}. */
@@ -463,8 +463,7 @@ public final class MeteredWindowStore implements WindowStore {
             units += updateUnits;
             Set<String> sliced = new HashSet<>(LiveItemCodec.sliced(next));
             sliced.addAll(spilled);
-            stored = LiveItemCodec.item(new LiveSessions(next.pipeline(), next.key(), next.version(), afterSpill, next.lastClosed(),
-                    next.tooLate(), next.expiresAt()), written, after, sliced);
+            stored = LiveItemCodec.item(next.with(next.version(), afterSpill), written, after, sliced);
         }
         partition(pk).put(LiveItemCodec.LIVE_SK, DynamoDbItemSize.bytes(stored));
         return units;

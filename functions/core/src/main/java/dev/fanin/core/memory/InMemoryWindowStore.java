@@ -66,7 +66,7 @@ public final class InMemoryWindowStore implements WindowStore {
         }
         long version = previous.version() + 1;
         List<StoredWindow> sessions = next.sessions().stream().map(w -> withVersion(w, version)).toList();
-        live.put(key, new LiveSessions(next.pipeline(), next.key(), version, sessions, next.lastClosed(), next.tooLate(), next.expiresAt()));
+        live.put(key, next.with(version, sessions));
         writes++;
         return WriteOutcome.applied(1);
     }

@@ -82,8 +82,12 @@ public record LiveSessions(String pipeline, String key, long version, List<Store
      */
     public LiveSessions written() {
         long stored = version + 1;
-        return new LiveSessions(pipeline, key, stored, sessions.stream().map(w -> w.withVersion(stored)).toList(), lastClosed, tooLate,
-                expiresAt);
+        return with(stored, sessions.stream().map(w -> w.withVersion(stored)).toList());
+    }
+
+    /** This key's item at {@code version} holding {@code sessions} instead, all else (last closed, verdicts, expiry) kept. */
+    public LiveSessions with(long version, List<StoredWindow> sessions) {
+        return new LiveSessions(pipeline, key, version, sessions, lastClosed, tooLate, expiresAt);
     }
 
     public Optional<StoredWindow> session(String windowId) {
