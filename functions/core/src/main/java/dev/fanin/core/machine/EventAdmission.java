@@ -83,7 +83,7 @@ final class EventAdmission {
             // too late as well, and the event is never both counted and too late.
             return tooLate(s, event, digest, lateReason(bounds, watermark), keeps);
         }
-        Disposition refused = refusal(s, afterClose);
+        Disposition refused = refusal(s, event, afterClose);
         if (refused != null) {
             return new EventOutcome(event, refused);
         }
@@ -115,16 +115,21 @@ final class EventAdmission {
      * revision is full splits (the machine cuts it and offers the event again to the next revision); only when the
      * next one is full as well, before the split's emission committed, does the event wait (RETRY). A session never
      * reopens (its continuation is a new session), so a flushed session takes its late events as corrections even past
-     * the bound.
+     * the bound. Nor is a session cut inside a millisecond: it freezes just after the last event it took, so an event
+     * of that millisecond left to the continuation would fall inside the cut session, late for it (rule 7); a full
+     * session takes the rest of that millisecond's events past the bound.
      */
-    private Disposition refusal(WindowState.Builder s, boolean afterClose) {
+    private Disposition refusal(WindowState.Builder s, Event event, boolean afterClose) {
         if (s.kind.isSession() && afterClose) {
             return null;
         }
-        if (s.revisionEvents >= config.bounds().maxEventsPerWindow()) {
-            return config.bounds().onOverflow() == Bounds.Overflow.SIDE_OUTPUT ? Disposition.WINDOW_FULL : Disposition.RETRY;
+        if (s.revisionEvents < config.bounds().maxEventsPerWindow()) {
+            return null;
         }
-        return null;
+        if (config.bounds().onOverflow() == Bounds.Overflow.SIDE_OUTPUT) {
+            return Disposition.WINDOW_FULL;
+        }
+        return s.kind.isSession() && event.eventTime().equals(s.lastTakenTime) ? null : Disposition.RETRY;
     }
 
     /** Folds a new event into the accumulating revision; a session takes the batch's bounds. */
