@@ -34,7 +34,14 @@ final class HeadWrites {
 
     static final String SPILL_HEAD_UPDATE = "DELETE #ids :spilled SET #sn = :written";
     static final String LEGACY_SPILL_HEAD_UPDATE = "DELETE #ids :spilled";
-    static final String SPILL_HEAD_CONDITION = "#ver = :written";
+    static final String LEGACY_SPILL_HEAD_CONDITION = "#ver = :written";
+    /**
+     * The spill's head update never lowers {@code sn}: a session's head may be written at a version below a slice its
+     * live item sealed meanwhile (a commit that lost races writes it at its own next version, while the live item's
+     * versions, which number its slices, went on), and a lower {@code sn} would hide that slice from every load.
+     * Refused, the spill leaves its ids on the head as well (harmless), and a head write past {@code sn} spills them.
+     */
+    static final String SPILL_HEAD_CONDITION = "#ver = :written AND (attribute_not_exists(#sn) OR #sn < :written)";
 
     private final DynamoDbClient dynamo;
     private final String table;
@@ -118,7 +125,7 @@ final class HeadWrites {
             reported += DynamoDbCalls.reported(dynamo.updateItem(
                     spillHeadRequest(window.ref(), writtenVersion, headIds, layout.legacy())).consumedCapacity());
         } catch (ConditionalCheckFailedException movedOn) {
-            // Another writer has moved the head on: it spills what is still there.
+            // Another writer has moved the head on (it spills what is still there), or the head's sn is past this slice.
         } catch (SdkException e) {
             return quietlyIfTransient(e, units);
         }
@@ -141,7 +148,7 @@ final class HeadWrites {
                 .tableName(table)
                 .key(WindowItemCodec.headKey(ref))
                 .updateExpression(legacy ? LEGACY_SPILL_HEAD_UPDATE : SPILL_HEAD_UPDATE)
-                .conditionExpression(SPILL_HEAD_CONDITION)
+                .conditionExpression(legacy ? LEGACY_SPILL_HEAD_CONDITION : SPILL_HEAD_CONDITION)
                 .expressionAttributeNames(names)
                 .expressionAttributeValues(Map.of(":spilled", AttributeValue.fromSs(List.copyOf(spilled)), ":written", n(writtenVersion)))
                 .returnConsumedCapacity(ReturnConsumedCapacity.TOTAL)
