@@ -98,7 +98,7 @@ final class KeySessions {
      * that is not offered to it (final, it refused the event as too late) but opens the session that continues it, and
      * no bridge merges it (a merge would give its neighbours its passed deadline).
      */
-    private static boolean pastItsDeadline(WindowState s, Instant now) {
+    static boolean pastItsDeadline(WindowState s, Instant now) {
         return (s.status() == WindowStatus.OPEN || s.status() == WindowStatus.HELD) && !now.isBefore(s.hardDeadline())
                 && s.lastTakenTime() != null;
     }

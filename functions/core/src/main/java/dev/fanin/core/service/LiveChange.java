@@ -138,6 +138,11 @@ final class LiveChange {
         return transitions.values();
     }
 
+    /** Whether this change creates or changes the session (a transition of it is in the change). */
+    boolean changes(String windowId) {
+        return transitions.containsKey(windowId);
+    }
+
     boolean isCreated(String windowId) {
         return created.contains(windowId);
     }

@@ -4,6 +4,7 @@ import dev.fanin.core.config.WindowSpec;
 import dev.fanin.core.event.Event;
 import dev.fanin.core.machine.EventOutcome;
 import dev.fanin.core.machine.Transition;
+import dev.fanin.core.machine.Visitor;
 import dev.fanin.core.machine.WindowMachine;
 import dev.fanin.core.machine.WindowState;
 import dev.fanin.core.port.LiveSessions;
@@ -125,6 +126,7 @@ final class SessionIngest {
                 conflicted.addAll(evs);
             }
         }
+        claimThosePastTheirDeadline(planned);
         cutOldestBeyondTheLimit(machine, planned.change, watermark, batch);
         conflicted.addAll(writeLive(batch, planned));
         boolean handedOn = conflicted.isEmpty() && !planned.replan.isEmpty();
@@ -281,6 +283,27 @@ final class SessionIngest {
             reportOrKeep(t.outcomes(), state.ref(), true, planned);
         }
         return outcome.applied();
+    }
+
+    /**
+     * Claims, in the write the key gets anyway, each live session this plan saw as cut at its hard deadline
+     * ({@link KeySessions}) and left as it was: the plan may have opened the session that continues it inside its gap,
+     * and a worker whose clock is a little behind, still before the deadline, would otherwise claim it by its gap,
+     * whole, overlapping that continuation (an event in both then counted by both). The claim freezes it where the plan
+     * cut it, and is emitted after the write as any claim the ingest makes.
+     */
+    private static void claimThosePastTheirDeadline(Planned planned) {
+        if (!planned.change.changed()) {
+            return;
+        }
+        for (WindowState s : List.copyOf(planned.change.states())) {
+            if (!planned.change.changes(s.ref().windowId()) && KeySessions.pastItsDeadline(s, planned.batch.now)) {
+                Transition t = planned.machine.tick(s, planned.watermark, planned.batch.now, Visitor.WRITER);
+                if (t.write()) {
+                    planned.change.put(t, false);
+                }
+            }
+        }
     }
 
     /**
