@@ -33,10 +33,12 @@ final class EventAdmission {
     }
 
     /**
-     * @param bounds the window's bounds once the batch is in (a session's end after the batch): every event is judged
-     *               against its end
+     * @param bounds  the window's bounds once the batch is in (a session's end after the batch): every event is judged
+     *                against its end
+     * @param hadRoom whether the revision held fewer than the size bound when the batch was offered: only a session
+     *                this batch fills takes the rest of its last millisecond ({@link #refusal})
      */
-    EventOutcome offer(WindowState.Builder s, Event event, long watermark, Instant now, Interval bounds) {
+    EventOutcome offer(WindowState.Builder s, Event event, long watermark, Instant now, Interval bounds, boolean hadRoom) {
         String digest = EventIdDigest.of(event.eventId());
         if (s.eventIds.contains(digest)) {
             return new EventOutcome(event, Disposition.DUPLICATE);
@@ -83,7 +85,7 @@ final class EventAdmission {
             // too late as well, and the event is never both counted and too late.
             return tooLate(s, event, digest, lateReason(bounds, watermark), keeps);
         }
-        Disposition refused = refusal(s, event, afterClose);
+        Disposition refused = refusal(s, event, afterClose, hadRoom);
         if (refused != null) {
             return new EventOutcome(event, refused);
         }
@@ -116,10 +118,11 @@ final class EventAdmission {
      * next one is full as well, before the split's emission committed, does the event wait (RETRY). A session never
      * reopens (its continuation is a new session), so a flushed session takes its late events as corrections even past
      * the bound. Nor is a session cut inside a millisecond: it freezes just after the last event it took, so an event
-     * of that millisecond left to the continuation would fall inside the cut session, late for it (rule 7); a full
-     * session takes the rest of that millisecond's events past the bound.
+     * of that millisecond left to the continuation would fall inside the cut session, late for it (rule 7); a session
+     * the batch fills takes the rest of that millisecond's events past the bound. Not a merge of sessions that
+     * already hold the bound between them ({@code hadRoom} false): the planner cuts the earliest of them instead.
      */
-    private Disposition refusal(WindowState.Builder s, Event event, boolean afterClose) {
+    private Disposition refusal(WindowState.Builder s, Event event, boolean afterClose, boolean hadRoom) {
         if (s.kind.isSession() && afterClose) {
             return null;
         }
@@ -129,7 +132,7 @@ final class EventAdmission {
         if (config.bounds().onOverflow() == Bounds.Overflow.SIDE_OUTPUT) {
             return Disposition.WINDOW_FULL;
         }
-        return s.kind.isSession() && event.eventTime().equals(s.lastTakenTime) ? null : Disposition.RETRY;
+        return s.kind.isSession() && hadRoom && event.eventTime().equals(s.lastTakenTime) ? null : Disposition.RETRY;
     }
 
     /** Folds a new event into the accumulating revision; a session takes the batch's bounds. */

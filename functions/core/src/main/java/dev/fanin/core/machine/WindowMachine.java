@@ -244,12 +244,13 @@ public final class WindowMachine {
         boolean changed = false;
         boolean counted = false;
         boolean split = false;
+        boolean hadRoom = state.revisionEvents() < config.bounds().maxEventsPerWindow();
         for (Event event : ordered) {
-            EventOutcome outcome = admission.offer(s, event, watermark, now, bounds);
+            EventOutcome outcome = admission.offer(s, event, watermark, now, bounds, hadRoom);
             if (outcome.disposition() == EventOutcome.Disposition.RETRY && !split && splitsNow(s, watermark, now)) {
                 // The revision is full: cut it here and count the rest of the batch in the next one.
                 split = claims.close(s, CloseReason.SIZE_LIMIT, EnumSet.of(CloseReason.SIZE_LIMIT), now) == Transition.Action.EMIT;
-                outcome = admission.offer(s, event, watermark, now, bounds);
+                outcome = admission.offer(s, event, watermark, now, bounds, hadRoom);
             }
             outcomes.add(outcome);
             counted |= outcome.disposition().counted();
