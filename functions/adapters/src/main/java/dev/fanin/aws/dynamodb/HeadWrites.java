@@ -36,10 +36,13 @@ final class HeadWrites {
     static final String LEGACY_SPILL_HEAD_UPDATE = "DELETE #ids :spilled";
     static final String LEGACY_SPILL_HEAD_CONDITION = "#ver = :written";
     /**
-     * The spill's head update never lowers {@code sn}: a session's head may be written at a version below a slice its
-     * live item sealed meanwhile (a commit that lost races writes it at its own next version, while the live item's
-     * versions, which number its slices, went on), and a lower {@code sn} would hide that slice from every load.
-     * Refused, the spill leaves its ids on the head as well (harmless), and a head write past {@code sn} spills them.
+     * A head spills only at a version above its {@code sn}, and its update never lowers {@code sn}. A session's head may
+     * be written at a version at or below a slice its live item sealed meanwhile (a commit that lost races writes it
+     * at its own next versions, while the live item's versions, which number its slices, went on): a spill there would
+     * set a lower {@code sn}, hiding that slice from every load, or, refused, leave a slice below {@code sn} that a
+     * container which has read the window past that number never reads, while a later writer that reads it drops its
+     * ids from the head. Such a head keeps its tail until its versions pass {@code sn}: the few live writes its
+     * commit lost to.
      */
     static final String SPILL_HEAD_CONDITION = "#ver = :written AND (attribute_not_exists(#sn) OR #sn < :written)";
 
@@ -106,7 +109,8 @@ final class HeadWrites {
      * @return size-based write units the spill consumed
      */
     double spill(StoredWindow window, long writtenVersion, Set<String> headIds, IdLayout layout) {
-        if (headIds.size() <= spillThreshold) {
+        if (headIds.size() <= spillThreshold || writtenVersion <= layout.newestSlice()) {
+            // (A head written at a version at or below its sn keeps its tail: see SPILL_HEAD_CONDITION.)
             return 0;
         }
         Map<String, AttributeValue> slice = WindowItemCodec.slice(window.ref(), writtenVersion, headIds, window.expiresAt());

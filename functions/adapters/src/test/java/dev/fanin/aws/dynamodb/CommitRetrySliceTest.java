@@ -68,35 +68,7 @@ class CommitRetrySliceTest {
 
     @Test
     void aSpillAfterARetriedCommitHidesNoSealedId() {
-        IngestService other = new IngestService(engine(container()));
-        int[] commitAttempts = {0};
-        WindowStore committing = new ForwardingWindowStore(container()) {
-            @Override
-            public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
-                boolean commitOfX = previous.session(X).isPresent() && next.session(X).isEmpty();
-                if (commitOfX) {
-                    commitAttempts[0]++;
-                    if (commitAttempts[0] == 1) {
-                        // Other invocations write the key: versions V+1 .. V+5, X's tail spilled at V+2 and V+5.
-                        y(other);
-                        corrections(other, "c1", "c2", "c3", "c4");
-                        y(other);
-                        y(other);
-                        corrections(other, "c5", "c6", "c7", "c8");
-                    } else if (commitAttempts[0] == 2) {
-                        y(other);
-                    }
-                }
-                return super.replaceLive(previous, next);
-            }
-        };
-        IngestService a = new IngestService(engine(committing));
-
-        // X: four events, claimed by its count, emitted and committed by the same invocation, after two lost live writes.
-        BatchResult first = a.handle(List.of(msg("o1", 0), msg("o2", 1), msg("o3", 2), msg("o4", 3)));
-        assertThat(first.eventsAccepted()).isEqualTo(4);
-        assertThat(commitAttempts[0]).as("committed at the third attempt").isEqualTo(3);
-        assertThat(new DynamoDbWindowStore(TABLE.client(), TABLE.name(), settings()).loadLive("p", "k").session(X)).isEmpty();
+        commitAfterTwoLostRaces();
 
         Set<String> all = ids("o1", "o2", "o3", "o4", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8");
         assertThat(cold().load(ref()).orElseThrow().eventIds()).as("every id of X, read cold, right after its commit").isEqualTo(all);
@@ -112,6 +84,63 @@ class CommitRetrySliceTest {
         BatchResult again = new IngestService(engine(container())).handle(List.of(msg("c5", 2)));
         assertThat(loaded.eventIds()).as("every id of X, read cold").isEqualTo(afterD);
         assertThat(again.eventsAccepted()).as("c5 counted once").isZero();
+    }
+
+    /**
+     * A spill at a head version below sn, refused its head update, left a slice below sn: a container that had read the
+     * window past that number never read it, while a later writer that read it dropped its ids from the head (a
+     * second review: d1 counted twice by that container). A head at or below its sn no longer spills.
+     */
+    @Test
+    void aContainerThatReadTheWindowBeforeLateSpillsStillSeesEveryId() {
+        commitAfterTwoLostRaces();
+        DynamoDbWindowStore warm = container();
+        clock.advance(Duration.ofSeconds(5));
+        assertThat(warm.load(ref()).orElseThrow().eventIds()).as("read once: its slices cached through sn").hasSize(12);
+
+        // Late events through two other containers: d1..d4, then e1.
+        assertThat(new IngestService(engine(container())).handle(List.of(msg("d1", 4), msg("d2", 4), msg("d3", 4), msg("d4", 4)))
+                .eventsAccepted()).isEqualTo(4);
+        assertThat(new IngestService(engine(container())).handle(List.of(msg("e1", 4))).eventsAccepted()).isEqualTo(1);
+
+        Set<String> all = ids("o1", "o2", "o3", "o4", "c1", "c2", "c3", "c4", "c5", "c6", "c7", "c8", "d1", "d2", "d3", "d4", "e1");
+        assertThat(cold().load(ref()).orElseThrow().eventIds()).as("read cold").isEqualTo(all);
+        assertThat(warm.load(ref()).orElseThrow().eventIds()).as("read by the container that cached it").isEqualTo(all);
+        // SQS redelivers d1's message to that container.
+        assertThat(new IngestService(engine(warm)).handle(List.of(msg("d1", 4))).eventsAccepted()).as("d1 counted once").isZero();
+    }
+
+    /**
+     * X: four events, claimed by their count, emitted and committed by one invocation at the third attempt: other
+     * invocations write the key meanwhile (live versions V+1 .. V+6, X's tail spilled at V+2 and V+5), so the head,
+     * created at V+1, is written at V+3 with sn V+5.
+     */
+    private void commitAfterTwoLostRaces() {
+        IngestService other = new IngestService(engine(container()));
+        int[] commitAttempts = {0};
+        WindowStore committing = new ForwardingWindowStore(container()) {
+            @Override
+            public WriteOutcome replaceLive(LiveSessions previous, LiveSessions next) {
+                boolean commitOfX = previous.session(X).isPresent() && next.session(X).isEmpty();
+                if (commitOfX) {
+                    commitAttempts[0]++;
+                    if (commitAttempts[0] == 1) {
+                        y(other);
+                        corrections(other, "c1", "c2", "c3", "c4");
+                        y(other);
+                        y(other);
+                        corrections(other, "c5", "c6", "c7", "c8");
+                    } else if (commitAttempts[0] == 2) {
+                        y(other);
+                    }
+                }
+                return super.replaceLive(previous, next);
+            }
+        };
+        BatchResult first = new IngestService(engine(committing)).handle(List.of(msg("o1", 0), msg("o2", 1), msg("o3", 2), msg("o4", 3)));
+        assertThat(first.eventsAccepted()).isEqualTo(4);
+        assertThat(commitAttempts[0]).as("committed at the third attempt").isEqualTo(3);
+        assertThat(new DynamoDbWindowStore(TABLE.client(), TABLE.name(), settings()).loadLive("p", "k").session(X)).isEmpty();
     }
 
     private void corrections(IngestService ingest, String... ids) {
