@@ -7,7 +7,7 @@ package dev.fanin.core.intake;
 public enum RejectionReason {
     PAYLOAD_TOO_LARGE("the message body is larger than maxPayloadBytes"),
     MALFORMED_JSON("the body (or an SNS Message) is not valid JSON: not JSON, truncated, trailing data or a duplicate field"),
-    JSON_TOO_COMPLEX("the JSON nests deeper than 64 levels or has a number or string beyond the parser's limits"),
+    JSON_TOO_COMPLEX("the JSON nests deeper than 64 levels or has a number, string or field name beyond the parser's limits"),
     NUMBER_OUT_OF_RANGE("a JSON number is not 0 and its magnitude is below 1e-300 or above 1e300, so fanin could not hold it exactly"),
     NOT_A_JSON_OBJECT("the body (or an SNS Message) is valid JSON but not an object"),
     NO_MATCHING_PIPELINE("no pipeline's envelope and match rule fit the message"),

@@ -32,14 +32,19 @@ final class StrictJson {
     private static final int MAX_MESSAGE_CHARS = 160;
 
     private final ObjectReader reader;
+    /** The parser's limits as a failure names them. */
+    private final String limits;
 
     StrictJson(int maxStringLength) {
+        StreamReadConstraints constraints = StreamReadConstraints.builder()
+                .maxNestingDepth(MAX_NESTING_DEPTH)
+                .maxNumberLength(MAX_NUMBER_LENGTH)
+                .maxStringLength(Math.max(1, maxStringLength))
+                .build();
+        this.limits = "nesting depth " + MAX_NESTING_DEPTH + ", number length " + MAX_NUMBER_LENGTH + ", string length "
+                + constraints.getMaxStringLength() + ", field name length " + constraints.getMaxNameLength();
         JsonFactory factory = JsonFactory.builder()
-                .streamReadConstraints(StreamReadConstraints.builder()
-                        .maxNestingDepth(MAX_NESTING_DEPTH)
-                        .maxNumberLength(MAX_NUMBER_LENGTH)
-                        .maxStringLength(Math.max(1, maxStringLength))
-                        .build())
+                .streamReadConstraints(constraints)
                 .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
                 .build();
         this.reader = JsonMapper.builder(factory)
@@ -70,7 +75,7 @@ final class StrictJson {
                 return tree;
             } catch (StreamConstraintsException e) {
                 throw new IntakeFailure(RejectionReason.JSON_TOO_COMPLEX, where + " exceeds a parser limit" + at(parser.currentLocation())
-                        + ": " + message(e) + " (limits: nesting depth " + MAX_NESTING_DEPTH + ", number length " + MAX_NUMBER_LENGTH + ")");
+                        + ": " + message(e) + " (limits: " + limits + ")");
             } catch (NumberFormatException e) {
                 // An exponent beyond what a BigDecimal holds (1e99999999999): as out of range as a number gets.
                 throw new IntakeFailure(RejectionReason.NUMBER_OUT_OF_RANGE, where + " has a number whose exponent is out of range"

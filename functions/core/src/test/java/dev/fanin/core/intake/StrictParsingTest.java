@@ -52,6 +52,18 @@ class StrictParsingTest {
         });
     }
 
+    /** A review: the detail named only the depth and number limits, not the one a long field name passes. */
+    @Test
+    void aFieldNameLongerThanTheParserTakesIsNamedAsSuch() {
+        MessageIntake large = new MessageIntake(PipelineFixture.config(pipeline("p")));
+        String body = "{\"id\":\"a\",\"" + "n".repeat(50_001) + "\":1}";
+
+        assertThat(large.parse(message(body)).rejected()).singleElement().satisfies(r -> {
+            assertThat(r.reason()).isEqualTo(RejectionReason.JSON_TOO_COMPLEX);
+            assertThat(r.detail()).contains("Name length", "field name length 50000");
+        });
+    }
+
     @Test
     void nestingExactlyAtTheLimitIsAccepted() {
         // The object itself is level 1, so 63 arrays inside it make 64 levels.
