@@ -273,7 +273,7 @@ public final class SqsDeadLetterQueue {
     private static Map<String, MessageAttributeValue> producerAttributes(Message m) {
         Map<String, MessageAttributeValue> kept = new LinkedHashMap<>();
         m.messageAttributes().forEach((name, value) -> {
-            if (!name.startsWith("fanin-")) {
+            if (!SqsDeadLetters.isOwn(name)) {
                 kept.put(name, value);
             }
         });
@@ -283,7 +283,7 @@ public final class SqsDeadLetterQueue {
     private static Letter letter(Message m) {
         Map<String, String> attributes = new LinkedHashMap<>();
         m.messageAttributes().forEach((name, value) -> {
-            if (!name.startsWith("fanin-") && value.stringValue() != null) {
+            if (!SqsDeadLetters.isOwn(name) && value.stringValue() != null) {
                 attributes.put(name, value.stringValue());
             }
         });

@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Set;
 import java.util.TreeMap;
 import software.amazon.awssdk.services.sqs.SqsClient;
 import software.amazon.awssdk.services.sqs.model.MessageAttributeValue;
@@ -33,10 +34,20 @@ public final class SqsDeadLetters implements DeadLetters {
     public static final String ORIGINAL_ID_ATTRIBUTE = "fanin-original-message-id";
     public static final String DROPPED_ATTRIBUTE = "fanin-dropped-attributes";
     public static final int MAX_ATTRIBUTES = 10;
+    private static final Set<String> OWN_ATTRIBUTES = Set.of(REASON_ATTRIBUTE, REASON_CODE_ATTRIBUTE,
+            ORIGINAL_ID_ATTRIBUTE, DROPPED_ATTRIBUTE);
     /** A reason longer than this (an S3 notification with many bad records) is cut, with a note of its length. */
     static final int MAX_REASON_BYTES = 8_192;
     private static final int MAX_NOTE_BYTES = 1024;
     static final String EMPTY_BODY = "(empty body)";
+
+    /**
+     * Whether an attribute is one fanin puts on a dead letter (its reason, code, original id, dropped names), not the
+     * producer's: a producer's own {@code fanin-}-named attribute is the producer's, kept and redriven like any.
+     */
+    public static boolean isOwn(String attributeName) {
+        return OWN_ATTRIBUTES.contains(attributeName);
+    }
 
     private final SqsClient sqs;
     private final String queueUrl;
@@ -101,8 +112,7 @@ public final class SqsDeadLetters implements DeadLetters {
         Map<String, String> candidates = new TreeMap<>();
         List<String> dropped = new ArrayList<>();
         originals.forEach((name, value) -> {
-            if (name.equals(REASON_ATTRIBUTE) || name.equals(REASON_CODE_ATTRIBUTE) || name.equals(ORIGINAL_ID_ATTRIBUTE)
-                    || name.equals(DROPPED_ATTRIBUTE)) {
+            if (isOwn(name)) {
                 return;
             }
             if (value == null || value.isEmpty()) {

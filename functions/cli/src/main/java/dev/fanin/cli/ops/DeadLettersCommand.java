@@ -39,6 +39,7 @@ public final class DeadLettersCommand extends FaninCommand {
 
         @Override
         protected int run(Console console) throws UsageException {
+            atLeastOne(max);
             try (Operated stack = Operated.withoutRuntime(target, EnumSet.of(Resource.DEAD_LETTER_QUEUE), console)) {
                 List<SqsDeadLetterQueue.Letter> letters = queue(stack).read(max).stream()
                         .filter(l -> reason == null || l.hasReason(reason)).toList();
@@ -109,6 +110,7 @@ public final class DeadLettersCommand extends FaninCommand {
             if (!all && ids == null && reason == null) {
                 throw new UsageException("choose the messages: --message-id ID,..., --reason PREFIX or --all");
             }
+            atLeastOne(max);
             try (Operated stack = Operated.withoutRuntime(target, EnumSet.of(Resource.DEAD_LETTER_QUEUE, Resource.INPUT_QUEUE),
                     console)) {
                 if (!yes && !Confirm.ask(console, "redrive " + (all ? "every" : "the selected") + " dead letter of "
@@ -123,8 +125,23 @@ public final class DeadLettersCommand extends FaninCommand {
                 result.kept().forEach(k -> console.out().println("KEPT      " + k.messageId() + "  still a dead letter: " + k.why()));
                 console.out().println(result.moved().size() + " redriven to " + stack.stack().inputQueueUrl()
                         + (result.kept().isEmpty() ? "" : ", " + result.kept().size() + " kept"));
-                return result.kept().isEmpty() ? FaninCli.OK : FaninCli.INVALID_INPUT;
+                // An id asked for and not found (a typo, or moved already) is not a success to an operator.
+                List<String> missing = ids == null ? List.of() : ids.stream().filter(id -> !found(id, result)).toList();
+                missing.forEach(id -> console.err().println("fanin dead-letters redrive: no message " + id + " in "
+                        + stack.stack().deadLetterQueueUrl()));
+                return result.kept().isEmpty() && missing.isEmpty() ? FaninCli.OK : FaninCli.INVALID_INPUT;
             }
+        }
+    }
+
+    private static boolean found(String id, SqsDeadLetterQueue.Redriven result) {
+        return result.moved().stream().anyMatch(l -> l.messageId().equals(id) || l.originalMessageId().equals(id))
+                || result.kept().stream().anyMatch(k -> k.messageId().equals(id));
+    }
+
+    private static void atLeastOne(int max) throws UsageException {
+        if (max < 1) {
+            throw new UsageException("--max must be at least 1, was " + max);
         }
     }
 
