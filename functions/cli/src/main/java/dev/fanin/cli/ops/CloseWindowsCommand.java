@@ -61,6 +61,9 @@ final class CloseWindowsCommand extends FaninCommand {
         if (allHeld == (window.key != null || window.windowId != null)) {
             throw new UsageException("give either --key and --window (one window) or --all-held (a pipeline's held windows)");
         }
+        if (limit < 1) {
+            throw new UsageException("--limit must be at least 1, was " + limit);
+        }
         try (Operated stack = Operated.connect(target, console, Clock.systemUTC())) {
             stack.pipeline(window.pipeline);
             List<WindowRef> selected = allHeld ? held(stack) : List.of(window.ref());

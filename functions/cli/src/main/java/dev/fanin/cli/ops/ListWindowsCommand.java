@@ -128,6 +128,9 @@ final class ListWindowsCommand extends FaninCommand {
                     throw new UsageException("--status " + name + ": use open, held, claimed, closed, merged or overdue");
                 }
             }
+            if (named.isEmpty() && !overdue) {
+                throw new UsageException("--status: name at least one of open, held, claimed, closed, merged or overdue");
+            }
             return new Filter(named, overdue);
         }
 

@@ -212,6 +212,18 @@ class WindowsCommandTest {
         }
     }
 
+    /** A review: an empty --status list was blamed on --next, and --limit 0 failed with an internal message, exit 1. */
+    @Test
+    void badCountsAndEmptyListsAreUsageErrorsNamingTheirFlag() {
+        OperatedFixture.Run list = stack.fanin("", "windows", "list", "--status", ",");
+        assertThat(list.exit()).isEqualTo(2);
+        assertThat(list.err()).contains("--status: name at least one of").doesNotContain("--next");
+        OperatedFixture.Run close = stack.fanin("", "windows", "close", "--pipeline", "jobs", "--all-held", "--limit", "0", "--yes",
+                "--note", "n");
+        assertThat(close.exit()).isEqualTo(2);
+        assertThat(close.err()).contains("--limit must be at least 1, was 0");
+    }
+
     @Test
     void theStackIsFoundByNameFromItsCloudFormationOutputs() throws Exception {
         holdJobs("job-s");
