@@ -58,7 +58,7 @@ public final class SqsDeliveries {
 
     private static Optional<Instant> millis(Map<String, String> attributes, String name) {
         String value = attributes.get(name);
-        if (value == null || !value.matches("\\d{1,15}")) {
+        if (!readable(name, value)) {
             return Optional.empty();
         }
         return Optional.of(Instant.ofEpochMilli(Long.parseLong(value)));
@@ -67,9 +67,18 @@ public final class SqsDeliveries {
     /** {@code ApproximateReceiveCount}, or 1 (a first delivery) when it is absent or not a positive number. */
     static int attempt(Map<String, String> attributes) {
         String count = attributes.get(RECEIVE_COUNT);
-        if (count == null || !count.matches("\\d{1,9}")) {
+        if (!readable(RECEIVE_COUNT, count)) {
             return 1;
         }
         return Math.max(1, Integer.parseInt(count));
+    }
+
+    /**
+     * Whether intake reads {@code value} of the system attribute {@code name} ({@link #SENT_TIMESTAMP},
+     * {@link #FIRST_RECEIVE_TIMESTAMP}: epoch milliseconds of up to 15 digits; {@link #RECEIVE_COUNT}: up to 9); any
+     * other value is taken as absent. A trace replayed as SQS deliveries is checked by the same rule.
+     */
+    public static boolean readable(String name, String value) {
+        return value != null && value.matches(RECEIVE_COUNT.equals(name) ? "\\d{1,9}" : "\\d{1,15}");
     }
 }

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.fanin.aws.sqs.SqsDeliveries;
 import dev.fanin.cli.ArrivalOffset;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -41,8 +42,8 @@ public final class TraceReader {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Set<String> FIELDS = Set.of("at", "body", "messageId", "attributes");
     /** The SQS system attributes a trace may set that are numbers. */
-    private static final List<String> NUMERIC_ATTRIBUTES = List.of("SentTimestamp", "ApproximateFirstReceiveTimestamp",
-            "ApproximateReceiveCount");
+    private static final List<String> NUMERIC_ATTRIBUTES = List.of(SqsDeliveries.SENT_TIMESTAMP, SqsDeliveries.FIRST_RECEIVE_TIMESTAMP,
+            SqsDeliveries.RECEIVE_COUNT);
     /** Where a trace whose every {@code at} is an offset starts: fixed, so a replay of it is reproducible. */
     static final Instant START_WITHOUT_INSTANT = Instant.parse("2026-01-01T00:00:00Z");
 
@@ -185,9 +186,9 @@ public final class TraceReader {
             // SQS always sends these as digits; intake would take another value for the arrival time without a word.
             for (String numeric : NUMERIC_ATTRIBUTES) {
                 String value = attributes.get(numeric);
-                if (value != null && !value.matches("\\d{1,19}")) {
+                if (value != null && !SqsDeliveries.readable(numeric, value)) {
                     throw new IllegalArgumentException("\"attributes\"." + numeric + " must be digits, as SQS sends it (epoch"
-                            + " milliseconds, or a count), not \"" + value + "\"");
+                            + " milliseconds, at most 15 digits, or a count, at most 9), not \"" + value + "\"");
                 }
             }
         }

@@ -34,6 +34,15 @@ class TraceReaderTest {
                 .hasMessageContaining("t:1:").hasMessageContaining("\"attributes\".SentTimestamp must be digits").hasMessageContaining("\"abc\"");
     }
 
+    /** Sixteen digits (microseconds written by mistake) passed the trace's check, and intake then ignored them (a review). */
+    @Test
+    void aSentTimestampIntakeWouldIgnoreIsRefusedNamingTheLine() {
+        String micros = "{\"at\":\"2026-11-29T09:40:00Z\",\"body\":{\"a\":1},\"attributes\":{\"SentTimestamp\":\"1764409200000000\"}}";
+        assertThatThrownBy(() -> TraceReader.parse(List.of(micros), "t.jsonl"))
+                .hasMessageContaining("t.jsonl:1:").hasMessageContaining("at most 15 digits").hasMessageContaining("\"1764409200000000\"");
+        assertThat(TraceReader.parse(List.of(micros.replace("1764409200000000", "176440920000000")), "t.jsonl")).hasSize(1);
+    }
+
     @Test
     void aJsonBodyIsSentAsTheFileWritesIt() {
         String body = "{ \"rows\": 12345678901234567890.5, \"ratio\":0.10, \"n\":[1e2, -0.0] , \"s\":\"\\u00e9\" }";
