@@ -218,15 +218,18 @@ public final class FaninRuntime implements Resource {
     /**
      * How long after its latest arrival a pipeline's watermark shards must be kept: as long as a window opened then may
      * still wait for the watermark or take a correction, which is how long it may need a sweep
-     * ({@link PipelineRetirement#horizon}), for a configured or retired pipeline; nothing more for one this engine does
-     * not know.
+     * ({@link PipelineRetirement#horizon}), for a configured or retired pipeline; and, since a window opened under an
+     * earlier definition with a longer horizon (a maxLifetime lowered since) still waits for the same watermark, no
+     * shorter than the pipeline history sweeps the pipeline. Nothing more for one this engine does not know.
      */
     private Duration watermarkKeptFor(String pipeline) {
         Engine current = engine;
         if (current == null || !current.engine().knows(pipeline)) {
             return Duration.ZERO;
         }
-        return retirement.horizon(current.engine().machine(pipeline).config());
+        Duration byDefinition = retirement.horizon(current.engine().machine(pipeline).config());
+        Duration byHistory = retirement.sweptUntil(pipeline).map(until -> Duration.between(clock.instant(), until)).orElse(Duration.ZERO);
+        return byHistory.compareTo(byDefinition) > 0 ? byHistory : byDefinition;
     }
 
     /**

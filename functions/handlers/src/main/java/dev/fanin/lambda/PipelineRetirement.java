@@ -60,6 +60,8 @@ final class PipelineRetirement {
     private final Duration refresh;
     /** Parsed documents of the history, by text (a document is immutable). */
     private final Map<String, Optional<FaninConfig>> parsed = new HashMap<>();
+    /** By pipeline, the latest time the history (as last read, with what this function recorded since) sweeps it until. */
+    private final Map<String, Instant> sweptUntil = new HashMap<>();
 
     /** @param refresh how often a function records the pipelines it runs again */
     PipelineRetirement(PipelineHistory history, Duration lease, Duration refresh) {
@@ -87,9 +89,11 @@ final class PipelineRetirement {
             }
         }
         sayRan(config, recorded, now);
+        recorded.values().forEach(this::noteSweep);
         if (!due.isEmpty()) {
             try {
                 history.record(due);
+                due.forEach(this::noteSweep);
             } catch (StoreUnavailableException e) {
                 if (due.stream().anyMatch(d -> !recorded.containsKey(d.pipeline()))) {
                     throw e;
@@ -119,7 +123,22 @@ final class PipelineRetirement {
      * nothing: for an operator's command, which must not make its own configuration (perhaps a draft) the stack's.
      */
     synchronized Retired retired(FaninConfig config, Instant now) {
-        return retired(config, history.recorded(), now);
+        Collection<PipelineHistory.Definition> recorded = history.recorded();
+        recorded.forEach(this::noteSweep);
+        return retired(config, recorded, now);
+    }
+
+    /**
+     * The latest time the pipeline history sweeps {@code pipeline} until, as this function last read or recorded it:
+     * its windows opened under any definition recorded, also one with a longer horizon than the one in force now, may
+     * need their pipeline's state until then.
+     */
+    synchronized Optional<Instant> sweptUntil(String pipeline) {
+        return Optional.ofNullable(sweptUntil.get(pipeline));
+    }
+
+    private void noteSweep(PipelineHistory.Definition d) {
+        sweptUntil.merge(d.pipeline(), d.sweepUntil(), (a, b) -> a.isAfter(b) ? a : b);
     }
 
     private Retired retired(FaninConfig config, Collection<PipelineHistory.Definition> recorded, Instant now) {
