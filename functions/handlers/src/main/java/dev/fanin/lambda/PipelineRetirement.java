@@ -95,13 +95,23 @@ final class PipelineRetirement {
                 history.record(due);
                 due.forEach(this::noteSweep);
             } catch (StoreUnavailableException e) {
-                if (due.stream().anyMatch(d -> !recorded.containsKey(d.pipeline()))) {
+                if (due.stream().anyMatch(d -> !covers(recorded.get(d.pipeline()), d))) {
                     throw e;
                 }
                 LOG.warn("pipeline history not renewed now (it still covers the pipelines in force): {}", e.getMessage());
             }
         }
         return retired(config, recorded.values(), now);
+    }
+
+    /**
+     * Whether {@code stored} already sweeps long enough for a window opened now under {@code wanted} (whose
+     * {@code sweepUntil} is now plus its horizon, {@link #MARGIN} of slack included): then a failed renewal, or a
+     * failed record of a new document with a horizon no longer, can wait for the next refresh. A longer one cannot: a
+     * window opened under it before it is recorded could outlive the sweeps of a pipeline removed meanwhile.
+     */
+    private static boolean covers(PipelineHistory.Definition stored, PipelineHistory.Definition wanted) {
+        return stored != null && !stored.sweepUntil().isBefore(wanted.sweepUntil().minus(MARGIN));
     }
 
     /** Says that this function runs the pipelines of {@code config} whose last such word is half a refresh old. */

@@ -45,7 +45,7 @@ class DeploymentRetirementTest {
                 + "    watermark: {outOfOrderness: 0s, idleAfter: 5m}\n    emit: {sqs: {queueUrl: \"https://sqs.us-east-1.amazonaws.com/1/out\"}}\n";
     }
 
-    static final class MemHistory implements PipelineHistory {
+    static class MemHistory implements PipelineHistory {
         final Map<String, Definition> items = new LinkedHashMap<>();
         final Map<String, Instant> ran = new LinkedHashMap<>();
 
