@@ -68,10 +68,21 @@ record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant dead
      * (retired ones come last in the configuration's order).
      */
     static <T> List<T> inTurn(List<T> pipelines, Instant start) {
+        return inTurn(pipelines, start, false);
+    }
+
+    /**
+     * As {@link #inTurn(List, Instant)}; for the hourly run over every shard ({@code everyShard}), from one that changes
+     * every hour: those runs start at the same minute of each hour, so by the minute a run over three, four or any
+     * number of pipelines that divides 60 would start at the same one every hour, and one pipeline's backlog would keep
+     * the others' shards past DueShards unread by them (a review).
+     */
+    static <T> List<T> inTurn(List<T> pipelines, Instant start, boolean everyShard) {
         if (pipelines.isEmpty()) {
             return pipelines;
         }
-        int first = (int) Math.floorMod(rotation(start), (long) pipelines.size());
+        long turn = everyShard ? start.getEpochSecond() / Duration.ofHours(1).toSeconds() : rotation(start);
+        int first = (int) Math.floorMod(turn, (long) pipelines.size());
         List<T> order = new ArrayList<>(pipelines.subList(first, pipelines.size()));
         order.addAll(pipelines.subList(0, first));
         return order;

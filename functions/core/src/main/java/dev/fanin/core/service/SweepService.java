@@ -80,7 +80,7 @@ public final class SweepService {
         WindowStore store = engine.ports().store();
         SweepPlan plan = SweepPlan.of(engine.settings(), store.dueShards(), start, deadline, everyShard);
         SweepRun run = new SweepRun(plan);
-        for (PipelineConfig pipeline : SweepPlan.inTurn(engine.sweptPipelines(), start)) {
+        for (PipelineConfig pipeline : SweepPlan.inTurn(engine.sweptPipelines(), start, everyShard)) {
             String name = pipeline.name();
             Watermark watermark;
             try {

@@ -74,6 +74,22 @@ class SweepPlanTest {
                 .containsExactly(order.split(","));
     }
 
+    /** Hourly runs at the same minute of each hour: by the minute, four pipelines would start at a every hour. */
+    @ParameterizedTest(name = "{0} h after midnight: {1}")
+    @CsvSource(delimiter = '|', value = {
+            "0 | a,b,c,retired",
+            "1 | b,c,retired,a",
+            "2 | c,retired,a,b",
+            "3 | retired,a,b,c",
+            "4 | a,b,c,retired",
+    })
+    void theHourlyRunOverEveryShardStartsFromOneThatChangesEveryHour(int hours, String order) {
+        Instant start = MIDNIGHT.plus(java.time.Duration.ofHours(hours)).plusSeconds(17);
+        assertThat(SweepPlan.inTurn(List.of("a", "b", "c", "retired"), start, true)).containsExactly(order.split(","));
+        assertThat(SweepPlan.inTurn(List.of("a", "b", "c", "retired"), start, false)).as("by the minute: the same every hour")
+                .containsExactly("a", "b", "c", "retired");
+    }
+
     @ParameterizedTest(name = "parallelism {0} over {1} shards: {2} threads, budget {3}")
     @CsvSource(delimiter = '|', value = {
             "1 | 16 | 1 | 20000",
