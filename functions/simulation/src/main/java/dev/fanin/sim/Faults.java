@@ -49,6 +49,8 @@ public final class Faults {
     private int lostDeletes;
     private final Map<WindowRef, Integer> byWindow = new HashMap<>();
     private final List<Long> pipelineWide = new ArrayList<>();
+    /** When each slow call started (true time, in order): the one clock stood still for everything else meanwhile. */
+    private final List<Long> slowCallTimes = new ArrayList<>();
     private final SimClock clock;
 
     /**
@@ -97,6 +99,7 @@ public final class Faults {
         if (rates.slowCall() > 0 && random.nextDouble() < rates.slowCall()) {
             slowCalls++;
             attribute(refs);
+            slowCallTimes.add(clock.millis());
             clock.advanceTo(clock.millis() + SLOW_CALL);
         }
         maybeCrash("before " + op, refs);
@@ -186,15 +189,27 @@ public final class Faults {
             return 0;
         }
         // Appended in time order (the clock is monotone), so two binary searches count the range.
-        return firstAfter(to) - firstAtOrAfter(from);
+        return firstAfter(pipelineWide, to) - firstAtOrAfter(pipelineWide, from);
     }
 
-    private int firstAtOrAfter(long t) {
+    /**
+     * Slow calls that started within [from, to], whatever they concerned. The simulation runs one invocation at a time
+     * on one clock, so a slow call delays every invocation in flight (the sweep holding a window's claim while it
+     * visits the next entry, its flush) and every one due meanwhile (the schedule's next sweep) by {@link #SLOW_CALL}.
+     */
+    public int slowCallsBetween(long from, long to) {
+        if (from > to) {
+            return 0;
+        }
+        return firstAfter(slowCallTimes, to) - firstAtOrAfter(slowCallTimes, from);
+    }
+
+    private static int firstAtOrAfter(List<Long> times, long t) {
         int lo = 0;
-        int hi = pipelineWide.size();
+        int hi = times.size();
         while (lo < hi) {
             int mid = (lo + hi) >>> 1;
-            if (pipelineWide.get(mid) < t) {
+            if (times.get(mid) < t) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -203,8 +218,8 @@ public final class Faults {
         return lo;
     }
 
-    private int firstAfter(long t) {
-        return t == Long.MAX_VALUE ? pipelineWide.size() : firstAtOrAfter(t + 1);
+    private static int firstAfter(List<Long> times, long t) {
+        return t == Long.MAX_VALUE ? times.size() : firstAtOrAfter(times, t + 1);
     }
 
     /**

@@ -26,7 +26,8 @@ import java.util.Map;
  *   <li><b>one commit per revision</b>, and every emitted aggregate id committed exactly once;</li>
  *   <li><b>every window closes</b> by its hard deadline plus clock skew and one sweep period, plus a lease and a sweep
  *   period for each fault that hit it (or hit the sweeper meanwhile), plus a sweep period per sweep that ran out of
- *   budget; and at the end every window is CLOSED (or MERGED) with nothing due;</li>
+ *   budget, plus the length of every slow call meanwhile (whatever window it concerned); and at the end every window
+ *   is CLOSED (or MERGED) with nothing due;</li>
  *   <li><b>TTL</b>: after the clock passes the last TTL and the store expires items, nothing remains and the
  *   open-window counters are zero.</li>
  * </ul>
@@ -215,12 +216,15 @@ final class Invariants {
             long deadline = life.closeDeadline.toEpochMilli();
             long faultsHit = faults.faultsOf(life.ref) + faults.pipelineWideFaultsBetween(deadline - perFault, life.firstCloseAt);
             long exhausted = exhaustedSweeps.stream().filter(t -> t >= deadline - period && t <= life.firstCloseAt).count();
-            long bound = deadline + 2 * skew + period + faultsHit * perFault + exhausted * period;
+            // A slow call stops the one clock for everything else: whichever window it concerned, it delays the sweep
+            // that holds this window's claim (or has yet to visit it) and the schedule's next run by its length.
+            long slowed = faults.slowCallsBetween(deadline - 2 * skew - Faults.SLOW_CALL, life.firstCloseAt);
+            long bound = deadline + 2 * skew + period + faultsHit * perFault + exhausted * period + slowed * Faults.SLOW_CALL;
             if (life.firstCloseAt > bound) {
                 late++;
                 violations.add(seed + "window " + life.ref + " closed at " + Instant.ofEpochMilli(life.firstCloseAt) + ", after its bound "
                         + Instant.ofEpochMilli(bound) + " (hard deadline " + life.closeDeadline + ", " + faultsHit + " faults, "
-                        + exhausted + " exhausted sweeps)");
+                        + exhausted + " exhausted sweeps, " + slowed + " slow calls meanwhile)");
             }
         }
         return new long[] {leftOpen, late};
