@@ -242,16 +242,22 @@ public final class FaninRuntime implements Resource {
         if (!recordsHistory) {
             throw new IllegalStateException("this runtime only reads the pipeline history (an operator's command); it opens no window");
         }
-        if (!recorded) {
+        if (!recordedLongEnough()) {
             synchronized (this) {
                 nextHistoryRead = Instant.MIN;
                 refresh();
-                if (!recorded) {
-                    throw new IllegalStateException("the pipelines in force are not recorded in the pipeline history yet"
-                            + " (the window table is unavailable); no window is opened until they are");
+                if (!recordedLongEnough()) {
+                    throw new IllegalStateException("the pipelines in force are not recorded in the pipeline history, or not"
+                            + " for long enough, yet (the window table is unavailable); no window is opened until they are");
                 }
             }
         }
+    }
+
+    /** Recorded, and, as far as this function knows, still swept long enough: renewals that keep failing lapse. */
+    private boolean recordedLongEnough() {
+        Engine current = engine;
+        return recorded && current != null && retirement.sweepsLongEnough(current.config(), clock.instant());
     }
 
     private Engine build(FaninConfig config, PipelineRetirement.Retired retired) {

@@ -95,7 +95,7 @@ final class PipelineRetirement {
                 history.record(due);
                 due.forEach(this::noteSweep);
             } catch (StoreUnavailableException e) {
-                if (due.stream().anyMatch(d -> !covers(recorded.get(d.pipeline()), d))) {
+                if (due.stream().anyMatch(d -> !covers(recorded.get(d.pipeline()), d.sweepUntil()))) {
                     throw e;
                 }
                 LOG.warn("pipeline history not renewed now (it still covers the pipelines in force): {}", e.getMessage());
@@ -105,13 +105,29 @@ final class PipelineRetirement {
     }
 
     /**
-     * Whether {@code stored} already sweeps long enough for a window opened now under {@code wanted} (whose
-     * {@code sweepUntil} is now plus its horizon, {@link #MARGIN} of slack included): then a failed renewal, or a
+     * Whether {@code stored} already sweeps long enough for a window opened now under a definition wanted until
+     * {@code wanted} (now plus its horizon, {@link #MARGIN} of slack included): then a failed renewal, or a
      * failed record of a new document with a horizon no longer, can wait for the next refresh. A longer one cannot: a
      * window opened under it before it is recorded could outlive the sweeps of a pipeline removed meanwhile.
      */
-    private static boolean covers(PipelineHistory.Definition stored, PipelineHistory.Definition wanted) {
-        return stored != null && !stored.sweepUntil().isBefore(wanted.sweepUntil().minus(MARGIN));
+    private static boolean covers(PipelineHistory.Definition stored, Instant wanted) {
+        return stored != null && covers(stored.sweepUntil(), wanted);
+    }
+
+    private static boolean covers(Instant sweptUntil, Instant wanted) {
+        return !sweptUntil.isBefore(wanted.minus(MARGIN));
+    }
+
+    /**
+     * Whether the history, as this function last read or recorded it, sweeps every pipeline of {@code config} long
+     * enough for a window opened at {@code now}: a record whose renewals keep failing stops being so, and then no window
+     * may be opened until one succeeds.
+     */
+    synchronized boolean sweepsLongEnough(FaninConfig config, Instant now) {
+        return config.pipelines().stream().allMatch(p -> {
+            Instant until = sweptUntil.get(p.name());
+            return until != null && covers(until, now.plus(horizon(p)));
+        });
     }
 
     /** Says that this function runs the pipelines of {@code config} whose last such word is half a refresh old. */
