@@ -64,6 +64,11 @@ public final class TimerService {
                     followups.watermarks.put(pipeline, watermark);
                 }
                 visits.visit(timer.ref(), new Visit(watermark, now, Visitor.timer(timer.chain(), timer.dueAt()), followups));
+                // A batch slower than half a lease (a throttled table) emits the claims it holds before visiting on, as
+                // ingest and the sweep do: a sweep elsewhere would take them over at their lease's end and emit them twice.
+                if (followups.claimLeaseHalfUsed(engine.clock().instant(), engine.settings().lease())) {
+                    flush.emitClaimed(followups);
+                }
             } catch (StoreUnavailableException e) {
                 LOG.warn("timer for {} not handled, it will be redelivered: {}", timer.ref(), e.getMessage());
                 failed.add(timer);

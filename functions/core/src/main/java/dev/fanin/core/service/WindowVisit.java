@@ -90,7 +90,11 @@ final class WindowVisit {
         });
     }
 
-    private Optional<Visited> decide(StoredWindow loaded, long readAt, Visit visit) {
+    private Optional<Visited> decide(StoredWindow loaded, long readAt, Visit asked) {
+        // Decide no earlier than the read: a claim's lease counts from its write, not from the start of a timer batch
+        // or sweep that a throttled table made slow (claims written with their lease already over were taken over by
+        // a sweep elsewhere and emitted twice).
+        Visit visit = asked.notBefore(engine.clock().instant());
         WindowState state = engine.decode(loaded);
         WindowRef ref = state.ref();
         Transition t = engine.machine(ref.pipeline(), visit.watermark()).tick(state, visit.watermark().millis(), visit.now(), visit.visitor());
