@@ -127,8 +127,9 @@ public final class DeadLettersCommand extends FaninCommand {
                         + (result.kept().isEmpty() ? "" : ", " + result.kept().size() + " kept"));
                 // An id asked for and not found (a typo, or moved already) is not a success to an operator.
                 List<String> missing = ids == null ? List.of() : ids.stream().filter(id -> !found(id, result)).toList();
-                missing.forEach(id -> console.err().println("fanin dead-letters redrive: no message " + id + " in "
-                        + stack.stack().deadLetterQueueUrl()));
+                missing.forEach(id -> console.err().println("fanin dead-letters redrive: " + id + " not redriven: not among the"
+                        + " messages read from " + stack.stack().deadLetterQueueUrl() + ", or left by --max or --reason (see"
+                        + " fanin dead-letters list)"));
                 return result.kept().isEmpty() && missing.isEmpty() ? FaninCli.OK : FaninCli.INVALID_INPUT;
             }
         }

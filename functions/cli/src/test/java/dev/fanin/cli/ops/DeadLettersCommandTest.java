@@ -104,7 +104,7 @@ class DeadLettersCommandTest {
 
         OperatedFixture.Run typo = stack.fanin("", "dead-letters", "redrive", "--message-id", "no-such-id", "--yes");
         assertThat(typo.exit()).isEqualTo(1);
-        assertThat(typo.err()).contains("no message no-such-id in");
+        assertThat(typo.err()).contains("no-such-id not redriven: not among the messages read from");
         assertThat(typo.out()).contains("0 redriven to");
         OperatedFixture.Run list = stack.fanin("", "dead-letters", "list", "--max", "-1");
         assertThat(list.exit()).isEqualTo(2);
