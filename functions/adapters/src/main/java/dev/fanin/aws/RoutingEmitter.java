@@ -14,7 +14,8 @@ import java.util.Objects;
 /**
  * Sends each request through the emitter of its pipeline's target type ({@link EmitTarget.EventBridge} or
  * {@link EmitTarget.Sqs}) and returns the results in request order. A request for a pipeline the configuration
- * does not know gets a failed result, never an exception.
+ * does not know gets a failed result, never an exception; so do the requests of a target whose call throws, while the
+ * other target's stand.
  */
 public final class RoutingEmitter implements AggregateEmitter {
 
@@ -46,7 +47,14 @@ public final class RoutingEmitter implements AggregateEmitter {
             }
         }
         groups.forEach((emitter, indices) -> {
-            List<Result> sent = emitter.emit(indices.stream().map(requests::get).toList());
+            List<Result> sent;
+            try {
+                sent = emitter.emit(indices.stream().map(requests::get).toList());
+            } catch (RuntimeException e) {
+                // This target's call failed as a whole; the other target's results stand: a claim it sent, reported
+                // failed, would stay uncommitted and be emitted again when its lease ends.
+                sent = indices.stream().map(i -> new Result(requests.get(i).aggregateId(), false, String.valueOf(e.getMessage()))).toList();
+            }
             for (int j = 0; j < indices.size(); j++) {
                 results[indices.get(j)] = sent.get(j);
             }

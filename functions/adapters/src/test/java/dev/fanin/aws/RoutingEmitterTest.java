@@ -49,6 +49,25 @@ class RoutingEmitterTest {
         assertThat(sqs.seen).containsExactly("1", "4");
     }
 
+    /**
+     * One target's call failing as a whole (the SDK's retries spent) marked the other's sent aggregates failed too, so
+     * they stayed claimed and were emitted again when their lease ended (a review of the flush).
+     */
+    @Test
+    void aTargetWhoseCallThrowsFailsOnlyItsOwnRequests() {
+        Sink eventBridge = new Sink("eb");
+        AggregateEmitter sqsDown = requests -> {
+            throw new IllegalStateException("sqs unavailable");
+        };
+        List<Result> results = new RoutingEmitter(CONFIG, eventBridge, sqsDown).emit(List.of(
+                new Request("1", "uploads", "{}"), new Request("2", "alerts", "{}")));
+
+        assertThat(results).extracting(Result::aggregateId).containsExactly("1", "2");
+        assertThat(results).extracting(Result::sent).containsExactly(false, true);
+        assertThat(results.get(0).error()).isEqualTo("sqs unavailable");
+        assertThat(eventBridge.seen).containsExactly("2");
+    }
+
     @Test
     void aMissingEmitterForAConfiguredTargetFailsAtConstruction() {
         assertThatThrownBy(() -> new RoutingEmitter(CONFIG, new Sink("eb"), null))
