@@ -17,6 +17,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -60,8 +61,12 @@ final class PipelineRetirement {
     private final Duration refresh;
     /** Parsed documents of the history, by text (a document is immutable). */
     private final Map<String, Optional<FaninConfig>> parsed = new HashMap<>();
-    /** By pipeline, the latest time the history (as last read, with what this function recorded since) sweeps it until. */
-    private final Map<String, Instant> sweptUntil = new HashMap<>();
+    /**
+     * By pipeline, the latest time the history (as last read, with what this function recorded since) sweeps it until.
+     * Read without the lock: every watermark write and ingest batch asks, while {@link #update} holds the lock across
+     * its store calls.
+     */
+    private final Map<String, Instant> sweptUntil = new ConcurrentHashMap<>();
 
     /** @param refresh how often a function records the pipelines it runs again */
     PipelineRetirement(PipelineHistory history, Duration lease, Duration refresh) {
@@ -123,7 +128,7 @@ final class PipelineRetirement {
      * enough for a window opened at {@code now}: a record whose renewals keep failing stops being so, and then no window
      * may be opened until one succeeds.
      */
-    synchronized boolean sweepsLongEnough(FaninConfig config, Instant now) {
+    boolean sweepsLongEnough(FaninConfig config, Instant now) {
         return config.pipelines().stream().allMatch(p -> {
             Instant until = sweptUntil.get(p.name());
             return until != null && covers(until, now.plus(horizon(p)));
@@ -159,7 +164,7 @@ final class PipelineRetirement {
      * its windows opened under any definition recorded, also one with a longer horizon than the one in force now, may
      * need their pipeline's state until then.
      */
-    synchronized Optional<Instant> sweptUntil(String pipeline) {
+    Optional<Instant> sweptUntil(String pipeline) {
         return Optional.ofNullable(sweptUntil.get(pipeline));
     }
 

@@ -1,5 +1,6 @@
 package dev.fanin.sim;
 
+import dev.fanin.core.aggregate.EventIdDigest;
 import dev.fanin.core.config.FaninConfig;
 import dev.fanin.core.config.PipelineConfig;
 import dev.fanin.core.window.WindowRef;
@@ -271,7 +272,7 @@ final class Invariants {
             Instant deadline = s.absorbed().isEmpty() ? s.hardDeadline() : s.hardDeadline().plus(p.triggers().maxLifetime());
             // A time window that kept too-late verdicts before it opened keeps the expiry its first verdict's writer
             // gave it when that is later (WindowMachine#reopened): another worker's clock, so a second skew.
-            boolean keptVerdicts = w.eventIds().stream().anyMatch(dev.fanin.core.aggregate.EventIdDigest::isTooLate);
+            boolean keptVerdicts = w.eventIds().stream().anyMatch(EventIdDigest::isTooLate);
             Instant latest = deadline.plus(p.allowedLateness()).plus(p.late().correctionDelay()).plus(settings.lease()).plus(p.effectiveRetention())
                     .plus(keptVerdicts ? config.maxSkew().multipliedBy(2) : config.maxSkew());
             if (w.expiresAt().isAfter(latest)) {

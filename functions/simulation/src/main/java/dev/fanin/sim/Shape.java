@@ -1,5 +1,7 @@
 package dev.fanin.sim;
 
+import java.util.List;
+
 /**
  * The three sample pipeline shapes of the brief, as the simulation drives them (see {@link SimPipelines} for their
  * configuration and {@link Workload} for their traffic), and a one-minute tumbling rollup the samples lack, run when
@@ -16,7 +18,7 @@ public enum Shape {
     TUMBLING("sensor-rollup");
 
     /** The sample pipelines' shapes: what a simulation runs unless told otherwise. */
-    public static final java.util.List<Shape> SAMPLES = java.util.List.of(SESSION, TUMBLING_EXPECTED, SESSION_SENTINEL_HOLD);
+    public static final List<Shape> SAMPLES = List.of(SESSION, TUMBLING_EXPECTED, SESSION_SENTINEL_HOLD);
 
     private final String pipeline;
 

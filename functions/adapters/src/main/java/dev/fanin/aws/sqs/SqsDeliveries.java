@@ -4,6 +4,7 @@ import dev.fanin.core.intake.InboundMessage;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.regex.Pattern;
 
 /**
  * SQS messages as the core's deliveries: the one place that reads SQS's system attributes for the core. The producer's
@@ -18,6 +19,10 @@ public final class SqsDeliveries {
     public static final String RECEIVE_COUNT = "ApproximateReceiveCount";
     /** The system attribute holding when a consumer first received the message, in epoch milliseconds. */
     public static final String FIRST_RECEIVE_TIMESTAMP = "ApproximateFirstReceiveTimestamp";
+
+    /** Read for every message of every batch: compiled once. */
+    private static final Pattern MILLIS = Pattern.compile("\\d{1,15}");
+    private static final Pattern COUNT = Pattern.compile("\\d{1,9}");
 
     private SqsDeliveries() {
     }
@@ -79,6 +84,6 @@ public final class SqsDeliveries {
      * other value is taken as absent. A trace replayed as SQS deliveries is checked by the same rule.
      */
     public static boolean readable(String name, String value) {
-        return value != null && value.matches(RECEIVE_COUNT.equals(name) ? "\\d{1,9}" : "\\d{1,15}");
+        return value != null && (RECEIVE_COUNT.equals(name) ? COUNT : MILLIS).matcher(value).matches();
     }
 }

@@ -32,15 +32,6 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * Review: a session's commit whose write of the live item loses twice (other invocations write the key meanwhile,
- * some spilling the session's id tail) writes the session's head from its second attempt on at the version after its
- * own previous head write, but with the id layout of the live item it read (SessionCommit#writeCommittedCopy keeps
- * {@code next}'s layout as the committed copy, HeadWrites#replace writes {@code previous}'s layout): the head ends at a
- * version below its {@code sn}. A later spill of the head numbers its slice by the head's version and sets
- * {@code sn} to it (HeadWrites SPILL_HEAD_UPDATE), lower than before: the ids of the live slices numbered above it are
- * on no head and in no slice a load reads. A redelivered copy of such an event is counted again.
- */
-/**
  * A session commit that loses races to other writers of its key's live item (moto, the real adapter): the head is
  * created at the live version it first read and each retry writes it at the head's own next version, while the live
  * item's versions, which number the session's slices, went on. The third attempt wrote the head at a version below

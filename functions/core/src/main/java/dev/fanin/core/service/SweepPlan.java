@@ -65,17 +65,9 @@ record SweepPlan(List<Integer> shardOrder, int threads, int budget, Instant dead
     /**
      * {@code pipelines} from one that changes every minute, as the first shard does: every pipeline shares the run's
      * budget and time, so a run that one pipeline's backlog cuts short must not always leave the same others unswept
-     * (retired ones come last in the configuration's order).
-     */
-    static <T> List<T> inTurn(List<T> pipelines, Instant start) {
-        return inTurn(pipelines, start, false);
-    }
-
-    /**
-     * As {@link #inTurn(List, Instant)}; for the hourly run over every shard ({@code everyShard}), from one that changes
-     * every hour: those runs start at the same minute of each hour, so by the minute a run over three, four or any
-     * number of pipelines that divides 60 would start at the same one every hour, and one pipeline's backlog would keep
-     * the others' shards past DueShards unread by them (a review).
+     * (retired ones come last in the configuration's order). The hourly run over every shard ({@code everyShard})
+     * starts at the same minute of each hour, so it turns every hour: by the minute, any number of pipelines that
+     * divides 60 would start it at the same one every hour.
      */
     static <T> List<T> inTurn(List<T> pipelines, Instant start, boolean everyShard) {
         if (pipelines.isEmpty()) {

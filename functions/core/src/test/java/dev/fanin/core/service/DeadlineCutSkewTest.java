@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
-import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,13 +15,6 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/**
- * Review: an ingest on a worker whose clock is past a live session's hard deadline plans it cut at its last event and
- * opens the continuation inside its gap (KeySessions#cutAtItsDeadline), leaving the session itself OPEN in the live
- * item. A sweep on a worker whose clock is a little behind (before the deadline) then closes the session by its gap,
- * whole (Claims#freezeIfCut does not cut it), overlapping the continuation: I1 broken, and a redelivered copy of the
- * continuation's event is counted again as a correction of the closed session.
- */
 /**
  * Two workers whose clocks straddle a session's hard deadline (containers' clocks are skewed). The one past it plans
  * the session as cut there (KeySessions) and opens the session that continues it inside its gap; the cut was not
@@ -44,11 +33,8 @@ class DeadlineCutSkewTest {
     private final TestClock fastClock = new TestClock(T0);
     private final TestClock slowClock = new TestClock(T0);
     private final RecordingEmitter emitter = new RecordingEmitter();
-    private final RecordingSideOutput side = new RecordingSideOutput();
-    private final InMemoryWatermarkStore watermarks = new InMemoryWatermarkStore();
-    private final InMemoryWindowStore store = new InMemoryWindowStore(4);
-    private final FaninEngine fast = engine(fastClock);
-    private final FaninEngine slow = engine(slowClock);
+    private final FaninEngine fast = InMemoryEngines.of(YAML, new InMemoryWindowStore(4), emitter, new RecordingTimers(), fastClock);
+    private final FaninEngine slow = InMemoryEngines.elsewhere(fast, slowClock);
 
     @Test
     void aSessionCutAtItsDeadlineByOneClockIsNotClosedWholeByAnother() throws Exception {
@@ -97,11 +83,5 @@ class DeadlineCutSkewTest {
         Instant now = engine.clock().instant();
         return new IngestService(engine).handle(List.of(new InboundMessage(messageId,
                 InMemoryEngines.rawEvent(key, eventId, eventTime), 1, now, now, Map.of())));
-    }
-
-    private FaninEngine engine(TestClock clock) {
-        return new FaninEngine(ConfigLoader.load(YAML, "test"),
-                new FaninPorts(store, watermarks, emitter, new RecordingTimers(), side, side, Metrics.NONE),
-                FaninSettings.defaults(), clock);
     }
 }

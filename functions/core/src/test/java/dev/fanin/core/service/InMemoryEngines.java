@@ -37,6 +37,14 @@ final class InMemoryEngines {
                 FaninSettings.defaults(), clock);
     }
 
+    /**
+     * Another container of the same deployment as {@code running}: the same configuration, ports (store, watermarks,
+     * emitter, side output) and settings, on its own clock (containers' clocks are skewed).
+     */
+    static FaninEngine elsewhere(FaninEngine running, Clock clock) {
+        return new FaninEngine(running.config(), running.ports(), running.settings(), clock);
+    }
+
     /** The same ports, settings and clock as {@code running}, under the configuration {@code yaml}: a change of it. */
     static FaninEngine reconfigured(FaninEngine running, String yaml) {
         return new FaninEngine(ConfigLoader.load(yaml, "test"), running.ports(), running.settings(), running.clock());

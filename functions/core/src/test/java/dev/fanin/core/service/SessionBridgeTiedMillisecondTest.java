@@ -16,12 +16,6 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review of "Never cut a session inside a millisecond": a bridge whose merge passes the size bound, delivered with an
- * event at the later session's last millisecond. The merged (full) state takes that event past the bound (its time
- * equals the merged lastTakenTime), so the merge counts something and is written although the bridge itself was
- * refused (RETRY): A absorbs B past the bound instead of cutTheEarliest.
- */
-/**
  * A bridge between two sessions that hold more than bounds.maxEventsPerWindow between them is not merged: the earliest
  * is cut and the bridge continues it (SessionBridgeBoundTest). With it came an event in the later session's last
  * millisecond: a full session takes the rest of that millisecond past the bound (session rule 7), and the merged

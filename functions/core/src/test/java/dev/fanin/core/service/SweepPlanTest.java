@@ -70,7 +70,7 @@ class SweepPlanTest {
             "a             | 120 | a",
     })
     void thePipelinesAreSweptFromOneThatChangesEveryMinute(String pipelines, int secondsAfterMidnight, String order) {
-        assertThat(SweepPlan.inTurn(List.of(pipelines.split(",")), MIDNIGHT.plusSeconds(secondsAfterMidnight)))
+        assertThat(SweepPlan.inTurn(List.of(pipelines.split(",")), MIDNIGHT.plusSeconds(secondsAfterMidnight), false))
                 .containsExactly(order.split(","));
     }
 

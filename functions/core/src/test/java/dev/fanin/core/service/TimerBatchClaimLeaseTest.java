@@ -24,12 +24,6 @@ import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 
 /**
- * Review: a timer batch (up to ten wake-ups, TimerTimeout up to 900 s) decides every time window at the batch's start
- * time and emits only after the last visit, with no half-lease flush (ingest and sweep have one). On a throttled table
- * a claim is written with a lease counted from the batch's start, already over when it is written; a sweep in another
- * container takes it over and emits, and the timer batch then emits the same revision a second time.
- */
-/**
  * A timer batch of ten due windows on a throttled table (4 s a read): every claim was written with the lease of the
  * batch's start, the last ones already over, so a sweep in another container took them all over just before the
  * batch's emission and each revision was emitted twice (a review). Each visit now decides at its read, and the batch

@@ -4,14 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.fanin.core.config.ConfigLoader;
 import dev.fanin.core.intake.InboundMessage;
-import dev.fanin.core.memory.InMemoryWatermarkStore;
 import dev.fanin.core.memory.InMemoryWindowStore;
 import dev.fanin.core.memory.RecordingEmitter;
-import dev.fanin.core.memory.RecordingSideOutput;
 import dev.fanin.core.memory.RecordingTimers;
-import dev.fanin.core.port.Metrics;
 import dev.fanin.testkit.TestClock;
 import java.time.Duration;
 import java.time.Instant;
@@ -57,11 +53,9 @@ class TooLateFinalSkewTest {
     private final TestClock fastClock = new TestClock(T0);
     private final TestClock slowClock = new TestClock(T0);
     private final RecordingEmitter emitter = new RecordingEmitter();
-    private final RecordingSideOutput side = new RecordingSideOutput();
-    private final InMemoryWatermarkStore watermarks = new InMemoryWatermarkStore();
-    private final InMemoryWindowStore memory = new InMemoryWindowStore(4);
-    private final IngestService fast = new IngestService(engine(fastClock));
-    private final IngestService slow = new IngestService(engine(slowClock));
+    private final FaninEngine fastEngine = InMemoryEngines.of(YAML, new InMemoryWindowStore(4), emitter, new RecordingTimers(), fastClock);
+    private final IngestService fast = new IngestService(fastEngine);
+    private final IngestService slow = new IngestService(InMemoryEngines.elsewhere(fastEngine, slowClock));
 
     /** The fast worker's verdict claims the window (its hard deadline passed); the slow one then finds it claimed. */
     @Test
@@ -122,11 +116,5 @@ class TooLateFinalSkewTest {
             }
         }
         return ids;
-    }
-
-    private FaninEngine engine(TestClock clock) {
-        return new FaninEngine(ConfigLoader.load(YAML, "test"),
-                new FaninPorts(memory, watermarks, emitter, new RecordingTimers(), side, side, Metrics.NONE),
-                FaninSettings.defaults(), clock);
     }
 }
